@@ -1,0 +1,83 @@
+package org.priodp.conformance.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.priodp.aggregator.cli.PrioDpSubcommand;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Runs the JMH benchmarks of the conformance module. */
+@Command(
+    name = "benchmarks",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the JMH benchmarks (field, samplers, ...) on this machine.",
+      "Scores and units are documented in docs/PERFORMANCE.md."
+    })
+public final class BenchmarksCommand implements PrioDpSubcommand {
+
+  @Parameters(
+      paramLabel = "REGEX",
+      arity = "0..*",
+      description = "Run only benchmarks whose full name matches (default: all).")
+  List<String> patterns = List.of();
+
+  @Option(names = "--forks", defaultValue = "1", description = "JVM forks per benchmark (default ${DEFAULT-VALUE}).")
+  int forks;
+
+  @Option(names = "--warmup", defaultValue = "3", description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations (default ${DEFAULT-VALUE}).")
+  int iterations;
+
+  @Option(names = "--time", defaultValue = "1s", description = "Time per iteration, e.g. 500ms, 2s (default ${DEFAULT-VALUE}).")
+  String time;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write JMH's JSON results to FILE.")
+  Path json;
+
+  @Option(names = "--list", description = "List the benchmarks and exit.")
+  boolean list;
+
+  @Override
+  public Integer call() throws RunnerException {
+    if (forks < 0 || warmup < 0 || iterations < 1) {
+      throw new IllegalArgumentException("--forks and --warmup must be >= 0, --iterations >= 1");
+    }
+    TimeValue t;
+    try {
+      t = TimeValue.fromString(time);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("--time: cannot read '" + time + "' (use e.g. 500ms or 2s)");
+    }
+    ChainedOptionsBuilder b =
+        new OptionsBuilder()
+            .forks(forks)
+            .warmupIterations(warmup)
+            .warmupTime(t)
+            .measurementIterations(iterations)
+            .measurementTime(t)
+            .threads(1);
+    if (patterns.isEmpty()) {
+      b.include("org\\.priodp\\.conformance\\.bench\\..*");
+    }
+    patterns.forEach(b::include);
+    if (json != null) {
+      b.result(json.toString()).resultFormat(ResultFormatType.JSON);
+    }
+    Runner runner = new Runner(b.build());
+    if (list) {
+      runner.list();
+      return 0;
+    }
+    return runner.run().isEmpty() ? 1 : 0;
+  }
+}

@@ -1,0 +1,423 @@
+package org.priodp.field;
+
+import java.math.BigInteger;
+import org.priodp.field.internal.LongBytes;
+
+/**
+ * The Prio3 field Field128, p = 2^128 - 7*2^66 + 1 (VDAF draft-20, table of FFT-friendly
+ * fields).
+ *
+ * <p>An element occupies two {@code long}s in flat storage, low word first, holding its
+ * canonical value in [0, p). Multiplication reduces the 256-bit product with the special form of
+ * p: 2^128 = 28*2^64 - 1 and 2^192 = 783*2^64 - 28 (mod p).
+ */
+public final class Field128 implements PrimeField {
+
+  /** Low word of the modulus. */
+  public static final long MODULUS_LO = 1L;
+
+  /** High word of the modulus: 2^64 - 28. */
+  public static final long MODULUS_HI = 0xFFFFFFFFFFFFFFE4L;
+
+  /** log2 of the order of the subgroup generator (VDAF draft-20). */
+  public static final int TWO_ADICITY = 66;
+
+  /** The single instance. */
+  public static final Field128 FIELD = new Field128();
+
+  private static final BigInteger P =
+      new BigInteger("ffffffffffffffe40000000000000001", 16);
+  private static final BigInteger G = new BigInteger("6d278fbf4f60228b1f9b2759c5109f06", 16);
+  private static final BigInteger HALF = P.shiftRight(1); // (p-1)/2
+  private static final long HALF_LO = HALF.longValue();
+  private static final long HALF_HI = HALF.shiftRight(64).longValue();
+  // 2p = 2^129 - 7*2^67 + 2, as three words.
+  private static final long TWO_P_0 = 2L;
+  private static final long TWO_P_1 = 0xFFFFFFFFFFFFFFC8L;
+  private static final long TWO_P_2 = 1L;
+  private static final BigInteger P_MINUS_2 = P.subtract(BigInteger.TWO);
+
+  private Field128() {}
+
+  // ---------------------------------------------------------------- word-level helpers
+
+  private static boolean geP(long lo, long hi) {
+    int c = Long.compareUnsigned(hi, MODULUS_HI);
+    return c > 0 || (c == 0 && lo != 0); // MODULUS_LO == 1, so lo >= 1
+  }
+
+  /** Returns true if the unsigned 128-bit value hi*2^64 + lo is in [0, p). */
+  public static boolean isCanonical(long lo, long hi) {
+    return !geP(lo, hi);
+  }
+
+  // ---------------------------------------------------------------- flat-storage arithmetic
+
+  private static void addTo(long aLo, long aHi, long bLo, long bHi, long[] out, int o) {
+    long lo = aLo + bLo;
+    long carry = Long.compareUnsigned(lo, aLo) < 0 ? 1 : 0;
+    long hi1 = aHi + bHi;
+    long carryOut = Long.compareUnsigned(hi1, aHi) < 0 ? 1 : 0;
+    long hi = hi1 + carry;
+    if (hi == 0 && carry == 1) {
+      carryOut = 1;
+    }
+    if (carryOut != 0 || geP(lo, hi)) {
+      // subtract p modulo 2^128
+      long nlo = lo - MODULUS_LO;
+      long borrow = Long.compareUnsigned(lo, MODULUS_LO) < 0 ? 1 : 0;
+      hi = hi - MODULUS_HI - borrow;
+      lo = nlo;
+    }
+    out[o] = lo;
+    out[o + 1] = hi;
+  }
+
+  private static void subTo(long aLo, long aHi, long bLo, long bHi, long[] out, int o) {
+    long lo = aLo - bLo;
+    long borrow = Long.compareUnsigned(aLo, bLo) < 0 ? 1 : 0;
+    long hi = aHi - bHi - borrow;
+    boolean negative =
+        Long.compareUnsigned(aHi, bHi) < 0 || (aHi == bHi && borrow == 1);
+    if (negative) {
+      // add p modulo 2^128
+      long nlo = lo + MODULUS_LO;
+      long carry = Long.compareUnsigned(nlo, lo) < 0 ? 1 : 0;
+      hi = hi + MODULUS_HI + carry;
+      lo = nlo;
+    }
+    out[o] = lo;
+    out[o + 1] = hi;
+  }
+
+  /**
+   * Multiplies two canonical elements and writes the canonical product to {@code out[o],
+   * out[o+1]}.
+   */
+  static void mulTo(long a0, long a1, long b0, long b1, long[] out, int o) {
+    // 256-bit schoolbook product w3:w2:w1:w0.
+    long l00 = a0 * b0;
+    long h00 = LongBytes.unsignedMultiplyHigh(a0, b0);
+    long l01 = a0 * b1;
+    long h01 = LongBytes.unsignedMultiplyHigh(a0, b1);
+    long l10 = a1 * b0;
+    long h10 = LongBytes.unsignedMultiplyHigh(a1, b0);
+    long l11 = a1 * b1;
+    long h11 = LongBytes.unsignedMultiplyHigh(a1, b1);
+
+    long w0 = l00;
+    long w1 = h00 + l01;
+    long c = Long.compareUnsigned(w1, h00) < 0 ? 1 : 0;
+    long t = w1 + l10;
+    c += Long.compareUnsigned(t, w1) < 0 ? 1 : 0;
+    w1 = t;
+
+    long w2 = h01 + c;
+    long c2 = Long.compareUnsigned(w2, h01) < 0 ? 1 : 0;
+    t = w2 + h10;
+    c2 += Long.compareUnsigned(t, w2) < 0 ? 1 : 0;
+    w2 = t;
+    t = w2 + l11;
+    c2 += Long.compareUnsigned(t, w2) < 0 ? 1 : 0;
+    w2 = t;
+    long w3 = h11 + c2; // the product is < 2^256, so no carry
+
+    reduce256(w0, w1, w2, w3, out, o);
+  }
+
+  /**
+   * Reduces w3*2^192 + w2*2^128 + w1*2^64 + w0 modulo p:
+   * x = [w0 + 2^64 (w1 + 28 w2 + 783 w3)] - [w2 + 28 w3] (mod p).
+   */
+  private static void reduce256(long w0, long w1, long w2, long w3, long[] out, int o) {
+    // A = w1 + 28*w2 + 783*w3 (< 2^74), as a0 + 2^64 a1.
+    long m2lo = w2 * 28;
+    long m2hi = LongBytes.unsignedMultiplyHigh(w2, 28);
+    long m3lo = w3 * 783;
+    long m3hi = LongBytes.unsignedMultiplyHigh(w3, 783);
+    long a0 = w1 + m2lo;
+    long a1 = m2hi + (Long.compareUnsigned(a0, w1) < 0 ? 1 : 0);
+    long s = a0 + m3lo;
+    a1 += m3hi + (Long.compareUnsigned(s, a0) < 0 ? 1 : 0);
+    a0 = s;
+
+    // N = w2 + 28*w3 (< 2^70), as n0 + 2^64 n1.
+    long n3lo = w3 * 28;
+    long n0 = w2 + n3lo;
+    long n1 = LongBytes.unsignedMultiplyHigh(w3, 28) + (Long.compareUnsigned(n0, w2) < 0 ? 1 : 0);
+
+    // R = (w0, a0, a1) + 2p - (n0, n1): non-negative and < 2^139.
+    long r0 = w0 + TWO_P_0;
+    long carry = Long.compareUnsigned(r0, w0) < 0 ? 1 : 0;
+    long r1 = a0 + TWO_P_1;
+    long carry1 = Long.compareUnsigned(r1, a0) < 0 ? 1 : 0;
+    long r1c = r1 + carry;
+    carry1 += (r1c == 0 && carry == 1) ? 1 : 0;
+    r1 = r1c;
+    long r2 = a1 + TWO_P_2 + carry1;
+
+    long d0 = r0 - n0;
+    long borrow = Long.compareUnsigned(r0, n0) < 0 ? 1 : 0;
+    long d1 = r1 - n1 - borrow;
+    long borrow1 =
+        (Long.compareUnsigned(r1, n1) < 0 || (r1 == n1 && borrow == 1)) ? 1 : 0;
+    long d2 = r2 - borrow1;
+
+    // Fold the top word (< 2^11): d2 * 2^128 = d2 * (28 * 2^64 - 1).
+    long s0 = d0 - d2;
+    long b = Long.compareUnsigned(d0, d2) < 0 ? 1 : 0;
+    long add1 = d2 * 28 - b; // >= 0: d2 == 0 implies b == 0
+    long s1 = d1 + add1;
+    if (Long.compareUnsigned(s1, d1) < 0) {
+      // Overflow past 2^128: the value left (< 2^80) gains 2^128 = 28 * 2^64 - 1.
+      long bb = s0 == 0 ? 1 : 0;
+      s0 -= 1;
+      s1 += 28 - bb;
+    }
+    if (geP(s0, s1)) {
+      long nlo = s0 - MODULUS_LO;
+      long bw = Long.compareUnsigned(s0, MODULUS_LO) < 0 ? 1 : 0;
+      s1 = s1 - MODULUS_HI - bw;
+      s0 = nlo;
+    }
+    out[o] = s0;
+    out[o + 1] = s1;
+  }
+
+  // ---------------------------------------------------------------- PrimeField
+
+  @Override
+  public String name() {
+    return "Field128";
+  }
+
+  @Override
+  public BigInteger modulus() {
+    return P;
+  }
+
+  @Override
+  public int encodedSize() {
+    return 16;
+  }
+
+  @Override
+  public int words() {
+    return 2;
+  }
+
+  @Override
+  public BigInteger generator() {
+    return G;
+  }
+
+  @Override
+  public int twoAdicity() {
+    return TWO_ADICITY;
+  }
+
+  @Override
+  public void add(long[] a, int ai, long[] b, int bi, long[] out, int oi) {
+    addTo(a[2 * ai], a[2 * ai + 1], b[2 * bi], b[2 * bi + 1], out, 2 * oi);
+  }
+
+  @Override
+  public void sub(long[] a, int ai, long[] b, int bi, long[] out, int oi) {
+    subTo(a[2 * ai], a[2 * ai + 1], b[2 * bi], b[2 * bi + 1], out, 2 * oi);
+  }
+
+  @Override
+  public void mul(long[] a, int ai, long[] b, int bi, long[] out, int oi) {
+    mulTo(a[2 * ai], a[2 * ai + 1], b[2 * bi], b[2 * bi + 1], out, 2 * oi);
+  }
+
+  @Override
+  public void neg(long[] a, int ai, long[] out, int oi) {
+    subTo(0, 0, a[2 * ai], a[2 * ai + 1], out, 2 * oi);
+  }
+
+  @Override
+  public void inv(long[] a, int ai, long[] out, int oi) {
+    if (isZero(a, ai)) {
+      throw new ArithmeticException("zero has no inverse in Field128");
+    }
+    pow(a, ai, P_MINUS_2, out, oi);
+  }
+
+  @Override
+  public void pow(long[] a, int ai, BigInteger e, long[] out, int oi) {
+    if (e.signum() < 0) {
+      throw new IllegalArgumentException("exponent must be >= 0, got " + e);
+    }
+    long b0 = a[2 * ai];
+    long b1 = a[2 * ai + 1];
+    if (e.bitLength() > 128) {
+      if (b0 == 0 && b1 == 0) {
+        out[2 * oi] = 0;
+        out[2 * oi + 1] = 0;
+        return;
+      }
+      e = e.mod(P.subtract(BigInteger.ONE)); // Fermat
+    }
+    long[] acc = {1, 0};
+    long[] base = {b0, b1};
+    for (int bit = 0, n = e.bitLength(); bit < n; bit++) {
+      if (e.testBit(bit)) {
+        mulTo(acc[0], acc[1], base[0], base[1], acc, 0);
+      }
+      if (bit + 1 < n) {
+        mulTo(base[0], base[1], base[0], base[1], base, 0);
+      }
+    }
+    out[2 * oi] = acc[0];
+    out[2 * oi + 1] = acc[1];
+  }
+
+  @Override
+  public void addVec(long[] a, long[] b, long[] out, int n) {
+    for (int i = 0; i < 2 * n; i += 2) {
+      addTo(a[i], a[i + 1], b[i], b[i + 1], out, i);
+    }
+  }
+
+  @Override
+  public void subVec(long[] a, long[] b, long[] out, int n) {
+    for (int i = 0; i < 2 * n; i += 2) {
+      subTo(a[i], a[i + 1], b[i], b[i + 1], out, i);
+    }
+  }
+
+  @Override
+  public void mulVec(long[] a, long[] b, long[] out, int n) {
+    for (int i = 0; i < 2 * n; i += 2) {
+      mulTo(a[i], a[i + 1], b[i], b[i + 1], out, i);
+    }
+  }
+
+  @Override
+  public void scalarMulVec(long[] s, int si, long[] a, long[] out, int n) {
+    long c0 = s[2 * si];
+    long c1 = s[2 * si + 1];
+    for (int i = 0; i < 2 * n; i += 2) {
+      mulTo(c0, c1, a[i], a[i + 1], out, i);
+    }
+  }
+
+  @Override
+  public BigInteger get(long[] w, int i) {
+    return toBigInteger(w[2 * i], w[2 * i + 1]);
+  }
+
+  /** Returns the unsigned 128-bit value hi*2^64 + lo as a BigInteger. */
+  public static BigInteger toBigInteger(long lo, long hi) {
+    byte[] be = new byte[17]; // leading zero byte keeps it non-negative
+    for (int k = 0; k < 8; k++) {
+      be[16 - k] = (byte) (lo >>> (8 * k));
+      be[8 - k] = (byte) (hi >>> (8 * k));
+    }
+    return new BigInteger(be);
+  }
+
+  @Override
+  public void set(long[] w, int i, BigInteger v) {
+    if (v.signum() < 0 || v.compareTo(P) >= 0) {
+      throw new IllegalArgumentException("value " + v + " is not in [0, p) for Field128");
+    }
+    w[2 * i] = v.longValue();
+    w[2 * i + 1] = v.shiftRight(64).longValue();
+  }
+
+  @Override
+  public boolean isZero(long[] w, int i) {
+    return w[2 * i] == 0 && w[2 * i + 1] == 0;
+  }
+
+  @Override
+  public boolean equal(long[] a, int ai, long[] b, int bi) {
+    return a[2 * ai] == b[2 * bi] && a[2 * ai + 1] == b[2 * bi + 1];
+  }
+
+  @Override
+  public void setSigned(long[] w, int i, long z) {
+    if (z >= 0) {
+      w[2 * i] = z;
+      w[2 * i + 1] = 0;
+    } else {
+      // p - |z|; -z read as unsigned is |z| even for Long.MIN_VALUE
+      subTo(0, 0, -z, 0, w, 2 * i);
+    }
+  }
+
+  @Override
+  public void setSigned(long[] w, int i, BigInteger z) {
+    if (z.abs().compareTo(P) >= 0) {
+      throw new IllegalArgumentException(
+          "|" + z + "| >= p: cannot project into Field128 without wrapping");
+    }
+    set(w, i, z.signum() >= 0 ? z : z.add(P));
+  }
+
+  @Override
+  public BigInteger getSigned(long[] w, int i) {
+    long lo = w[2 * i];
+    long hi = w[2 * i + 1];
+    int c = Long.compareUnsigned(hi, HALF_HI);
+    boolean nonNegative = c < 0 || (c == 0 && Long.compareUnsigned(lo, HALF_LO) <= 0);
+    BigInteger v = toBigInteger(lo, hi);
+    return nonNegative ? v : v.subtract(P);
+  }
+
+  @Override
+  public void encode(long[] w, int n, byte[] out, int off) {
+    for (int i = 0; i < 2 * n; i++) {
+      LongBytes.putLE(out, off + 8 * i, w[i]);
+    }
+  }
+
+  @Override
+  public long[] decode(byte[] in, int off, int len, int expectedCount) {
+    if (expectedCount < 0 || len != 16L * expectedCount) {
+      throw new DecodeException(
+          "Field128 vector of " + expectedCount + " elements needs " + (16L * expectedCount)
+              + " bytes, got " + len);
+    }
+    return decodeAll(in, off, len);
+  }
+
+  @Override
+  public long[] decodeAll(byte[] in, int off, int len) {
+    if (len < 0 || off < 0 || off + len > in.length || off + len < 0) {
+      throw new DecodeException(
+          "byte range [" + off + ", " + off + "+" + len + ") is outside the input of " + in.length
+              + " bytes");
+    }
+    if (len % 16 != 0) {
+      throw new DecodeException("Field128 encoding must be a multiple of 16 bytes, got " + len);
+    }
+    int n = len / 16;
+    long[] w = new long[2 * n];
+    boolean allCanonical = true;
+    for (int i = 0; i < 2 * n; i += 2) {
+      long lo = LongBytes.getLE(in, off + 8 * i);
+      long hi = LongBytes.getLE(in, off + 8 * i + 8);
+      w[i] = lo;
+      w[i + 1] = hi;
+      allCanonical &= !geP(lo, hi);
+    }
+    if (!allCanonical) {
+      for (int i = 0; i < n; i++) {
+        if (geP(w[2 * i], w[2 * i + 1])) {
+          throw new DecodeException(
+              "Field128 element " + i + " is not canonical: " + toBigInteger(w[2 * i], w[2 * i + 1])
+                  + " >= p");
+        }
+      }
+    }
+    return w;
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}
