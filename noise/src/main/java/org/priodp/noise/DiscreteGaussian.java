@@ -1,0 +1,79 @@
+package org.priodp.noise;
+
+import java.math.BigInteger;
+import java.util.Objects;
+import org.priodp.noise.internal.Exact;
+
+/**
+ * The discrete Gaussian distribution with variance parameter sigma^2 > 0: P[Z = z]
+ * proportional to e^(-z^2 / (2 sigma^2)) for every integer z, sampled exactly (Canonne, Kamath
+ * and Steinke 2020, Algorithm 3).
+ *
+ * <p>Adding it to a query of L2 sensitivity Delta with sigma^2 = Delta^2 / (2 rho) gives
+ * rho-zCDP.
+ */
+public final class DiscreteGaussian implements NoiseSampler {
+  private final Rational sigma2;
+  private final boolean longPath;
+  private final long n;
+  private final long d;
+  private final long t;
+
+  private DiscreteGaussian(Rational sigma2) {
+    this.sigma2 = sigma2;
+    BigInteger num = sigma2.numerator();
+    BigInteger den = sigma2.denominator();
+    BigInteger proposal = Exact.gaussianProposalScale(num, den);
+    this.longPath = proposal.bitLength() <= 40 && num.bitLength() < 62 && den.bitLength() < 62;
+    this.n = longPath ? num.longValue() : 0;
+    this.d = longPath ? den.longValue() : 0;
+    this.t = longPath ? proposal.longValue() : 0;
+  }
+
+  /**
+   * Returns the sampler for variance parameter sigma^2.
+   *
+   * @throws IllegalArgumentException if sigma^2 is not > 0
+   */
+  public static DiscreteGaussian of(Rational sigma2) {
+    Objects.requireNonNull(sigma2, "sigma2");
+    if (sigma2.signum() <= 0) {
+      throw new IllegalArgumentException("discrete Gaussian sigma^2 must be > 0, got " + sigma2);
+    }
+    return new DiscreteGaussian(sigma2);
+  }
+
+  /** Returns the sampler with sigma^2 = sensitivityL2Squared / (2 rho), which gives rho-zCDP. */
+  public static DiscreteGaussian forBudget(BigInteger sensitivityL2Squared, Budget.ZCdp budget) {
+    if (sensitivityL2Squared.signum() <= 0) {
+      throw new IllegalArgumentException("squared L2 sensitivity must be > 0, got " + sensitivityL2Squared);
+    }
+    return of(Rational.of(sensitivityL2Squared).divide(budget.rho().multiply(Rational.of(2))));
+  }
+
+  /** Returns sigma^2. */
+  public Rational sigma2() {
+    return sigma2;
+  }
+
+  @Override
+  public long sample(RandomSource rnd) {
+    if (longPath) {
+      return Exact.discreteGaussian(n, d, t, rnd);
+    }
+    return Exact.discreteGaussian(sigma2.numerator(), sigma2.denominator(), rnd).longValueExact();
+  }
+
+  @Override
+  public BigInteger sampleBig(RandomSource rnd) {
+    if (longPath) {
+      return BigInteger.valueOf(Exact.discreteGaussian(n, d, t, rnd));
+    }
+    return Exact.discreteGaussian(sigma2.numerator(), sigma2.denominator(), rnd);
+  }
+
+  @Override
+  public String toString() {
+    return "DiscreteGaussian(sigma2=" + sigma2 + ")";
+  }
+}

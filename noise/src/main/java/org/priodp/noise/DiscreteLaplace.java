@@ -1,0 +1,84 @@
+package org.priodp.noise;
+
+import java.math.BigInteger;
+import java.util.Objects;
+import org.priodp.noise.internal.Exact;
+
+/**
+ * The discrete Laplace distribution with scale t > 0: P[Z = z] = (e^(1/t) - 1)/(e^(1/t) + 1) *
+ * e^(-|z|/t) for every integer z, sampled exactly (Canonne, Kamath and Steinke 2020,
+ * Algorithm 2).
+ *
+ * <p>Adding it to a query of L1 sensitivity GS with t = GS/epsilon gives epsilon-DP. The
+ * running time grows with |z|, which leaks the size of the noise to an observer who can time
+ * the sampler; {@link #hardened()} offers a fixed-work variant.
+ */
+public final class DiscreteLaplace implements NoiseSampler {
+  private static final BigInteger LONG_T_LIMIT = BigInteger.ONE.shiftLeft(55);
+
+  private final Rational scale;
+  private final boolean longPath;
+  private final long t;
+  private final long s;
+
+  private DiscreteLaplace(Rational scale) {
+    this.scale = scale;
+    BigInteger num = scale.numerator();
+    BigInteger den = scale.denominator();
+    this.longPath = num.compareTo(LONG_T_LIMIT) <= 0 && den.bitLength() < 63;
+    this.t = longPath ? num.longValue() : 0;
+    this.s = longPath ? den.longValue() : 0;
+  }
+
+  /**
+   * Returns the sampler for scale t.
+   *
+   * @throws IllegalArgumentException if the scale is not > 0
+   */
+  public static DiscreteLaplace of(Rational scale) {
+    Objects.requireNonNull(scale, "scale");
+    if (scale.signum() <= 0) {
+      throw new IllegalArgumentException("discrete Laplace scale must be > 0, got " + scale);
+    }
+    return new DiscreteLaplace(scale);
+  }
+
+  /** Returns the sampler with scale sensitivityL1 / epsilon, which gives epsilon-DP. */
+  public static DiscreteLaplace forBudget(BigInteger sensitivityL1, Budget.PureDp budget) {
+    if (sensitivityL1.signum() <= 0) {
+      throw new IllegalArgumentException("L1 sensitivity must be > 0, got " + sensitivityL1);
+    }
+    return of(Rational.of(sensitivityL1).divide(budget.epsilon()));
+  }
+
+  /** Returns the scale t. */
+  public Rational scale() {
+    return scale;
+  }
+
+  /** Returns the fixed-work variant for this scale with the default delta bound (2^-64). */
+  public HardenedDiscreteLaplace hardened() {
+    return HardenedDiscreteLaplace.of(scale);
+  }
+
+  @Override
+  public long sample(RandomSource rnd) {
+    if (longPath) {
+      return Exact.discreteLaplace(t, s, rnd);
+    }
+    return Exact.discreteLaplace(scale.numerator(), scale.denominator(), rnd).longValueExact();
+  }
+
+  @Override
+  public BigInteger sampleBig(RandomSource rnd) {
+    if (longPath) {
+      return BigInteger.valueOf(Exact.discreteLaplace(t, s, rnd));
+    }
+    return Exact.discreteLaplace(scale.numerator(), scale.denominator(), rnd);
+  }
+
+  @Override
+  public String toString() {
+    return "DiscreteLaplace(scale=" + scale + ")";
+  }
+}
