@@ -164,8 +164,7 @@ public final class XofTurboShake128 {
     for (int i = 0; i < candidates; i++) {
       long lo = readLongLe(buf, 16 * i);
       long hi = readLongLe(buf, 16 * i + 8);
-      int c = Long.compareUnsigned(hi, Field128.MODULUS_HI);
-      if (c < 0 || (c == 0 && Long.compareUnsigned(lo, Field128.MODULUS_LO) < 0)) {
+      if (Field128.isCanonical(lo, hi)) {
         out[2 * filled] = lo;
         out[2 * filled + 1] = hi;
         filled++;
