@@ -14,16 +14,16 @@ import org.priodp.noise.internal.FixedPointExp;
  * A discrete Laplace variable with scale t is G1 - G2 for independent geometric variables with
  * P[G = g] = (1 - r) r^g, r = e^(-1/t); and the binary digits of G are independent, digit i
  * being 1 with probability q_i = 1 / (1 + e^(2^i / t)). The sampler draws digits 0 .. m-1 of
- * each geometric by comparing a fresh 128-bit uniform integer with q_i rounded to 128 bits,
- * without branches, and returns G1 - G2. It always consumes exactly 256 m random bits.
+ * each geometric by comparing a fresh 80-bit uniform integer with q_i rounded down to 80 bits,
+ * without branches, and returns G1 - G2. It always consumes exactly 160 m random bits.
  *
  * <h2>The delta</h2>
  *
  * Two things separate the output from the exact distribution: a geometric of m digits cannot
  * express G >= 2^m (the fixed rule: such a G is returned modulo 2^m), which has probability
- * e^(-2^m / t); and each threshold is rounded, by at most 2^-126 (rounding plus the proven
- * error of the integer exp evaluation). By a coupling argument the total variation distance to
- * the exact discrete Laplace is at most delta = 2 (e^(-2^m/t) + m 2^-126), computed here as an
+ * e^(-2^m / t); and each threshold is rounded, by at most 2^-79 (rounding down to 80 bits plus
+ * the proven error of the integer exp evaluation). By a coupling argument the total variation
+ * distance to the exact discrete Laplace is at most delta = 2 (e^(-2^m/t) + m 2^-79), computed here as an
  * exact rational upper bound; m is the smallest digit count with delta <= the requested bound
  * (default 2^-64). For epsilon-DP with t = GS/epsilon, the hardened mechanism is
  * (epsilon, (1 + e^epsilon) delta)-DP.
@@ -44,7 +44,8 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   /** The default bound on delta, 2^-64. */
   public static final Rational DEFAULT_DELTA = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(64));
 
-  private static final int THRESHOLD_BITS = 128;
+  private static final int THRESHOLD_BITS = 80;
+  private static final int LOW_BITS = THRESHOLD_BITS - 64;
   private static final int PRECISION = 192;
   private static final int MAX_DIGITS = 62;
 
@@ -89,7 +90,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     BigInteger a = scale.numerator(); // t = a / b, so 2^i / t = 2^i b / a
     BigInteger b = scale.denominator();
     BigInteger pOne = BigInteger.ONE.shiftLeft(PRECISION);
-    Rational rounding = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(126));
+    Rational rounding = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(THRESHOLD_BITS - 1));
     for (int m = 1; m <= MAX_DIGITS; m++) {
       // upper bound on e^(-2^m / t)
       BigInteger tail = FixedPointExp.expNeg(b.shiftLeft(m), a, PRECISION)
@@ -112,11 +113,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     long[] hi = new long[m];
     long[] lo = new long[m];
     for (int i = 0; i < m; i++) {
-      // q_i = E / (1 + E) with E = e^(-2^i / t); rounded down to 128 bits
+      // q_i = E / (1 + E) with E = e^(-2^i / t), rounded down to 80 bits: the top 64 bits in
+      // hi, the last 16 in lo
       BigInteger e = FixedPointExp.expNeg(b.shiftLeft(i), a, PRECISION);
       BigInteger q = e.shiftLeft(THRESHOLD_BITS).divide(pOne.add(e));
-      lo[i] = q.longValue();
-      hi[i] = q.shiftRight(64).longValue();
+      lo[i] = q.longValue() & ((1L << LOW_BITS) - 1);
+      hi[i] = q.shiftRight(LOW_BITS).longValue();
     }
     return new HardenedDiscreteLaplace(scale, m, hi, lo, delta);
   }
@@ -136,7 +138,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return delta;
   }
 
-  /** Returns the number of random bits every sample consumes: 256 m. */
+  /** Returns the number of random bits every sample consumes: 160 m. */
   public long bitsPerSample() {
     return 2L * digits * THRESHOLD_BITS;
   }
@@ -155,7 +157,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     long g = 0;
     for (int i = 0; i < digits; i++) {
       long uHi = rnd.nextLong();
-      long uLo = rnd.nextLong();
+      long uLo = rnd.nextBits(LOW_BITS);
       g |= lessThan(uHi, uLo, thresholdHi[i], thresholdLo[i]) << i;
     }
     return g;

@@ -44,6 +44,10 @@ public final class BenchmarksCommand implements PrioDpSubcommand {
   @Option(names = "--json", paramLabel = "FILE", description = "Also write JMH's JSON results to FILE.")
   Path json;
 
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=V1,V2",
+      description = "Override a benchmark @Param, e.g. -p scale=2,100 (repeatable).")
+  List<String> params = List.of();
+
   @Option(names = "--list", description = "List the benchmarks and exit.")
   boolean list;
 
@@ -70,6 +74,13 @@ public final class BenchmarksCommand implements PrioDpSubcommand {
       b.include("org\\.priodp\\.conformance\\.bench\\..*");
     }
     patterns.forEach(b::include);
+    for (String p : params) {
+      int eq = p.indexOf('=');
+      if (eq <= 0 || eq == p.length() - 1) {
+        throw new IllegalArgumentException("--param: expected NAME=V1,V2, got '" + p + "'");
+      }
+      b.param(p.substring(0, eq), p.substring(eq + 1).split(","));
+    }
     if (json != null) {
       b.result(json.toString()).resultFormat(ResultFormatType.JSON);
     }
