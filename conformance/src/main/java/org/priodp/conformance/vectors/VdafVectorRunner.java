@@ -88,7 +88,10 @@ public final class VdafVectorRunner {
       for (OperationResult op : operations) {
         if (!op.passed()) {
           Mismatch m = op.mismatches().get(0);
-          return op.describe() + ": " + m.field() + " mismatch" + (m.detail().isEmpty() ? "" : " (" + m.detail() + ")");
+          // Byte mismatches stay short (the hex is in mismatches()); outcome and result
+          // mismatches say what happened.
+          boolean explain = m.field().equals("success") || m.field().equals("agg_result");
+          return op.describe() + ": " + m.field() + " mismatch" + (explain ? " (" + m.detail() + ")" : "");
         }
       }
       return "";
