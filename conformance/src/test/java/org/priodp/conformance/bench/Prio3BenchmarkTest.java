@@ -1,0 +1,21 @@
+package org.priodp.conformance.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Runs each benchmark configuration once (not a measurement): setup, shard and verify work. */
+class Prio3BenchmarkTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Histogram10", "Histogram100", "Histogram1000", "SumVec100"})
+  void everyConfigurationShardsAndVerifies(String config) {
+    Prio3Benchmark b = new Prio3Benchmark();
+    b.config = config;
+    b.setup();
+    assertEquals(2, b.shard().inputShares().size());
+    int length = config.equals("SumVec100") ? 100 : Integer.parseInt(config.substring("Histogram".length()));
+    assertEquals(length, b.verify().length());
+  }
+}

@@ -1,0 +1,898 @@
+package org.priodp.vdaf;
+
+import java.math.BigInteger;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.field.DecodeException;
+import org.priodp.field.FieldVector;
+import org.priodp.field.PrimeField;
+import org.priodp.vdaf.VdafException.Reason;
+import org.priodp.vdaf.internal.Circuit;
+import org.priodp.vdaf.internal.Circuits;
+import org.priodp.vdaf.internal.Flp;
+
+/**
+ * Prio3 (VDAF draft-20, section "Prio3"): sharding a measurement into input shares, the one
+ * round of verification by the aggregators, aggregation and unsharding, with every message
+ * encoding of section "Message Serialization".
+ *
+ * <p>An instance is immutable and thread-safe. It is built from a {@link Prio3Variant} and the
+ * number of aggregators (SHARES, 2 by default). Measurements are lists of integers: one element
+ * for Prio3Count (0 or 1), Prio3Sum (0..max_measurement) and Prio3Histogram (the bucket index);
+ * {@code length} elements for Prio3SumVec and Prio3MultihotCountVec (0 or 1 each).
+ *
+ * <p>Every operation checks its arguments and messages; on bad input it throws {@link
+ * VdafException} and nothing else.
+ */
+public final class Prio3 {
+
+  /** The nonce size in bytes (NONCE_SIZE). */
+  public static final int NONCE_SIZE = 16;
+
+  /** The verification key size in bytes (VERIFY_KEY_SIZE = XofTurboShake128.SEED_SIZE). */
+  public static final int VERIFY_KEY_SIZE = XofTurboShake128.SEED_SIZE;
+
+  /** The document version used in domain separation tags (VERSION; draft-20 uses 18). */
+  public static final int VERSION = 18;
+
+  /** The longest application context string: a domain separation tag holds at most 65535 bytes. */
+  public static final int MAX_CTX_LENGTH = XofTurboShake128.MAX_DST_LENGTH - 8;
+
+  static final int USAGE_MEAS_SHARE = 1;
+  static final int USAGE_PROOF_SHARE = 2;
+  static final int USAGE_JOINT_RANDOMNESS = 3;
+  static final int USAGE_PROVE_RANDOMNESS = 4;
+  static final int USAGE_QUERY_RANDOMNESS = 5;
+  static final int USAGE_JOINT_RAND_SEED = 6;
+  static final int USAGE_JOINT_RAND_PART = 7;
+
+  private static final int SEED = XofTurboShake128.SEED_SIZE;
+
+  private final Prio3Variant variant;
+  private final long algorithmId;
+  private final String name;
+  private final int shares;
+  private final int proofs;
+  private final Circuit circuit;
+  private final Flp flp;
+  private final PrimeField field;
+
+  /**
+   * Creates Prio3 for a variant and two aggregators.
+   *
+   * @throws VdafException if the variant is null
+   */
+  public Prio3(Prio3Variant variant) {
+    this(variant, 2);
+  }
+
+  /**
+   * Creates Prio3 for a variant and {@code shares} aggregators.
+   *
+   * @throws VdafException if the variant is null or shares is outside [2, 255]
+   */
+  public Prio3(Prio3Variant variant, int shares) {
+    this(
+        requireVariant(variant),
+        Circuits.forVariant(variant),
+        variant.algorithm().id(),
+        variant.algorithm().specName(),
+        variant.proofs(),
+        shares);
+  }
+
+  private Prio3(
+      Prio3Variant variant, Circuit circuit, long id, String name, int proofs, int shares) {
+    if (shares < 2 || shares > 255) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "shares must be in [2, 255], got " + shares);
+    }
+    this.variant = variant;
+    this.circuit = circuit;
+    this.flp = new Flp(circuit);
+    this.field = circuit.field();
+    this.algorithmId = id;
+    this.name = name;
+    this.proofs = proofs;
+    this.shares = shares;
+  }
+
+  private static Prio3Variant requireVariant(Prio3Variant variant) {
+    if (variant == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "variant is null");
+    }
+    return variant;
+  }
+
+  /**
+   * Returns the test-only Prio3HigherDegree of the official test vectors: Field64, one proof,
+   * algorithm id 0xFFFFFFFF, and a circuit with one call of the degree-3 gadget PolyEval(x (x -
+   * 1) (x - 2)), so it accepts the measurements 0, 1 and 2. Not a standard variant; it exists to
+   * exercise gadgets of degree above 2.
+   *
+   * @throws VdafException if shares is outside [2, 255]
+   */
+  public static Prio3 higherDegreeForTesting(int shares) {
+    return new Prio3(null, new Circuits.HigherDegree(), 0xFFFFFFFFL, "Prio3HigherDegree", 1, shares);
+  }
+
+  // ------------------------------------------------------------------ parameters
+
+  /** Returns the variant, empty only for {@link #higherDegreeForTesting}. */
+  public Optional<Prio3Variant> variant() {
+    return Optional.ofNullable(variant);
+  }
+
+  /** Returns the name the specification and the test vectors use, e.g. "Prio3Histogram". */
+  public String name() {
+    return name;
+  }
+
+  /** Returns the 32-bit algorithm id (VDAF.ID) as an unsigned value. */
+  public long algorithmId() {
+    return algorithmId;
+  }
+
+  /** Returns the number of aggregators (SHARES). */
+  public int shares() {
+    return shares;
+  }
+
+  /** Returns the number of proofs (PROOFS). */
+  public int proofs() {
+    return proofs;
+  }
+
+  /** Returns the field. */
+  public PrimeField field() {
+    return field;
+  }
+
+  /** Returns true if the FLP uses joint randomness (JOINT_RAND_LEN > 0). */
+  public boolean usesJointRand() {
+    return circuit.jointRandLen() > 0;
+  }
+
+  /** Returns the number of random bytes sharding consumes (RAND_SIZE). */
+  public int randSize() {
+    return SEED * shares * (usesJointRand() ? 2 : 1);
+  }
+
+  /** Returns the length of the encoded measurement (MEAS_LEN). */
+  public int measurementLength() {
+    return circuit.measLen();
+  }
+
+  /** Returns the length of output and aggregate shares (OUTPUT_LEN). */
+  public int outputLength() {
+    return circuit.outputLen();
+  }
+
+  /** Returns the length of one proof (PROOF_LEN). */
+  public int proofLength() {
+    return circuit.proofLen();
+  }
+
+  /** Returns the length of one verifier (VERIFIER_LEN). */
+  public int verifierLength() {
+    return circuit.verifierLen();
+  }
+
+  // ------------------------------------------------------------------ sharding
+
+  /** The output of {@link #shard}: the public share and one input share per aggregator. */
+  public record ShardResult(PublicShare publicShare, List<InputShare> inputShares) {
+    /** Copies the list. */
+    public ShardResult {
+      inputShares = List.copyOf(inputShares);
+    }
+  }
+
+  /**
+   * Shards a measurement with randomness drawn from {@code random} (section "Sharding").
+   *
+   * @throws VdafException on a bad measurement, nonce or context
+   */
+  public ShardResult shard(
+      byte[] ctx, List<BigInteger> measurement, byte[] nonce, SecureRandom random) {
+    if (random == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "random is null");
+    }
+    byte[] rand = new byte[randSize()];
+    random.nextBytes(rand);
+    return shard(ctx, measurement, nonce, rand);
+  }
+
+  /**
+   * Shards a measurement deterministically from {@code rand} of {@link #randSize()} bytes
+   * (section "Sharding", the specification's {@code shard}).
+   *
+   * @throws VdafException on a bad measurement, nonce, rand or context
+   */
+  public ShardResult shard(byte[] ctx, List<BigInteger> measurement, byte[] nonce, byte[] rand) {
+    checkCtx(ctx);
+    checkLength("nonce", nonce, NONCE_SIZE);
+    checkLength("rand", rand, randSize());
+    long[] meas = circuit.encode(measurement);
+    byte[][] seeds = new byte[rand.length / SEED][];
+    for (int i = 0; i < seeds.length; i++) {
+      seeds[i] = Arrays.copyOfRange(rand, i * SEED, (i + 1) * SEED);
+    }
+    boolean jr = usesJointRand();
+    int w = field.words();
+    int measLen = circuit.measLen();
+    byte[][] helperShares = new byte[shares - 1][];
+    byte[][] helperBlinds = new byte[shares - 1][];
+    byte[] leaderBlind = null;
+    byte[] proveSeed;
+    if (jr) {
+      for (int j = 0; j < shares - 1; j++) {
+        helperShares[j] = seeds[2 * j];
+        helperBlinds[j] = seeds[2 * j + 1];
+      }
+      leaderBlind = seeds[2 * (shares - 1)];
+      proveSeed = seeds[2 * (shares - 1) + 1];
+    } else {
+      System.arraycopy(seeds, 0, helperShares, 0, shares - 1);
+      proveSeed = seeds[shares - 1];
+    }
+
+    long[] leaderMeasShare = meas.clone();
+    byte[][] jointRandParts = jr ? new byte[shares][] : new byte[0][];
+    for (int j = 0; j < shares - 1; j++) {
+      long[] helperMeasShare = helperMeasShare(ctx, j + 1, helperShares[j]);
+      field.subVec(leaderMeasShare, helperMeasShare, leaderMeasShare, measLen);
+      if (jr) {
+        jointRandParts[j + 1] = jointRandPart(ctx, j + 1, helperBlinds[j], helperMeasShare, nonce);
+      }
+    }
+    long[] jointRands = new long[0];
+    if (jr) {
+      jointRandParts[0] = jointRandPart(ctx, 0, leaderBlind, leaderMeasShare, nonce);
+      jointRands = jointRands(ctx, jointRandSeed(ctx, jointRandParts));
+    }
+    long[] proveRands = proveRands(ctx, proveSeed);
+    int proofLen = circuit.proofLen();
+    int proveRandLen = circuit.proveRandLen();
+    int jointRandLen = circuit.jointRandLen();
+    long[] leaderProofsShare = field.newArray(proofLen * proofs);
+    for (int i = 0; i < proofs; i++) {
+      long[] proveRand = slice(proveRands, i * proveRandLen, proveRandLen);
+      long[] jointRand = slice(jointRands, i * jointRandLen, jointRandLen);
+      long[] proof = flp.prove(meas, proveRand, jointRand);
+      System.arraycopy(proof, 0, leaderProofsShare, i * proofLen * w, proofLen * w);
+    }
+    for (int j = 0; j < shares - 1; j++) {
+      long[] helperProofs = helperProofsShare(ctx, j + 1, helperShares[j]);
+      field.subVec(leaderProofsShare, helperProofs, leaderProofsShare, proofLen * proofs);
+    }
+    List<InputShare> inputShares = new ArrayList<>(shares);
+    inputShares.add(new InputShare(field, 0, leaderMeasShare, leaderProofsShare, null, leaderBlind));
+    for (int j = 0; j < shares - 1; j++) {
+      inputShares.add(
+          new InputShare(field, j + 1, null, null, helperShares[j], jr ? helperBlinds[j] : null));
+    }
+    return new ShardResult(new PublicShare(jointRandParts), inputShares);
+  }
+
+  // ------------------------------------------------------------------ verification
+
+  /** The output of {@link #verifyInit}: the aggregator's state and its verifier share. */
+  public record VerifyInitResult(VerifyState state, VerifierShare verifierShare) {}
+
+  /**
+   * Starts verification of one report by aggregator {@code aggId} (section "Verification", the
+   * specification's {@code verify_init}): expands the input share, recomputes the joint
+   * randomness and queries each proof.
+   *
+   * @throws VdafException on a bad key, nonce, context, aggregator id or message
+   */
+  public VerifyInitResult verifyInit(
+      byte[] verifyKey,
+      byte[] ctx,
+      int aggId,
+      byte[] nonce,
+      PublicShare publicShare,
+      InputShare inputShare) {
+    checkLength("verify key", verifyKey, VERIFY_KEY_SIZE);
+    checkCtx(ctx);
+    checkLength("nonce", nonce, NONCE_SIZE);
+    checkAggId(aggId);
+    checkPublicShare(publicShare);
+    checkInputShare(inputShare, aggId);
+    boolean jr = usesJointRand();
+    int w = field.words();
+
+    long[] measShare;
+    long[] proofsShare;
+    if (aggId == 0) {
+      measShare = inputShare.measShare;
+      proofsShare = inputShare.proofsShare;
+    } else {
+      measShare = helperMeasShare(ctx, aggId, inputShare.share);
+      proofsShare = helperProofsShare(ctx, aggId, inputShare.share);
+    }
+    long[] outShare = circuit.truncate(measShare);
+
+    byte[] correctedJointRandSeed = null;
+    byte[] jointRandPart = null;
+    long[] jointRands = new long[0];
+    if (jr) {
+      jointRandPart = jointRandPart(ctx, aggId, inputShare.blind, measShare, nonce);
+      byte[][] parts = publicShare.jointRandParts.clone();
+      parts[aggId] = jointRandPart;
+      correctedJointRandSeed = jointRandSeed(ctx, parts);
+      jointRands = jointRands(ctx, correctedJointRandSeed);
+    }
+
+    long[] queryRands = queryRands(verifyKey, ctx, nonce);
+    int proofLen = circuit.proofLen();
+    int queryRandLen = circuit.queryRandLen();
+    int jointRandLen = circuit.jointRandLen();
+    int verifierLen = circuit.verifierLen();
+    long[] verifiersShare = field.newArray(verifierLen * proofs);
+    for (int i = 0; i < proofs; i++) {
+      long[] proofShare = slice(proofsShare, i * proofLen, proofLen);
+      long[] queryRand = slice(queryRands, i * queryRandLen, queryRandLen);
+      long[] jointRand = slice(jointRands, i * jointRandLen, jointRandLen);
+      long[] verifier = flp.query(measShare, proofShare, queryRand, jointRand, shares);
+      System.arraycopy(verifier, 0, verifiersShare, i * verifierLen * w, verifierLen * w);
+    }
+    return new VerifyInitResult(
+        new VerifyState(field, outShare, correctedJointRandSeed),
+        new VerifierShare(field, verifiersShare, jointRandPart));
+  }
+
+  /**
+   * Combines the verifier shares of all aggregators into the verifier message (the
+   * specification's {@code verifier_shares_to_message}): decides each proof and, with joint
+   * randomness, derives the joint randomness seed from the aggregators' parts.
+   *
+   * @throws VdafException (PROOF_REJECTED) if a proof is rejected, or on bad messages
+   */
+  public VerifierMessage verifierSharesToMessage(byte[] ctx, List<VerifierShare> verifierShares) {
+    checkCtx(ctx);
+    if (verifierShares == null || verifierShares.size() != shares) {
+      throw new VdafException(
+          Reason.INVALID_ARGUMENT,
+          "need " + shares + " verifier shares, got "
+              + (verifierShares == null ? "null" : verifierShares.size()));
+    }
+    boolean jr = usesJointRand();
+    int verifierLen = circuit.verifierLen();
+    long[] verifiers = field.newArray(verifierLen * proofs);
+    byte[][] parts = new byte[jr ? shares : 0][];
+    for (int i = 0; i < shares; i++) {
+      VerifierShare vs = verifierShares.get(i);
+      checkVerifierShare(vs, i);
+      field.addVec(verifiers, vs.verifiersShare, verifiers, verifierLen * proofs);
+      if (jr) {
+        parts[i] = vs.jointRandPart;
+      }
+    }
+    for (int i = 0; i < proofs; i++) {
+      if (!flp.decide(slice(verifiers, i * verifierLen, verifierLen))) {
+        throw new VdafException(
+            Reason.PROOF_REJECTED, "proof " + i + " of " + proofs + " failed the verifier check");
+      }
+    }
+    return new VerifierMessage(jr ? jointRandSeed(ctx, parts) : null);
+  }
+
+  /**
+   * Finishes verification (the specification's {@code verify_next}): checks that the joint
+   * randomness seed of the verifier message equals the one this aggregator computed, and returns
+   * the output share.
+   *
+   * @throws VdafException (JOINT_RAND_MISMATCH) if the seeds differ, or on bad arguments
+   */
+  public FieldVector verifyNext(VerifyState state, VerifierMessage verifierMessage) {
+    if (state == null || verifierMessage == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "verify state and message must be non-null");
+    }
+    if (state.field != field || field.length(state.outShare) != circuit.outputLen()
+        || (state.correctedJointRandSeed != null) != usesJointRand()) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "verify state does not belong to " + name);
+    }
+    byte[] seed = verifierMessage.jointRandSeed;
+    byte[] corrected = state.correctedJointRandSeed;
+    boolean equal =
+        seed == null ? corrected == null : corrected != null && MessageDigest.isEqual(seed, corrected);
+    if (!equal) {
+      throw new VdafException(Reason.JOINT_RAND_MISMATCH, "joint randomness check failed");
+    }
+    return FieldVector.ofWords(field, state.outShare);
+  }
+
+  // ------------------------------------------------------------------ aggregation
+
+  /**
+   * Sums output shares into an aggregate share (the specification's {@code agg_init} and {@code
+   * agg_update}); an empty list gives zeros.
+   *
+   * @throws VdafException if a share has the wrong field or length
+   */
+  public FieldVector aggregate(List<FieldVector> outShares) {
+    return sum(outShares, "output share");
+  }
+
+  /**
+   * Merges aggregate shares (the specification's {@code merge}).
+   *
+   * @throws VdafException if a share has the wrong field or length
+   */
+  public FieldVector merge(List<FieldVector> aggShares) {
+    return sum(aggShares, "aggregate share");
+  }
+
+  /**
+   * Unshards aggregate shares into the aggregate result (section "Unsharding"): one integer in
+   * [0, p) per output element (one for Count and Sum).
+   *
+   * @throws VdafException if a share has the wrong field or length
+   */
+  public List<BigInteger> unshard(List<FieldVector> aggShares, long numMeasurements) {
+    if (aggShares == null || aggShares.size() != shares) {
+      throw new VdafException(
+          Reason.INVALID_ARGUMENT,
+          "need " + shares + " aggregate shares, got " + (aggShares == null ? "null" : aggShares.size()));
+    }
+    return circuit.decode(merge(aggShares).toWords(), numMeasurements);
+  }
+
+  private FieldVector sum(List<FieldVector> vectors, String what) {
+    if (vectors == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, what + "s are null");
+    }
+    int n = circuit.outputLen();
+    long[] acc = field.newArray(n);
+    for (FieldVector v : vectors) {
+      if (v == null || v.field() != field || v.length() != n) {
+        throw new VdafException(
+            Reason.INVALID_ARGUMENT, what + " must be " + n + " " + field.name() + " elements");
+      }
+      field.addVec(acc, v.toWords(), acc, n);
+    }
+    return FieldVector.ofWords(field, acc);
+  }
+
+  // ------------------------------------------------------------------ decoding
+
+  /**
+   * Decodes a public share (section "Public Share").
+   *
+   * @throws VdafException (MALFORMED_MESSAGE) on a wrong length
+   */
+  public PublicShare decodePublicShare(byte[] encoded) {
+    int n = usesJointRand() ? shares : 0;
+    checkMessageLength("public share", encoded, n * SEED);
+    byte[][] parts = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      parts[i] = Arrays.copyOfRange(encoded, i * SEED, (i + 1) * SEED);
+    }
+    return new PublicShare(parts);
+  }
+
+  /**
+   * Decodes the input share of aggregator {@code aggId} (section "Input Share").
+   *
+   * @throws VdafException (MALFORMED_MESSAGE) on a wrong length or non-canonical element, or
+   *     (INVALID_ARGUMENT) on a bad aggregator id
+   */
+  public InputShare decodeInputShare(int aggId, byte[] encoded) {
+    checkAggId(aggId);
+    boolean jr = usesJointRand();
+    int blindLen = jr ? SEED : 0;
+    int fs = field.encodedSize();
+    if (aggId == 0) {
+      int measLen = circuit.measLen();
+      int proofsLen = circuit.proofLen() * proofs;
+      checkMessageLength("leader input share", encoded, (measLen + proofsLen) * fs + blindLen);
+      long[] meas = decodeField("leader measurement share", encoded, 0, measLen);
+      long[] proofsShare = decodeField("leader proofs share", encoded, measLen * fs, proofsLen);
+      byte[] blind = jr ? Arrays.copyOfRange(encoded, encoded.length - SEED, encoded.length) : null;
+      return new InputShare(field, 0, meas, proofsShare, null, blind);
+    }
+    checkMessageLength("helper input share", encoded, SEED + blindLen);
+    byte[] share = Arrays.copyOf(encoded, SEED);
+    byte[] blind = jr ? Arrays.copyOfRange(encoded, SEED, 2 * SEED) : null;
+    return new InputShare(field, aggId, null, null, share, blind);
+  }
+
+  /**
+   * Decodes a verifier share (section "Verifier Share").
+   *
+   * @throws VdafException (MALFORMED_MESSAGE) on a wrong length or non-canonical element
+   */
+  public VerifierShare decodeVerifierShare(byte[] encoded) {
+    int n = circuit.verifierLen() * proofs;
+    int fs = field.encodedSize();
+    boolean jr = usesJointRand();
+    checkMessageLength("verifier share", encoded, n * fs + (jr ? SEED : 0));
+    long[] verifiers = decodeField("verifier share", encoded, 0, n);
+    byte[] part = jr ? Arrays.copyOfRange(encoded, n * fs, n * fs + SEED) : null;
+    return new VerifierShare(field, verifiers, part);
+  }
+
+  /**
+   * Decodes a verifier message (section "Verifier Message").
+   *
+   * @throws VdafException (MALFORMED_MESSAGE) on a wrong length
+   */
+  public VerifierMessage decodeVerifierMessage(byte[] encoded) {
+    boolean jr = usesJointRand();
+    checkMessageLength("verifier message", encoded, jr ? SEED : 0);
+    return new VerifierMessage(jr ? encoded.clone() : null);
+  }
+
+  /**
+   * Decodes an output share or aggregate share (section "Aggregation"): OUTPUT_LEN elements.
+   *
+   * @throws VdafException (MALFORMED_MESSAGE) on a wrong length or non-canonical element
+   */
+  public FieldVector decodeAggregateShare(byte[] encoded) {
+    int n = circuit.outputLen();
+    checkMessageLength("aggregate share", encoded, n * field.encodedSize());
+    return FieldVector.ofWords(field, decodeField("aggregate share", encoded, 0, n));
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  /** The public share: the joint randomness parts, or nothing without joint randomness. */
+  public static final class PublicShare {
+    private final byte[][] jointRandParts;
+
+    PublicShare(byte[][] jointRandParts) {
+      this.jointRandParts = jointRandParts;
+    }
+
+    /** Returns copies of the joint randomness parts (empty without joint randomness). */
+    public List<byte[]> jointRandParts() {
+      List<byte[]> out = new ArrayList<>(jointRandParts.length);
+      for (byte[] p : jointRandParts) {
+        out.add(p.clone());
+      }
+      return Collections.unmodifiableList(out);
+    }
+
+    /** Returns the encoding: the concatenated parts. */
+    public byte[] encode() {
+      byte[] out = new byte[jointRandParts.length * SEED];
+      for (int i = 0; i < jointRandParts.length; i++) {
+        System.arraycopy(jointRandParts[i], 0, out, i * SEED, SEED);
+      }
+      return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PublicShare p && Arrays.equals(encode(), p.encode());
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(encode());
+    }
+  }
+
+  /**
+   * An input share: the leader's holds its measurement share and proofs share, a helper's the
+   * seed they are expanded from; with joint randomness each also holds a blind.
+   */
+  public static final class InputShare {
+    private final PrimeField field;
+    private final int aggregatorId;
+    private final long[] measShare;
+    private final long[] proofsShare;
+    private final byte[] share;
+    private final byte[] blind;
+
+    InputShare(
+        PrimeField field,
+        int aggregatorId,
+        long[] measShare,
+        long[] proofsShare,
+        byte[] share,
+        byte[] blind) {
+      this.field = field;
+      this.aggregatorId = aggregatorId;
+      this.measShare = measShare;
+      this.proofsShare = proofsShare;
+      this.share = share;
+      this.blind = blind;
+    }
+
+    /** Returns the id of the aggregator the share is for (0 is the leader). */
+    public int aggregatorId() {
+      return aggregatorId;
+    }
+
+    /** Returns the leader's measurement share; empty for a helper's share. */
+    public Optional<FieldVector> measurementShare() {
+      return measShare == null ? Optional.empty() : Optional.of(FieldVector.ofWords(field, measShare));
+    }
+
+    /** Returns the encoding (Prio3LeaderShare or Prio3HelperShare, with the blind if any). */
+    public byte[] encode() {
+      int blindLen = blind == null ? 0 : SEED;
+      byte[] out;
+      int off;
+      if (aggregatorId == 0) {
+        int fs = field.encodedSize();
+        int m = field.length(measShare);
+        int p = field.length(proofsShare);
+        out = new byte[(m + p) * fs + blindLen];
+        field.encode(measShare, m, out, 0);
+        field.encode(proofsShare, p, out, m * fs);
+        off = (m + p) * fs;
+      } else {
+        out = new byte[SEED + blindLen];
+        System.arraycopy(share, 0, out, 0, SEED);
+        off = SEED;
+      }
+      if (blind != null) {
+        System.arraycopy(blind, 0, out, off, SEED);
+      }
+      return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof InputShare s
+          && s.aggregatorId == aggregatorId
+          && s.field == field
+          && Arrays.equals(encode(), s.encode());
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(encode());
+    }
+  }
+
+  /** A verifier share: the aggregator's share of each verifier and its joint randomness part. */
+  public static final class VerifierShare {
+    private final PrimeField field;
+    private final long[] verifiersShare;
+    private final byte[] jointRandPart;
+
+    VerifierShare(PrimeField field, long[] verifiersShare, byte[] jointRandPart) {
+      this.field = field;
+      this.verifiersShare = verifiersShare;
+      this.jointRandPart = jointRandPart;
+    }
+
+    /** Returns the encoding (Prio3VerifierShare, with the joint randomness part if any). */
+    public byte[] encode() {
+      int n = field.length(verifiersShare);
+      int fs = field.encodedSize();
+      byte[] out = new byte[n * fs + (jointRandPart == null ? 0 : SEED)];
+      field.encode(verifiersShare, n, out, 0);
+      if (jointRandPart != null) {
+        System.arraycopy(jointRandPart, 0, out, n * fs, SEED);
+      }
+      return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof VerifierShare s && s.field == field && Arrays.equals(encode(), s.encode());
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(encode());
+    }
+  }
+
+  /** The verifier message: the joint randomness seed, or nothing without joint randomness. */
+  public static final class VerifierMessage {
+    private final byte[] jointRandSeed;
+
+    VerifierMessage(byte[] jointRandSeed) {
+      this.jointRandSeed = jointRandSeed;
+    }
+
+    /** Returns the encoding: the seed, or the empty string. */
+    public byte[] encode() {
+      return jointRandSeed == null ? new byte[0] : jointRandSeed.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof VerifierMessage m && Arrays.equals(encode(), m.encode());
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(encode());
+    }
+  }
+
+  /**
+   * An aggregator's verification state between {@link #verifyInit} and {@link #verifyNext}: the
+   * output share and the joint randomness seed it computed.
+   */
+  public static final class VerifyState {
+    private final PrimeField field;
+    private final long[] outShare;
+    private final byte[] correctedJointRandSeed;
+
+    VerifyState(PrimeField field, long[] outShare, byte[] correctedJointRandSeed) {
+      this.field = field;
+      this.outShare = outShare;
+      this.correctedJointRandSeed = correctedJointRandSeed;
+    }
+  }
+
+  // ------------------------------------------------------------------ auxiliary functions
+
+  private byte[] dst(int usage, byte[] ctx) {
+    byte[] d = new byte[8 + ctx.length];
+    d[0] = (byte) VERSION;
+    d[1] = 0; // algorithm class: VDAF
+    d[2] = (byte) (algorithmId >>> 24);
+    d[3] = (byte) (algorithmId >>> 16);
+    d[4] = (byte) (algorithmId >>> 8);
+    d[5] = (byte) algorithmId;
+    d[6] = (byte) (usage >>> 8);
+    d[7] = (byte) usage;
+    System.arraycopy(ctx, 0, d, 8, ctx.length);
+    return d;
+  }
+
+  private long[] helperMeasShare(byte[] ctx, int aggId, byte[] share) {
+    return XofTurboShake128.expandIntoVec(
+        field, share, dst(USAGE_MEAS_SHARE, ctx), new byte[] {(byte) aggId}, circuit.measLen());
+  }
+
+  private long[] helperProofsShare(byte[] ctx, int aggId, byte[] share) {
+    return XofTurboShake128.expandIntoVec(
+        field,
+        share,
+        dst(USAGE_PROOF_SHARE, ctx),
+        new byte[] {(byte) proofs, (byte) aggId},
+        circuit.proofLen() * proofs);
+  }
+
+  private long[] proveRands(byte[] ctx, byte[] proveSeed) {
+    return XofTurboShake128.expandIntoVec(
+        field,
+        proveSeed,
+        dst(USAGE_PROVE_RANDOMNESS, ctx),
+        new byte[] {(byte) proofs},
+        circuit.proveRandLen() * proofs);
+  }
+
+  private long[] queryRands(byte[] verifyKey, byte[] ctx, byte[] nonce) {
+    byte[] binder = new byte[1 + nonce.length];
+    binder[0] = (byte) proofs;
+    System.arraycopy(nonce, 0, binder, 1, nonce.length);
+    return XofTurboShake128.expandIntoVec(
+        field, verifyKey, dst(USAGE_QUERY_RANDOMNESS, ctx), binder, circuit.queryRandLen() * proofs);
+  }
+
+  private byte[] jointRandPart(byte[] ctx, int aggId, byte[] blind, long[] measShare, byte[] nonce) {
+    int n = field.length(measShare);
+    byte[] binder = new byte[1 + nonce.length + n * field.encodedSize()];
+    binder[0] = (byte) aggId;
+    System.arraycopy(nonce, 0, binder, 1, nonce.length);
+    field.encode(measShare, n, binder, 1 + nonce.length);
+    return XofTurboShake128.deriveSeed(blind, dst(USAGE_JOINT_RAND_PART, ctx), binder);
+  }
+
+  private byte[] jointRandSeed(byte[] ctx, byte[][] parts) {
+    byte[] binder = new byte[parts.length * SEED];
+    for (int i = 0; i < parts.length; i++) {
+      System.arraycopy(parts[i], 0, binder, i * SEED, SEED);
+    }
+    return XofTurboShake128.deriveSeed(new byte[SEED], dst(USAGE_JOINT_RAND_SEED, ctx), binder);
+  }
+
+  private long[] jointRands(byte[] ctx, byte[] seed) {
+    return XofTurboShake128.expandIntoVec(
+        field,
+        seed,
+        dst(USAGE_JOINT_RANDOMNESS, ctx),
+        new byte[] {(byte) proofs},
+        circuit.jointRandLen() * proofs);
+  }
+
+  private long[] slice(long[] v, int from, int len) {
+    int w = field.words();
+    return Arrays.copyOfRange(v, from * w, (from + len) * w);
+  }
+
+  // ------------------------------------------------------------------ checks
+
+  private static void checkCtx(byte[] ctx) {
+    if (ctx == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "application context is null");
+    }
+    if (ctx.length > MAX_CTX_LENGTH) {
+      throw new VdafException(
+          Reason.INVALID_ARGUMENT,
+          "application context must be at most " + MAX_CTX_LENGTH + " bytes, got " + ctx.length);
+    }
+  }
+
+  private static void checkLength(String what, byte[] b, int expected) {
+    if (b == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, what + " is null");
+    }
+    if (b.length != expected) {
+      throw new VdafException(
+          Reason.INVALID_ARGUMENT, what + " must be " + expected + " bytes, got " + b.length);
+    }
+  }
+
+  private static void checkMessageLength(String what, byte[] b, int expected) {
+    if (b == null) {
+      throw new VdafException(Reason.MALFORMED_MESSAGE, what + " is null");
+    }
+    if (b.length != expected) {
+      throw new VdafException(
+          Reason.MALFORMED_MESSAGE, what + " must be " + expected + " bytes, got " + b.length);
+    }
+  }
+
+  private long[] decodeField(String what, byte[] in, int off, int count) {
+    try {
+      return field.decode(in, off, count * field.encodedSize(), count);
+    } catch (DecodeException e) {
+      throw new VdafException(Reason.MALFORMED_MESSAGE, what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void checkAggId(int aggId) {
+    if (aggId < 0 || aggId >= shares) {
+      throw new VdafException(
+          Reason.INVALID_ARGUMENT, "aggregator id must be in [0, " + shares + "), got " + aggId);
+    }
+  }
+
+  private void checkPublicShare(PublicShare ps) {
+    if (ps == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "public share is null");
+    }
+    if (ps.jointRandParts.length != (usesJointRand() ? shares : 0)) {
+      throw new VdafException(
+          Reason.MALFORMED_MESSAGE, "public share does not hold one part per aggregator");
+    }
+  }
+
+  private void checkInputShare(InputShare s, int aggId) {
+    if (s == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "input share is null");
+    }
+    boolean ok =
+        s.field == field
+            && (s.aggregatorId == 0) == (aggId == 0)
+            && (s.blind != null) == usesJointRand();
+    if (ok && aggId == 0) {
+      ok = field.length(s.measShare) == circuit.measLen()
+          && field.length(s.proofsShare) == circuit.proofLen() * proofs;
+    }
+    if (!ok) {
+      throw new VdafException(
+          Reason.MALFORMED_MESSAGE, "input share does not fit " + name + " for aggregator " + aggId);
+    }
+  }
+
+  private void checkVerifierShare(VerifierShare vs, int i) {
+    if (vs == null) {
+      throw new VdafException(Reason.INVALID_ARGUMENT, "verifier share " + i + " is null");
+    }
+    if (vs.field != field
+        || field.length(vs.verifiersShare) != circuit.verifierLen() * proofs
+        || (vs.jointRandPart != null) != usesJointRand()) {
+      throw new VdafException(
+          Reason.MALFORMED_MESSAGE, "verifier share " + i + " does not fit " + name);
+    }
+  }
+}

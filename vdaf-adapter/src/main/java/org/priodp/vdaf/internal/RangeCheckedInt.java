@@ -1,0 +1,77 @@
+package org.priodp.vdaf.internal;
+
+import java.math.BigInteger;
+import org.priodp.field.PrimeField;
+import org.priodp.vdaf.VdafException;
+
+/**
+ * The weighted bit encoding of integers in [0, max_measurement] (VDAF draft-20, section
+ * "Prio3Sum", {@code encode_range_checked_int} and {@code decode_range_checked_int}): bits - 1
+ * powers of two followed by the weight max_measurement - (2^(bits-1) - 1).
+ */
+public final class RangeCheckedInt {
+  private final PrimeField field;
+  private final BigInteger maxMeasurement;
+  private final int bits;
+  private final BigInteger restAllOnes;
+  private final BigInteger lastWeight;
+  private final long[] weights;
+
+  /** Creates the encoding for [0, maxMeasurement], maxMeasurement >= 1. */
+  public RangeCheckedInt(PrimeField field, BigInteger maxMeasurement) {
+    if (maxMeasurement.signum() <= 0 || maxMeasurement.compareTo(field.modulus()) >= 0) {
+      throw new IllegalArgumentException("max_measurement must be in [1, p), got " + maxMeasurement);
+    }
+    this.field = field;
+    this.maxMeasurement = maxMeasurement;
+    this.bits = maxMeasurement.bitLength();
+    this.restAllOnes = BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
+    this.lastWeight = maxMeasurement.subtract(restAllOnes);
+    this.weights = field.newArray(bits);
+    for (int l = 0; l < bits - 1; l++) {
+      field.set(weights, l, BigInteger.ONE.shiftLeft(l));
+    }
+    field.set(weights, bits - 1, lastWeight);
+  }
+
+  /** Returns bits = max_measurement.bit_length(), the number of encoded elements. */
+  public int bits() {
+    return bits;
+  }
+
+  /**
+   * Writes the encoding of {@code value} to {@code out[off .. off + bits)}.
+   *
+   * @throws VdafException (INVALID_MEASUREMENT) if value is outside [0, max_measurement]
+   */
+  public void encode(BigInteger value, long[] out, int off) {
+    if (value.signum() < 0 || value.compareTo(maxMeasurement) > 0) {
+      throw new VdafException(
+          VdafException.Reason.INVALID_MEASUREMENT,
+          "measurement " + value + " is outside [0, " + maxMeasurement + "]");
+    }
+    BigInteger rest;
+    BigInteger last;
+    if (value.compareTo(restAllOnes) <= 0) {
+      rest = value;
+      last = BigInteger.ZERO;
+    } else {
+      rest = value.subtract(lastWeight);
+      last = BigInteger.ONE;
+    }
+    for (int l = 0; l < bits - 1; l++) {
+      field.set(out, off + l, rest.testBit(l) ? BigInteger.ONE : BigInteger.ZERO);
+    }
+    field.set(out, off + bits - 1, last);
+  }
+
+  /** Sets {@code out[oi]} to the weighted sum of {@code enc[off .. off + bits)}. */
+  public void decode(long[] enc, int off, long[] out, int oi) {
+    long[] acc = field.newArray(2);
+    for (int l = 0; l < bits; l++) {
+      field.mul(weights, l, enc, off + l, acc, 1);
+      field.add(acc, 0, acc, 1, acc, 0);
+    }
+    System.arraycopy(acc, 0, out, oi * field.words(), field.words());
+  }
+}

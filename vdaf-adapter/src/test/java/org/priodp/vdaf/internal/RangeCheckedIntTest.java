@@ -1,0 +1,53 @@
+package org.priodp.vdaf.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.field.Field128;
+import org.priodp.field.Field64;
+import org.priodp.field.PrimeField;
+import org.priodp.vdaf.VdafException;
+
+/** The weighted bit encoding of section "Prio3Sum": exact round trips and range checks. */
+class RangeCheckedIntTest {
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 7, 8, 100, 255, 256, 1000})
+  void everyValueInRangeRoundTripsThroughBits(long max) {
+    for (PrimeField f : new PrimeField[] {Field64.FIELD, Field128.FIELD}) {
+      RangeCheckedInt e = new RangeCheckedInt(f, BigInteger.valueOf(max));
+      assertEquals(BigInteger.valueOf(max).bitLength(), e.bits());
+      long[] enc = f.newArray(e.bits());
+      long[] dec = f.newArray(1);
+      for (long v = 0; v <= max; v++) {
+        e.encode(BigInteger.valueOf(v), enc, 0);
+        for (int i = 0; i < e.bits(); i++) {
+          BigInteger b = f.get(enc, i);
+          assertTrue(b.equals(BigInteger.ZERO) || b.equals(BigInteger.ONE), "bit " + i + " of " + v);
+        }
+        e.decode(enc, 0, dec, 0);
+        assertEquals(BigInteger.valueOf(v), f.get(dec, 0), "value " + v + " of max " + max);
+      }
+      assertThrows(VdafException.class, () -> e.encode(BigInteger.valueOf(max + 1), enc, 0));
+      assertThrows(VdafException.class, () -> e.encode(BigInteger.valueOf(-1), enc, 0));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 5, 255})
+  void allOnesDecodesToMaxMeasurement(long max) {
+    PrimeField f = Field64.FIELD;
+    RangeCheckedInt e = new RangeCheckedInt(f, BigInteger.valueOf(max));
+    long[] ones = f.newArray(e.bits());
+    for (int i = 0; i < e.bits(); i++) {
+      f.set(ones, i, BigInteger.ONE);
+    }
+    long[] dec = f.newArray(1);
+    e.decode(ones, 0, dec, 0);
+    assertEquals(BigInteger.valueOf(max), f.get(dec, 0));
+  }
+}
