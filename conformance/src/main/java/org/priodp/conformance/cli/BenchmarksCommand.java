@@ -48,6 +48,10 @@ public final class BenchmarksCommand implements PrioDpSubcommand {
       description = "Override a benchmark @Param, e.g. -p scale=2,100 (repeatable).")
   List<String> params = List.of();
 
+  @Option(names = "--prof", paramLabel = "PROFILER",
+      description = "Attach a JMH profiler, e.g. gc or stack:lines=3 (repeatable).")
+  List<String> profilers = List.of();
+
   @Option(names = "--list", description = "List the benchmarks and exit.")
   boolean list;
 
@@ -80,6 +84,14 @@ public final class BenchmarksCommand implements PrioDpSubcommand {
         throw new IllegalArgumentException("--param: expected NAME=V1,V2, got '" + p + "'");
       }
       b.param(p.substring(0, eq), p.substring(eq + 1).split(","));
+    }
+    for (String prof : profilers) {
+      int colon = prof.indexOf(':'); // NAME or NAME:options, as JMH's -prof takes them
+      if (colon < 0) {
+        b.addProfiler(prof);
+      } else {
+        b.addProfiler(prof.substring(0, colon), prof.substring(colon + 1));
+      }
     }
     if (json != null) {
       b.result(json.toString()).resultFormat(ResultFormatType.JSON);

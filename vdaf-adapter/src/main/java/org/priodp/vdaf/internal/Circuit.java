@@ -178,9 +178,18 @@ public abstract class Circuit {
 
   /** Returns the element {@code 1 / numShares}. */
   protected final long[] sharesInv(int numShares) {
-    long[] s = field.newArray(1);
-    field.setSigned(s, 0, numShares);
-    field.inv(s, 0, s, 0);
-    return s;
+    // computed once per share count: an inversion costs ~250 multiplications
+    long[] cached = sharesInvCache.get(numShares);
+    if (cached == null) {
+      cached = field.newArray(1);
+      field.setSigned(cached, 0, numShares);
+      field.inv(cached, 0, cached, 0);
+      sharesInvCache.set(numShares, cached);
+    }
+    return cached;
   }
+
+  /** Inverses of the share counts 0..255 (AtomicReferenceArray publishes them safely); read-only. */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<long[]> sharesInvCache =
+      new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
 }
