@@ -1,4 +1,4 @@
-package org.priodp.vdaf.testing;
+package org.priodp.conformance.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,11 +12,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The test-only JSON reader on the shapes test vectors use, and on malformed input. */
-class TestJsonTest {
+class JsonTest {
 
   @Test
   void parsesNestedValues() {
-    Object v = TestJson.parse(
+    Object v = Json.parse(
         " {\"a\": \"0a1b\", \"n\": 40, \"neg\": -7, \"x\": 1.5e3, \"l\": [true, false, null, []],"
             + " \"o\": {}, \"s\": \"q\\\"\\\\\\n\\u0041\"} ");
     Map<String, Object> expected = new LinkedHashMap<>();
@@ -36,7 +36,7 @@ class TestJsonTest {
   void rejectsMalformedInput() {
     for (String bad : new String[] {"", "{", "{\"a\" 1}", "[1,]", "{\"a\":1,\"a\":2}", "tru",
         "\"open", "1 2", "{\"a\":01x}"}) {
-      assertThrows(IllegalArgumentException.class, () -> TestJson.parse(bad), bad);
+      assertThrows(IllegalArgumentException.class, () -> Json.parse(bad), bad);
     }
   }
 }
