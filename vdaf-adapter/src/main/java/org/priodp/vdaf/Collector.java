@@ -135,7 +135,7 @@ public final class Collector {
         : "the sum of " + noisedShares + " independent noise draws, one per aggregator,";
     return "each value carries " + draws + " each " + mechanism.describeNoise() + " ("
         + mechanism.strategy().describe() + ", L1 sensitivity " + mechanism.sensitivity().l1()
-        + ", squared L2 sensitivity " + mechanism.sensitivity().l2Squared() + "); value +- halfWidth"
+        + ", squared L2 sensitivity " + mechanism.sensitivity().l2Squared() + "); value +- half-width"
         + " covers the noise-free value with probability at least " + confidence;
   }
 
