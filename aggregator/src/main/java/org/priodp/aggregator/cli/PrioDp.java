@@ -40,6 +40,18 @@ public final class PrioDp implements Runnable {
     for (PrioDpSubcommand c : commands) {
       cl.addSubcommand(c);
     }
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          // One line that names the problem, then the usage (picocli's default handler drops the
+          // usage when it has a suggestion).
+          CommandLine c = ex.getCommandLine();
+          PrintWriter err = c.getErr();
+          err.println(ex.getMessage());
+          CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+          c.usage(err);
+          err.flush();
+          return c.getCommandSpec().exitCodeOnInvalidInput();
+        });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           // Errors from bad input are reported as one line; anything else is a bug with a trace.

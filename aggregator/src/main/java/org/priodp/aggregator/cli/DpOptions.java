@@ -1,0 +1,55 @@
+package org.priodp.aggregator.cli;
+
+import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.SensitivityRule;
+import picocli.CommandLine.Option;
+
+/** The command-line options that choose a DP strategy and the sensitivity rule. */
+final class DpOptions {
+  @Option(names = "--epsilon", paramLabel = "EPS",
+      description = "Pure epsilon-DP with discrete Laplace noise (decimal or fraction, e.g. 1, 0.5, 1/2).")
+  String epsilon;
+
+  @Option(names = "--rho", paramLabel = "RHO",
+      description = "rho-zCDP with discrete Gaussian noise (decimal or fraction, e.g. 1/2).")
+  String rho;
+
+  @Option(names = "--sensitivity-rule", paramLabel = "RULE", defaultValue = "priodp",
+      description = "priodp (default): SumVec L1 = length * max_measurement; janus: length * (2^bits - 1)"
+          + ", as libprio-rs and Janus compute it.")
+  String rule;
+
+  /** Returns true if --epsilon or --rho was given. */
+  boolean given() {
+    return epsilon != null || rho != null;
+  }
+
+  /** Returns the strategy: Laplace for --epsilon, Gaussian for --rho, none without either. */
+  DpStrategy strategy() {
+    if (epsilon != null && rho != null) {
+      throw new IllegalArgumentException("give --epsilon or --rho, not both");
+    }
+    if (epsilon != null) {
+      return DpStrategy.PureDpDiscreteLaplace.parse(epsilon);
+    }
+    if (rho != null) {
+      return DpStrategy.ZCdpDiscreteGaussian.parse(rho);
+    }
+    return new DpStrategy.NoDifferentialPrivacy();
+  }
+
+  /** Returns the sensitivity rule. */
+  SensitivityRule rule() {
+    return switch (rule.strip()) {
+      case "priodp" -> SensitivityRule.PRIODP;
+      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
+      default -> throw new IllegalArgumentException(
+          "unknown --sensitivity-rule '" + rule + "': use priodp or janus");
+    };
+  }
+
+  /** Returns the command-line spelling of a rule. */
+  static String name(SensitivityRule rule) {
+    return rule == SensitivityRule.PRIODP ? "priodp" : "janus";
+  }
+}

@@ -1,0 +1,23 @@
+package org.priodp.aggregator.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/** Runs the command line in-process and captures its output (test helper). */
+record CliRun(int code, String out, String err) {
+  static CliRun of(String... args) {
+    CommandLine cl = PrioDp.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /** Returns true if the run failed with exactly one line on stderr that contains {@code text}. */
+  boolean failedWithOneLine(String text) {
+    return code != 0 && out.isEmpty() && err.lines().count() == 1 && err.contains(text);
+  }
+}

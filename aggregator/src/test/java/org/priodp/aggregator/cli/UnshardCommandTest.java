@@ -1,0 +1,89 @@
+package org.priodp.aggregator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.priodp.field.Field128;
+import org.priodp.field.Field64;
+import org.priodp.field.FieldVector;
+
+class UnshardCommandTest {
+  private static String hex(FieldVector v) {
+    return HexFormat.of().formatHex(v.encode());
+  }
+
+  @Test
+  void officialCountVectorWithoutNoise() {
+    // vectors/vdaf-18/Prio3Count_0.json
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Count", "--num-measurements", "1",
+        "355e16daa732744c", "cda1e92557cd8bb3");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\"aggregate\": [1],"), r.out());
+    assertTrue(r.out().contains("\"noised_shares\": 0,"), r.out());
+    assertTrue(r.out().contains("\"intervals\": [[1, 1]],"), r.out());
+  }
+
+  @Test
+  void noisedHistogramJson() {
+    FieldVector leader = FieldVector.fromSigned(Field128.FIELD, 100, -50, 7);
+    FieldVector helper = FieldVector.fromSigned(Field128.FIELD, -95, 49, -20);
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Histogram", "--length", "3", "--chunk-length", "1",
+        "--num-measurements", "4", "--epsilon", "1", "--post-process", "clamp", hex(leader), hex(helper));
+    assertEquals(0, r.code(), r.err());
+    assertEquals("""
+        {
+          "vdaf": "Prio3Histogram(length=3, chunk_length=1)",
+          "num_measurements": 4,
+          "strategy": "PureDpDiscreteLaplace(epsilon=1)",
+          "sensitivity_rule": "priodp",
+          "sensitivity_l1": 2,
+          "sensitivity_l2_squared": 2,
+          "aggregate": [5, -1, -13],
+          "noise": {
+            "noised_shares": 2,
+            "per_aggregator": "discrete Laplace with scale 2",
+            "confidence": 0.95,
+            "half_width": 8,
+            "note": "each value carries the sum of 2 independent noise draws, one per aggregator, each discrete Laplace with scale 2 (PureDpDiscreteLaplace(epsilon=1), L1 sensitivity 2, squared L2 sensitivity 2); value +- half-width covers the noise-free value with probability at least 0.95"
+          },
+          "intervals": [[-3, 13], [-9, 7], [-21, -5]],
+          "post_processing": {
+            "kind": "clamp",
+            "note": "post-processed for display: biased, and not covered by the intervals; the aggregate above is the unbiased estimate",
+            "values": [4, 0, 0]
+          }
+        }
+        """, r.out());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "--num-measurements 1 abc|aggregate share 1 has an odd number of hex digits (3)",
+    "--num-measurements 1 0000000000000000 00|aggregate share 2 of 2 (Prio3Count, 1 Field64 elements)",
+    "--num-measurements 1 ffffffffffffffff|element 0 is not canonical",
+    "0000000000000000|missing --num-measurements",
+    "--num-measurements x 0000000000000000|--num-measurements: 'x' is not an integer",
+    "--num-measurements -1 0000000000000000|number of measurements must be >= 0",
+    "--num-measurements 1|give the aggregate shares",
+    "--num-measurements 1 --post-process round-histogram-to-count 0000000000000000|needs Prio3Histogram",
+    "--num-measurements 1 --post-process sort 0000000000000000|unknown post-processing 'sort'",
+  })
+  void badInputFailsWithOneLine(String args, String message) {
+    java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("unshard", "--vdaf", "Prio3Count"));
+    a.addAll(java.util.List.of(args.split(" ")));
+    CliRun r = CliRun.of(a.toArray(String[]::new));
+    assertTrue(r.failedWithOneLine(message), r.err());
+  }
+
+  @Test
+  void field64SharesOfTheWrongVdafAreRefused() {
+    FieldVector s = FieldVector.fromSigned(Field64.FIELD, 1, 2, 3, 4);
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Histogram", "--length", "4", "--chunk-length", "2",
+        "--num-measurements", "3", hex(s));
+    assertTrue(r.failedWithOneLine("Field128 vector of 4 elements needs 64 bytes, got 32"), r.err());
+  }
+}

@@ -1,0 +1,197 @@
+package org.priodp.vdaf;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.priodp.field.DecodeException;
+import org.priodp.field.FieldVector;
+import org.priodp.field.PrimeField;
+
+/**
+ * The collector side of a noised Prio3 aggregation: unshards the aggregators' (noised)
+ * aggregate shares, lifts the result to signed integers, and reports per coordinate the
+ * confidence interval of the total noise (DESIGN.md "Facts: the mechanism", collector decoding).
+ *
+ * <p>Every aggregator adds its own draw, so the collector sees the sum of one draw per share;
+ * the intervals account for all of them. Post-processing is off by default and, when asked for,
+ * reported apart from the estimates. Instances are immutable.
+ */
+public final class Collector {
+  /** The default coverage of the reported intervals. */
+  public static final double DEFAULT_CONFIDENCE = 0.95;
+
+  private final Prio3DpMechanism mechanism;
+  private final double confidence;
+  private final PostProcessing postProcessing;
+
+  private Collector(Prio3DpMechanism mechanism, double confidence, PostProcessing postProcessing) {
+    this.mechanism = Objects.requireNonNull(mechanism, "mechanism");
+    if (!(confidence > 0 && confidence < 1)) {
+      throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
+    }
+    this.confidence = confidence;
+    this.postProcessing = Objects.requireNonNull(postProcessing, "postProcessing");
+    if (postProcessing == PostProcessing.ROUND_HISTOGRAM_TO_COUNT
+        && !(mechanism.variant() instanceof Prio3Variant.Histogram)) {
+      throw new IllegalArgumentException("post-processing round-histogram-to-count needs Prio3Histogram, not "
+          + mechanism.variant().algorithm().specName());
+    }
+  }
+
+  /**
+   * Returns a collector for aggregates noised by {@code mechanism} (the same variant, strategy
+   * and sensitivity rule as the aggregators), with 95% intervals and no post-processing.
+   */
+  public static Collector of(Prio3DpMechanism mechanism) {
+    return new Collector(mechanism, DEFAULT_CONFIDENCE, PostProcessing.NONE);
+  }
+
+  /** Returns a copy with intervals of the given coverage, in (0, 1). */
+  public Collector withConfidence(double confidence) {
+    return new Collector(mechanism, confidence, postProcessing);
+  }
+
+  /** Returns a copy that also reports post-processed values. */
+  public Collector withPostProcessing(PostProcessing postProcessing) {
+    return new Collector(mechanism, confidence, postProcessing);
+  }
+
+  /** Returns the mechanism. */
+  public Prio3DpMechanism mechanism() {
+    return mechanism;
+  }
+
+  /**
+   * Decodes and unshards encoded aggregate shares.
+   *
+   * @throws DecodeException if a share has the wrong length or a value >= p; the message names
+   *     the share and the element
+   * @throws IllegalArgumentException if there are no shares or numMeasurements < 0
+   */
+  public CollectorResult unshard(List<byte[]> aggregateShares, long numMeasurements) {
+    Objects.requireNonNull(aggregateShares, "aggregateShares");
+    Prio3Variant variant = mechanism.variant();
+    PrimeField field = variant.field();
+    List<FieldVector> shares = new ArrayList<>(aggregateShares.size());
+    for (int j = 0; j < aggregateShares.size(); j++) {
+      byte[] s = Objects.requireNonNull(aggregateShares.get(j), "aggregate share");
+      try {
+        shares.add(FieldVector.decode(field, s, variant.outputLength()));
+      } catch (DecodeException e) {
+        throw new DecodeException("aggregate share " + (j + 1) + " of " + aggregateShares.size() + " ("
+            + variant.algorithm().specName() + ", " + variant.outputLength() + " " + field.name()
+            + " elements): " + e.getMessage());
+      }
+    }
+    return unshardVectors(shares, numMeasurements);
+  }
+
+  /**
+   * Unshards aggregate shares: sums them, decodes the aggregate as the VDAF does, lifts it to
+   * signed integers (with DP) and attaches the intervals and any post-processing.
+   *
+   * @throws IllegalArgumentException if there are no shares, a share has the wrong field or
+   *     length, or numMeasurements < 0
+   */
+  public CollectorResult unshardVectors(List<FieldVector> aggregateShares, long numMeasurements) {
+    Objects.requireNonNull(aggregateShares, "aggregateShares");
+    Prio3Variant variant = mechanism.variant();
+    if (aggregateShares.isEmpty()) {
+      throw new IllegalArgumentException("unshard needs at least one aggregate share");
+    }
+    if (numMeasurements < 0) {
+      throw new IllegalArgumentException("number of measurements must be >= 0, got " + numMeasurements);
+    }
+    FieldVector sum = null;
+    for (FieldVector share : aggregateShares) {
+      mechanism.checkShape(Objects.requireNonNull(share, "aggregate share"), "aggregate share");
+      sum = sum == null ? share : sum.add(share);
+    }
+    List<BigInteger> fieldValues = variant.decodeAggregate(sum);
+    boolean noised = mechanism.addsNoise();
+    List<BigInteger> estimates = new ArrayList<>(fieldValues.size());
+    for (int i = 0; i < fieldValues.size(); i++) {
+      estimates.add(noised ? sum.getSigned(i) : fieldValues.get(i));
+    }
+    int noisedShares = noised ? aggregateShares.size() : 0;
+    long halfWidth = noised ? mechanism.noiseHalfWidth(noisedShares, confidence) : 0;
+    List<BigInteger> post = switch (postProcessing) {
+      case NONE -> List.of();
+      case CLAMP -> clamp(estimates, upperBound(variant, numMeasurements));
+      case ROUND_HISTOGRAM_TO_COUNT -> roundToCount(
+          clamp(estimates, BigInteger.valueOf(numMeasurements)), BigInteger.valueOf(numMeasurements));
+    };
+    return new CollectorResult(variant, mechanism.strategy(), numMeasurements, noisedShares,
+        fieldValues, estimates, halfWidth, confidence, noiseNote(noisedShares), postProcessing, post);
+  }
+
+  private String noiseNote(int noisedShares) {
+    if (!mechanism.addsNoise()) {
+      return "no noise was added (" + mechanism.strategy().describe() + "): the values are exact";
+    }
+    String draws = noisedShares == 1
+        ? "one noise draw"
+        : "the sum of " + noisedShares + " independent noise draws, one per aggregator,";
+    return "each value carries " + draws + " each " + mechanism.describeNoise() + " ("
+        + mechanism.strategy().describe() + ", L1 sensitivity " + mechanism.sensitivity().l1()
+        + ", squared L2 sensitivity " + mechanism.sensitivity().l2Squared() + "); value +- half-width"
+        + " covers the noise-free value with probability at least " + confidence;
+  }
+
+  /** The largest noise-free value of one coordinate: numMeasurements * per-coordinate maximum. */
+  static BigInteger upperBound(Prio3Variant variant, long numMeasurements) {
+    BigInteger n = BigInteger.valueOf(numMeasurements);
+    if (variant instanceof Prio3Variant.Sum s) {
+      return n.multiply(s.maxMeasurement());
+    } else if (variant instanceof Prio3Variant.SumVec v) {
+      return n.multiply(v.maxMeasurement());
+    }
+    return n;
+  }
+
+  static List<BigInteger> clamp(List<BigInteger> values, BigInteger upper) {
+    List<BigInteger> out = new ArrayList<>(values.size());
+    for (BigInteger v : values) {
+      out.add(v.max(BigInteger.ZERO).min(upper));
+    }
+    return out;
+  }
+
+  /**
+   * Rescales non-negative values to integers summing to {@code total}: floor(v_i * total / S)
+   * plus one for the largest remainders (ties to the lower index); all-zero input is spread
+   * evenly the same way.
+   */
+  static List<BigInteger> roundToCount(List<BigInteger> values, BigInteger total) {
+    int n = values.size();
+    BigInteger sum = BigInteger.ZERO;
+    for (BigInteger v : values) {
+      sum = sum.add(v);
+    }
+    List<BigInteger> weights = sum.signum() == 0 ? java.util.Collections.nCopies(n, BigInteger.ONE) : values;
+    BigInteger denom = sum.signum() == 0 ? BigInteger.valueOf(n) : sum;
+    BigInteger[] q = new BigInteger[n];
+    BigInteger[] r = new BigInteger[n];
+    BigInteger assigned = BigInteger.ZERO;
+    for (int i = 0; i < n; i++) {
+      BigInteger[] qr = weights.get(i).multiply(total).divideAndRemainder(denom);
+      q[i] = qr[0];
+      r[i] = qr[1];
+      assigned = assigned.add(qr[0]);
+    }
+    int deficit = total.subtract(assigned).intValueExact(); // < n
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> {
+      int c = r[b].compareTo(r[a]);
+      return c != 0 ? c : Integer.compare(a, b);
+    });
+    for (int k = 0; k < deficit; k++) {
+      q[order[k]] = q[order[k]].add(BigInteger.ONE);
+    }
+    return List.of(q);
+  }
+}

@@ -1,0 +1,103 @@
+package org.priodp.vdaf;
+
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.noise.Budget;
+import org.priodp.noise.DiscreteGaussian;
+import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.NoiseSampler;
+import org.priodp.noise.Rational;
+
+/**
+ * A differential-privacy strategy for aggregate shares: which noise each aggregator adds, with
+ * its parameter held exactly. The set is closed.
+ *
+ * <p>The noise scale follows from the strategy and the VDAF's {@link Sensitivity}: discrete
+ * Laplace with scale L1/epsilon (epsilon-DP, papers/prio3-pure-dp-discrete-laplace.txt,
+ * Theorem 4) or discrete Gaussian with sigma^2 = L2^2/(2 rho) (rho-zCDP, Canonne, Kamath and
+ * Steinke 2020). Either guarantee holds as long as one aggregator is honest.
+ */
+public sealed interface DpStrategy
+    permits DpStrategy.NoDifferentialPrivacy,
+        DpStrategy.PureDpDiscreteLaplace,
+        DpStrategy.ZCdpDiscreteGaussian {
+
+  /**
+   * Returns the sampler every aggregator uses for each coordinate, or empty when the strategy
+   * adds no noise.
+   */
+  Optional<NoiseSampler> sampler(Sensitivity sensitivity);
+
+  /** Returns a one-line description for people, e.g. "PureDpDiscreteLaplace(epsilon=1/2)". */
+  String describe();
+
+  /** No noise: the aggregate share is released as computed. No privacy guarantee. */
+  record NoDifferentialPrivacy() implements DpStrategy {
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      Objects.requireNonNull(sensitivity, "sensitivity");
+      return Optional.empty();
+    }
+
+    @Override
+    public String describe() {
+      return "NoDifferentialPrivacy";
+    }
+  }
+
+  /** Pure epsilon-DP: discrete Laplace noise with scale L1 sensitivity / epsilon. */
+  record PureDpDiscreteLaplace(Rational epsilon) implements DpStrategy {
+    /** Validates that epsilon > 0. */
+    public PureDpDiscreteLaplace {
+      new Budget.PureDp(epsilon); // validates non-null and > 0 with the budget's message
+    }
+
+    /** Parses epsilon from a decimal or a fraction ("0.5", "1/2"). */
+    public static PureDpDiscreteLaplace parse(String epsilon) {
+      return new PureDpDiscreteLaplace(Rational.parsePositive("epsilon", epsilon));
+    }
+
+    /** Returns the discrete Laplace sampler with scale L1 / epsilon. */
+    public DiscreteLaplace laplace(Sensitivity sensitivity) {
+      return DiscreteLaplace.forBudget(sensitivity.l1(), new Budget.PureDp(epsilon));
+    }
+
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      return Optional.of(laplace(sensitivity));
+    }
+
+    @Override
+    public String describe() {
+      return "PureDpDiscreteLaplace(epsilon=" + epsilon + ")";
+    }
+  }
+
+  /** rho-zCDP: discrete Gaussian noise with sigma^2 = (L2 sensitivity)^2 / (2 rho). */
+  record ZCdpDiscreteGaussian(Rational rho) implements DpStrategy {
+    /** Validates that rho > 0. */
+    public ZCdpDiscreteGaussian {
+      new Budget.ZCdp(rho);
+    }
+
+    /** Parses rho from a decimal or a fraction ("0.5", "1/2"). */
+    public static ZCdpDiscreteGaussian parse(String rho) {
+      return new ZCdpDiscreteGaussian(Rational.parsePositive("rho", rho));
+    }
+
+    /** Returns the discrete Gaussian sampler with sigma^2 = L2^2 / (2 rho). */
+    public DiscreteGaussian gaussian(Sensitivity sensitivity) {
+      return DiscreteGaussian.forBudget(sensitivity.l2Squared(), new Budget.ZCdp(rho));
+    }
+
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      return Optional.of(gaussian(sensitivity));
+    }
+
+    @Override
+    public String describe() {
+      return "ZCdpDiscreteGaussian(rho=" + rho + ")";
+    }
+  }
+}

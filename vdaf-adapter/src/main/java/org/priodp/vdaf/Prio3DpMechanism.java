@@ -1,0 +1,258 @@
+package org.priodp.vdaf;
+
+import java.math.BigInteger;
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.field.DecodeException;
+import org.priodp.field.FieldVector;
+import org.priodp.field.PrimeField;
+import org.priodp.noise.Accuracy;
+import org.priodp.noise.DiscreteGaussian;
+import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.NoiseSampler;
+import org.priodp.noise.RandomSource;
+import org.priodp.noise.Rational;
+
+/**
+ * Adds differential-privacy noise to a Prio3 aggregate share, with the noise scale derived from
+ * the VDAF's own parameters ({@link Sensitivity}) and a {@link DpStrategy}.
+ *
+ * <p>{@link #addNoiseToAggShare} draws one independent sample per coordinate, projects it into
+ * the field (z >= 0 as is, z < 0 as p - |z|; any z is reduced mod p) and adds it to the share
+ * (DESIGN.md "Facts: the mechanism"; papers/prio3-pure-dp-discrete-laplace.txt, Theorem 4).
+ * Each aggregator calls it once per batch on its own share; the guarantee holds as long as one
+ * aggregator is honest. No floating point is used on this path; the accuracy methods return
+ * doubles for people.
+ *
+ * <p>Instances are immutable and thread-safe; the {@link RandomSource} passed to each call is
+ * not, so give each thread its own.
+ */
+public final class Prio3DpMechanism {
+  /** Laplace scales up to this use the sampler's {@code long} path. */
+  private static final Rational LONG_LAPLACE_SCALE = Rational.of(BigInteger.ONE.shiftLeft(40));
+  /** Gaussian sigma^2 up to this use the sampler's {@code long} path. */
+  private static final Rational LONG_GAUSSIAN_SIGMA2 = Rational.of(BigInteger.ONE.shiftLeft(80));
+
+  private final Prio3Variant variant;
+  private final DpStrategy strategy;
+  private final Sensitivity sensitivity;
+  private final NoiseSampler sampler; // null: no noise
+  private final boolean longPath;
+
+  private Prio3DpMechanism(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
+    this.variant = Objects.requireNonNull(variant, "variant");
+    this.strategy = Objects.requireNonNull(strategy, "strategy");
+    this.sensitivity = Sensitivity.of(variant, rule);
+    this.sampler = strategy.sampler(sensitivity).orElse(null);
+    // A sample beyond the long range has probability below exp(-2^23) on the long path; if it
+    // ever happens the sampler throws and nothing is released (never resampled silently).
+    if (sampler instanceof DiscreteLaplace dl) {
+      longPath = dl.scale().compareTo(LONG_LAPLACE_SCALE) <= 0;
+    } else if (sampler instanceof DiscreteGaussian dg) {
+      longPath = dg.sigma2().compareTo(LONG_GAUSSIAN_SIGMA2) <= 0;
+    } else {
+      longPath = false;
+    }
+  }
+
+  /** Returns the mechanism for a variant and strategy under prio-dp's sensitivity rule. */
+  public static Prio3DpMechanism of(Prio3Variant variant, DpStrategy strategy) {
+    return new Prio3DpMechanism(variant, strategy, SensitivityRule.PRIODP);
+  }
+
+  /**
+   * Returns the mechanism for a variant and strategy under the given sensitivity rule (use
+   * {@link SensitivityRule#JANUS_COMPATIBLE} to match a Janus peer's SumVec noise).
+   */
+  public static Prio3DpMechanism of(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
+    return new Prio3DpMechanism(variant, strategy, Objects.requireNonNull(rule, "rule"));
+  }
+
+  /** Returns the VDAF parameters. */
+  public Prio3Variant variant() {
+    return variant;
+  }
+
+  /** Returns the strategy. */
+  public DpStrategy strategy() {
+    return strategy;
+  }
+
+  /** Returns the sensitivity the noise is calibrated to. */
+  public Sensitivity sensitivity() {
+    return sensitivity;
+  }
+
+  /** Returns the per-coordinate sampler, or empty for {@link DpStrategy.NoDifferentialPrivacy}. */
+  public Optional<NoiseSampler> sampler() {
+    return Optional.ofNullable(sampler);
+  }
+
+  /** Returns true if the strategy adds noise. */
+  public boolean addsNoise() {
+    return sampler != null;
+  }
+
+  /**
+   * Returns a one-line description of the noise of one aggregator, e.g. "discrete Laplace with
+   * scale 2".
+   */
+  public String describeNoise() {
+    if (sampler instanceof DiscreteLaplace dl) {
+      return "discrete Laplace with scale " + dl.scale();
+    } else if (sampler instanceof DiscreteGaussian dg) {
+      return "discrete Gaussian with sigma^2 " + dg.sigma2();
+    }
+    return "no noise";
+  }
+
+  // ------------------------------------------------------------------ noising
+
+  /**
+   * Returns the noised aggregate share, in the same canonical encoding as the input.
+   *
+   * @param aggregateShare the encoded un-noised aggregate share: {@code outputLength()} field
+   *     elements of the variant's field
+   * @throws DecodeException if the share has the wrong length or a value >= p; the message names
+   *     the VDAF and the element
+   */
+  public byte[] addNoiseToAggShare(byte[] aggregateShare, RandomSource rnd) {
+    Objects.requireNonNull(aggregateShare, "aggregateShare");
+    Objects.requireNonNull(rnd, "rnd");
+    PrimeField field = variant.field();
+    int n = variant.outputLength();
+    long[] words;
+    try {
+      words = field.decode(aggregateShare, 0, aggregateShare.length, n);
+    } catch (DecodeException e) {
+      throw new DecodeException(variant.algorithm().specName() + " aggregate share ("
+          + n + " " + field.name() + " elements): " + e.getMessage());
+    }
+    addNoiseInPlace(words, rnd);
+    byte[] out = new byte[aggregateShare.length];
+    field.encode(words, n, out, 0);
+    return out;
+  }
+
+  /**
+   * Returns the noised aggregate share.
+   *
+   * @throws IllegalArgumentException if the share is not in the variant's field or has the wrong
+   *     length
+   */
+  public FieldVector addNoiseToAggShare(FieldVector aggregateShare, RandomSource rnd) {
+    Objects.requireNonNull(aggregateShare, "aggregateShare");
+    checkShape(aggregateShare, "aggregate share");
+    long[] words = aggregateShare.toWords();
+    addNoiseInPlace(words, rnd);
+    return FieldVector.ofWords(variant.field(), words);
+  }
+
+  /**
+   * Adds noise in place to a share in flat storage (the hot path: no decoding or copying).
+   *
+   * @param words exactly {@code outputLength()} canonical elements of the variant's field
+   * @throws IllegalArgumentException if the array has the wrong size
+   */
+  public void addNoiseInPlace(long[] words, RandomSource rnd) {
+    Objects.requireNonNull(words, "words");
+    Objects.requireNonNull(rnd, "rnd");
+    PrimeField field = variant.field();
+    int n = variant.outputLength();
+    if (words.length != n * field.words()) {
+      throw new IllegalArgumentException(variant.algorithm().specName() + " aggregate shares have "
+          + n + " " + field.name() + " elements (" + n * field.words() + " words), got "
+          + words.length + " words");
+    }
+    if (sampler == null) {
+      return;
+    }
+    long[] noise = field.newArray(n);
+    if (longPath) {
+      long[] z = new long[n];
+      sampler.fill(z, rnd);
+      for (int i = 0; i < n; i++) {
+        field.setSigned(noise, i, z[i]);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        setProjected(field, noise, i, sampler.sampleBig(rnd));
+      }
+    }
+    field.addVec(words, noise, words, n);
+  }
+
+  /** Stores the projection of any integer z into the field: z mod p (so z < 0 gives p - |z|). */
+  static void setProjected(PrimeField field, long[] w, int i, BigInteger z) {
+    field.set(w, i, z.mod(field.modulus()));
+  }
+
+  void checkShape(FieldVector v, String what) {
+    if (v.field() != variant.field()) {
+      throw new IllegalArgumentException(variant.algorithm().specName() + " " + what + "s are in "
+          + variant.field().name() + ", got " + v.field().name());
+    }
+    if (v.length() != variant.outputLength()) {
+      throw new IllegalArgumentException(variant.algorithm().specName() + " " + what + "s have "
+          + variant.outputLength() + " elements, got " + v.length());
+    }
+  }
+
+  // ------------------------------------------------------------------ accuracy (for people)
+
+  /**
+   * Returns the variance of the total noise on one coordinate when {@code aggregators}
+   * independent aggregators each add one draw (for the discrete Gaussian, the upper bound
+   * sigma^2 per draw). A figure for people, in double precision.
+   */
+  public double noiseVariance(int aggregators) {
+    checkAggregators(aggregators);
+    if (sampler instanceof DiscreteLaplace dl) {
+      return aggregators * Accuracy.laplaceVariance(dl.scale());
+    } else if (sampler instanceof DiscreteGaussian dg) {
+      return aggregators * Accuracy.gaussianVarianceBound(dg.sigma2());
+    }
+    return 0;
+  }
+
+  /** Returns the standard deviation of the total noise on one coordinate, for people. */
+  public double noiseStandardDeviation(int aggregators) {
+    return Math.sqrt(noiseVariance(aggregators));
+  }
+
+  /**
+   * Returns the smallest k such that the total noise of {@code aggregators} draws on one
+   * coordinate lies in [-k, k] with probability at least {@code confidence}: exact discrete
+   * Laplace tails for 1 and 2 draws, the sub-Gaussian bound for the discrete Gaussian, and for
+   * more than two draws the union bound n * k1 with k1 the one-draw half-width at confidence
+   * 1 - (1 - confidence)/n. Zero when no noise is added.
+   */
+  public long noiseHalfWidth(int aggregators, double confidence) {
+    checkAggregators(aggregators);
+    if (!(confidence > 0 && confidence < 1)) {
+      throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
+    }
+    if (sampler == null) {
+      return 0;
+    }
+    if (aggregators > 2) {
+      double perDraw = 1 - (1 - confidence) / aggregators;
+      return Math.multiplyExact((long) aggregators, noiseHalfWidth(1, perDraw));
+    }
+    if (sampler instanceof DiscreteLaplace dl) {
+      return Accuracy.laplaceHalfWidth(dl.scale(), aggregators, confidence);
+    }
+    return Accuracy.gaussianHalfWidth(((DiscreteGaussian) sampler).sigma2(), aggregators, confidence);
+  }
+
+  private static void checkAggregators(int aggregators) {
+    if (aggregators < 1) {
+      throw new IllegalArgumentException("aggregators must be >= 1, got " + aggregators);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Prio3DpMechanism(" + variant + ", " + strategy.describe() + ", " + describeNoise() + ")";
+  }
+}

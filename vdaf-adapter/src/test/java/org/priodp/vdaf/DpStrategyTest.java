@@ -1,0 +1,62 @@
+package org.priodp.vdaf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.noise.DiscreteGaussian;
+import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.Rational;
+
+/** The strategies: exact scales from the sensitivity, and rejection of bad budgets. */
+class DpStrategyTest {
+  private static final Sensitivity SUMVEC = Sensitivity.of(Prio3Variant.SumVec.of(4, BigInteger.valueOf(255), 2));
+
+  @Test
+  void laplaceScaleIsL1OverEpsilon() {
+    DpStrategy s = DpStrategy.PureDpDiscreteLaplace.parse("0.3");
+    DiscreteLaplace dl = (DiscreteLaplace) s.sampler(SUMVEC).orElseThrow();
+    assertEquals(Rational.of(10200, 3), dl.scale()); // 1020 / (3/10)
+    DiscreteLaplace h = (DiscreteLaplace) DpStrategy.PureDpDiscreteLaplace.parse("1/2")
+        .sampler(Sensitivity.of(new Prio3Variant.Histogram(4, 2))).orElseThrow();
+    assertEquals(Rational.of(4), h.scale());
+    assertEquals("PureDpDiscreteLaplace(epsilon=3/10)", s.describe());
+  }
+
+  @Test
+  void gaussianSigma2IsL2SquaredOverTwoRho() {
+    DpStrategy s = DpStrategy.ZCdpDiscreteGaussian.parse("1/2");
+    DiscreteGaussian dg = (DiscreteGaussian) s.sampler(SUMVEC).orElseThrow();
+    assertEquals(Rational.of(260100), dg.sigma2()); // 260100 / (2 * 1/2)
+    DiscreteGaussian h = (DiscreteGaussian) DpStrategy.ZCdpDiscreteGaussian.parse("0.1")
+        .sampler(Sensitivity.of(new Prio3Variant.Histogram(4, 2))).orElseThrow();
+    assertEquals(Rational.of(10), h.sigma2()); // 2 / 0.2
+  }
+
+  @Test
+  void noDifferentialPrivacyHasNoSampler() {
+    assertTrue(new DpStrategy.NoDifferentialPrivacy().sampler(SUMVEC).isEmpty());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "-1", "0.0", "abc", "NaN", "Infinity", "1/0", ""})
+  void rejectsBadBudgets(String text) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DpStrategy.PureDpDiscreteLaplace.parse(text));
+    assertTrue(e.getMessage().contains("epsilon"), e.getMessage());
+    IllegalArgumentException r = assertThrows(IllegalArgumentException.class,
+        () -> DpStrategy.ZCdpDiscreteGaussian.parse(text));
+    assertTrue(r.getMessage().contains("rho"), r.getMessage());
+  }
+
+  @Test
+  void rejectsNonPositiveRationals() {
+    assertThrows(IllegalArgumentException.class, () -> new DpStrategy.PureDpDiscreteLaplace(Rational.ZERO));
+    assertThrows(IllegalArgumentException.class, () -> new DpStrategy.ZCdpDiscreteGaussian(Rational.of(-1)));
+    assertThrows(NullPointerException.class, () -> new DpStrategy.PureDpDiscreteLaplace(null));
+  }
+}
