@@ -28,92 +28,13 @@ import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.vdaf.testing.SharedFiles;
-import org.priodp.vdaf.testing.TestJson;
 
 /**
- * The collector: unshard of every official Prio3 vector (all of vectors/vdaf-18, or the
- * directory named by the system property {@code priodp.vdafVectors}), noised end-to-end
- * aggregates, interval coverage, post-processing and bad input.
+ * The collector: noised end-to-end aggregates, interval coverage, post-processing and bad
+ * input. The unshard of every official Prio3 vector is checked in the conformance module
+ * (CollectorVectorTest).
  */
 class CollectorTest {
-  private static final HexFormat HEX = HexFormat.of();
-  private static final Pattern NAME =
-      Pattern.compile("(Prio3Count|Prio3Sum|Prio3SumVec|Prio3SumVecWithMultiproof|Prio3Histogram|Prio3MultihotCountVec)_\\d+\\.json");
-
-  static Stream<Path> vectorFiles() throws IOException {
-    String override = System.getProperty("priodp.vdafVectors");
-    Path dir = override != null && !override.isEmpty()
-        ? Path.of(override)
-        : SharedFiles.path("vectors/vdaf-18/Prio3Count_0.json").getParent();
-    List<Path> files = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> NAME.matcher(p.getFileName().toString()).matches()).sorted().forEach(files::add);
-    }
-    assertTrue(files.size() >= 10, "expected the Prio3 vectors in " + dir + ", found " + files.size());
-    return files.stream();
-  }
-
-  private static int intParam(Map<String, Object> v, String key) {
-    Object o = v.get(key);
-    if (o == null) {
-      throw new AssertionError("vector lacks " + key);
-    }
-    return ((BigInteger) o).intValueExact();
-  }
-
-  /** Builds the variant a vector file names, from the vector's own parameters. */
-  static Prio3Variant variantOf(String type, Map<String, Object> v) {
-    return switch (type) {
-      case "Prio3Count" -> new Prio3Variant.Count();
-      case "Prio3Sum" -> new Prio3Variant.Sum((BigInteger) v.get("max_measurement"));
-      case "Prio3SumVec" -> Prio3Variant.SumVec.of(intParam(v, "length"),
-          (BigInteger) v.get("max_measurement"), intParam(v, "chunk_length"));
-      case "Prio3SumVecWithMultiproof" -> Prio3Variant.SumVec.field64Multiproof(intParam(v, "length"),
-          (BigInteger) v.get("max_measurement"), intParam(v, "chunk_length"),
-          v.containsKey("proofs") ? intParam(v, "proofs") : 3);
-      case "Prio3Histogram" -> new Prio3Variant.Histogram(intParam(v, "length"), intParam(v, "chunk_length"));
-      case "Prio3MultihotCountVec" -> new Prio3Variant.MultihotCountVec(intParam(v, "length"),
-          intParam(v, "max_weight"), intParam(v, "chunk_length"));
-      default -> throw new AssertionError(type);
-    };
-  }
-
-  @ParameterizedTest
-  @MethodSource("vectorFiles")
-  @SuppressWarnings("unchecked")
-  void officialVectorsUnshardToAggResult(Path file) throws IOException {
-    Matcher m = NAME.matcher(file.getFileName().toString());
-    assertTrue(m.matches());
-    Map<String, Object> v = (Map<String, Object>) TestJson.parse(Files.readString(file));
-    Prio3Variant variant = variantOf(m.group(1), v);
-    List<byte[]> shares = new ArrayList<>();
-    for (Object s : (List<Object>) v.get("agg_shares")) {
-      shares.add(HEX.parseHex((String) s));
-    }
-    assertEquals(((BigInteger) v.get("shares")).intValueExact(), shares.size());
-    List<BigInteger> expected = new ArrayList<>();
-    Object r = v.get("agg_result");
-    if (r instanceof List<?> list) {
-      list.forEach(x -> expected.add((BigInteger) x));
-    } else {
-      expected.add((BigInteger) r);
-    }
-    long reports = ((List<Object>) v.get("reports")).size();
-
-    CollectorResult exact = Collector.of(Prio3DpMechanism.of(variant, new DpStrategy.NoDifferentialPrivacy()))
-        .unshard(shares, reports);
-    assertEquals(expected, exact.fieldValues(), file.getFileName().toString());
-    assertEquals(expected, exact.estimates());
-    assertEquals(0, exact.halfWidth());
-    assertEquals(0, exact.noisedShares());
-
-    // with a DP strategy the same shares lift to the same (small, non-negative) signed values
-    CollectorResult lifted = Collector.of(Prio3DpMechanism.of(variant, DpStrategy.PureDpDiscreteLaplace.parse("1")))
-        .unshard(shares, reports);
-    assertEquals(expected, lifted.estimates());
-    assertEquals(shares.size(), lifted.noisedShares());
-  }
 
   /** Secret-shares a vector of integers: a random share and the difference. */
   static List<FieldVector> secretShare(PrimeField f, long[] truth, SplittableRandom rnd) {

@@ -1,0 +1,95 @@
+package org.priodp.conformance.vectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.priodp.conformance.internal.Json;
+import org.priodp.vdaf.Collector;
+import org.priodp.vdaf.CollectorResult;
+import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.Prio3DpMechanism;
+import org.priodp.vdaf.Prio3Variant;
+
+/**
+ * The collector on every official Prio3 vector with an aggregate result (all of
+ * ../shared/vectors/vdaf-18, or the folder named by the system property
+ * {@code priodp.vdafVectors}): the vector's agg_shares, decoded with the vector's parameters and
+ * unsharded, give agg_result exactly, both without DP and through the signed lift.
+ */
+class CollectorVectorTest {
+  private static final HexFormat HEX = HexFormat.of();
+
+  static Stream<Path> vectorFiles() throws IOException {
+    String override = System.getProperty("priodp.vdafVectors");
+    Path dir;
+    if (override != null && !override.isEmpty()) {
+      dir = Path.of(override);
+    } else {
+      String root = System.getProperty("priodp.root");
+      if (root == null || root.isEmpty()) {
+        fail("system property priodp.root is not set; cannot locate ../shared/vectors/vdaf-18");
+      }
+      dir = Path.of(root).resolve("../shared/vectors/vdaf-18").normalize();
+    }
+    if (!Files.isDirectory(dir)) {
+      fail("test vector folder is missing: " + dir);
+    }
+    List<Path> files = VdafVectorRunner.collect(List.of(dir));
+    assertTrue(files.size() >= 10, "expected the Prio3 vectors in " + dir + ", found " + files.size());
+    return files.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("vectorFiles")
+  @SuppressWarnings("unchecked")
+  void officialVectorsUnshardToAggResult(Path file) throws IOException {
+    String name = file.getFileName().toString();
+    Map<String, Object> v = (Map<String, Object>) Json.parse(Files.readString(file));
+    Optional<Prio3Variant> variant = VdafVectorRunner.instantiate(name, v).variant();
+    if (variant.isEmpty() || !v.containsKey("agg_result")) {
+      System.out.println(name + ": no Prio3Variant (test-only circuit) or no agg_result; not a collector case");
+      return;
+    }
+    List<byte[]> shares = new ArrayList<>();
+    for (Object s : (List<Object>) v.get("agg_shares")) {
+      shares.add(HEX.parseHex((String) s));
+    }
+    if (shares.isEmpty()) {
+      System.out.println(name + ": negative vector without aggregate shares; not a collector case");
+      return;
+    }
+    List<BigInteger> expected = new ArrayList<>();
+    Object r = v.get("agg_result");
+    if (r instanceof List<?> list) {
+      list.forEach(x -> expected.add((BigInteger) x));
+    } else {
+      expected.add((BigInteger) r);
+    }
+    long reports = ((List<Object>) v.get("reports")).size();
+
+    CollectorResult exact = Collector.of(Prio3DpMechanism.of(variant.get(), new DpStrategy.NoDifferentialPrivacy()))
+        .unshard(shares, reports);
+    assertEquals(expected, exact.fieldValues(), name);
+    assertEquals(expected, exact.estimates(), name);
+    assertEquals(0, exact.halfWidth());
+
+    // with a DP strategy the same shares lift to the same (small, non-negative) signed values
+    CollectorResult lifted = Collector.of(Prio3DpMechanism.of(variant.get(), DpStrategy.PureDpDiscreteLaplace.parse("1")))
+        .unshard(shares, reports);
+    assertEquals(expected, lifted.estimates(), name);
+    assertEquals(shares.size(), lifted.noisedShares());
+  }
+}
