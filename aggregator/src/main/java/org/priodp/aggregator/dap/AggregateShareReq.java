@@ -1,0 +1,73 @@
+package org.priodp.aggregator.dap;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * The Leader's request for the Helper's aggregate share, {@code struct { CollectionJobReq
+ * collection_job_req; BatchSelector batch_selector; uint64 report_count; opaque checksum[32]; }
+ * AggregateShareReq} (DAP-18 "Obtaining Aggregate Shares"), media type
+ * {@code application/ppm-dap;message=aggregate-share-req}. {@code reportCount} holds a uint64
+ * (read it with {@link Long#toUnsignedString(long)}).
+ */
+public record AggregateShareReq(CollectionJobReq collectionJobReq, BatchSelector batchSelector,
+    long reportCount, byte[] checksum) {
+  /** The length of the batch checksum in bytes. */
+  public static final int CHECKSUM_LENGTH = 32;
+
+  /** Validates and copies the fields. */
+  public AggregateShareReq {
+    Objects.requireNonNull(collectionJobReq, "collection_job_req");
+    Objects.requireNonNull(batchSelector, "batch_selector");
+    checksum = Octets.checkFixed(checksum, CHECKSUM_LENGTH, "checksum");
+  }
+
+  /** Returns a copy of the checksum. */
+  @Override
+  public byte[] checksum() {
+    return checksum.clone();
+  }
+
+  /** Returns the encoding. */
+  public byte[] encode() {
+    DapWriter w = new DapWriter();
+    collectionJobReq.write(w);
+    w.raw(batchSelector.encode()).u64(reportCount).raw(checksum);
+    return w.toByteArray();
+  }
+
+  /** Decodes one AggregateShareReq with nothing after it; throws only {@link DapDecodeException}. */
+  public static AggregateShareReq decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "AggregateShareReq", AggregateShareReq::read);
+  }
+
+  private static AggregateShareReq read(DapReader r) {
+    CollectionJobReq c = CollectionJobReq.read(r, "collection_job_req");
+    BatchSelector s = SelectorCodec.readBatchSelector(r, "batch_selector");
+    long count = r.u64("report_count");
+    byte[] sum = r.fixed(CHECKSUM_LENGTH, "checksum");
+    return new AggregateShareReq(c, s, count, sum);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AggregateShareReq a && a.collectionJobReq.equals(collectionJobReq)
+        && a.batchSelector.equals(batchSelector) && a.reportCount == reportCount
+        && Arrays.equals(a.checksum, checksum);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(collectionJobReq, batchSelector, reportCount, Arrays.hashCode(checksum));
+  }
+
+  @Override
+  public String toString() {
+    return "AggregateShareReq[" + collectionJobReq + ", " + batchSelector + ", reportCount="
+        + Long.toUnsignedString(reportCount) + ", checksum=" + Octets.hex(checksum) + "]";
+  }
+}

@@ -1,0 +1,80 @@
+package org.priodp.aggregator.dap;
+
+import java.util.Arrays;
+import java.util.Base64;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * A batch ID, {@code opaque BatchID[32]} (DAP-18 "Leader-selected Batch Mode"), chosen by the
+ * Leader; its URL-safe unpadded base64 form is used in logs and problem documents.
+ */
+public record BatchId(byte[] bytes) {
+  /** The encoded length in bytes. */
+  public static final int LENGTH = 32;
+
+  /** Validates the length and copies the bytes. */
+  public BatchId {
+    bytes = Octets.checkFixed(bytes, LENGTH, "batch_id");
+  }
+
+  /** Returns a copy of the 32 bytes. */
+  @Override
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
+  public String toBase64Url() {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
+  public static BatchId fromBase64Url(String text) {
+    byte[] b;
+    try {
+      if (text == null || text.indexOf('=') >= 0) {
+        throw new IllegalArgumentException("padding or null");
+      }
+      b = Base64.getUrlDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new DapDecodeException("batch_id", "not URL-safe unpadded base64");
+    }
+    return Decoding.build("batch_id", () -> new BatchId(b));
+  }
+
+  /** Returns the 32-byte encoding. */
+  public byte[] encode() {
+    return bytes.clone();
+  }
+
+  /** Decodes exactly 32 bytes. */
+  public static BatchId decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "BatchID", r -> read(r, "batch_id"));
+  }
+
+  static BatchId read(DapReader r, String field) {
+    return new BatchId(r.fixed(LENGTH, field));
+  }
+
+  void write(DapWriter w) {
+    w.raw(bytes);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BatchId other && Arrays.equals(bytes, other.bytes);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(bytes);
+  }
+
+  @Override
+  public String toString() {
+    return "BatchId[" + toBase64Url() + "]";
+  }
+}

@@ -1,0 +1,80 @@
+package org.priodp.aggregator.dap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * The Collector's collection request, {@code struct { Query query; opaque agg_param<0..2^32-1>;
+ * CollectionJobExtension extensions<0..2^16-1>; } CollectionJobReq} (DAP-18 "Collection Job
+ * Initialization"); extension types must be strictly increasing (DAP-18 "Collection Job
+ * Extensions", else {@code invalidExtension}).
+ */
+public record CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobExtension> extensions) {
+  /** Validates and copies the fields. */
+  public CollectionJobReq {
+    Objects.requireNonNull(query, "query");
+    aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
+    extensions = Extensions.checkList(extensions, CollectionJobExtension::extensionType,
+        CollectionJobExtension::dataLength, "extensions");
+  }
+
+  /** Returns a copy of the aggregation parameter. */
+  @Override
+  public byte[] aggParam() {
+    return aggParam.clone();
+  }
+
+  /** Returns the encoding. */
+  public byte[] encode() {
+    DapWriter w = new DapWriter();
+    write(w);
+    return w.toByteArray();
+  }
+
+  /** Decodes one CollectionJobReq with nothing after it. */
+  public static CollectionJobReq decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "CollectionJobReq", r -> read(r, "collection_job_req"));
+  }
+
+  static CollectionJobReq read(DapReader r, String field) {
+    Query q = SelectorCodec.readQuery(r, field + ".query");
+    byte[] aggParam = r.vector(4, 0, 0xffffffffL, field + ".agg_param");
+    List<CollectionJobExtension> ext = new ArrayList<>();
+    for (Extensions.Entry e : Extensions.read(r, field + ".extensions")) {
+      ext.add(new CollectionJobExtension(e.type(), e.data()));
+    }
+    return Decoding.build(field + ".extensions", () -> new CollectionJobReq(q, aggParam, ext));
+  }
+
+  void write(DapWriter w) {
+    w.raw(query.encode()).vector(4, 0, 0xffffffffL, aggParam);
+    List<Extensions.Entry> entries = new ArrayList<>();
+    for (CollectionJobExtension e : extensions) {
+      entries.add(new Extensions.Entry(e.extensionType(), e.extensionData()));
+    }
+    Extensions.write(w, entries);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CollectionJobReq c && c.query.equals(query)
+        && Arrays.equals(c.aggParam, aggParam) && c.extensions.equals(extensions);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(query, Arrays.hashCode(aggParam), extensions);
+  }
+
+  @Override
+  public String toString() {
+    return "CollectionJobReq[query=" + query + ", aggParam=" + Octets.hex(aggParam)
+        + ", extensions=" + extensions + "]";
+  }
+}

@@ -1,0 +1,46 @@
+package org.priodp.aggregator.dap.internal;
+
+import java.util.HexFormat;
+
+/** Small helpers for byte-array fields of immutable DAP-18 message records. */
+public final class Octets {
+  private static final HexFormat HEX = HexFormat.of();
+
+  private Octets() {
+  }
+
+  /** Returns a copy of the array, failing with a message naming the field if it is null. */
+  public static byte[] copy(byte[] bytes, String field) {
+    if (bytes == null) {
+      throw new NullPointerException(field + " is null");
+    }
+    return bytes.clone();
+  }
+
+  /** Checks that a length lies in the vector bounds {@code <min..max>} of the named field. */
+  public static byte[] checkVector(byte[] bytes, long min, long max, String field) {
+    byte[] c = copy(bytes, field);
+    if (c.length < min || c.length > max) {
+      throw new IllegalArgumentException(
+          field + ": length " + c.length + " outside <" + min + ".." + max + ">");
+    }
+    return c;
+  }
+
+  /** Checks that an array has exactly the given length. */
+  public static byte[] checkFixed(byte[] bytes, int length, String field) {
+    byte[] c = copy(bytes, field);
+    if (c.length != length) {
+      throw new IllegalArgumentException(field + ": length " + c.length + ", expected " + length);
+    }
+    return c;
+  }
+
+  /** Returns lowercase hex, abbreviated after 32 bytes, for toString. */
+  public static String hex(byte[] bytes) {
+    if (bytes.length <= 32) {
+      return HEX.formatHex(bytes);
+    }
+    return HEX.formatHex(bytes, 0, 32) + "...(" + bytes.length + " bytes)";
+  }
+}

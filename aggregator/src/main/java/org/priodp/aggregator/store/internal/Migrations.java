@@ -1,0 +1,105 @@
+package org.priodp.aggregator.store.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The forward-only schema migrations of the aggregate-share store and the {@code schema_version}
+ * table that records which have run. Each migration runs in one transaction together with its
+ * version row, so running {@link #migrate} again is a no-op.
+ */
+public final class Migrations {
+  /** One schema step: its version and statements ({@code ${bytes}} is the binary type). */
+  public record Migration(int version, List<String> statements) {
+  }
+
+  /** All migrations in order. */
+  public static final List<Migration> ALL = List.of(
+      new Migration(1, List.of(
+          "CREATE TABLE IF NOT EXISTS batch_aggregations ("
+              + " task_id ${bytes} NOT NULL,"
+              + " batch_identifier ${bytes} NOT NULL,"
+              + " aggregation_parameter ${bytes} NOT NULL,"
+              + " aggregate_share ${bytes} NOT NULL,"
+              + " report_count BIGINT NOT NULL,"
+              + " checksum ${bytes} NOT NULL,"
+              + " PRIMARY KEY (task_id, batch_identifier))",
+          "CREATE TABLE IF NOT EXISTS noised_aggregate_shares ("
+              + " task_id ${bytes} NOT NULL,"
+              + " batch_identifier ${bytes} NOT NULL,"
+              + " aggregation_parameter ${bytes} NOT NULL,"
+              + " report_count BIGINT NOT NULL,"
+              + " checksum ${bytes} NOT NULL,"
+              + " request_digest ${bytes} NOT NULL,"
+              + " noised_share ${bytes} NOT NULL,"
+              + " created_at_ms BIGINT NOT NULL,"
+              + " PRIMARY KEY (task_id, batch_identifier))",
+          "CREATE TABLE IF NOT EXISTS aggregate_share_resources ("
+              + " task_id ${bytes} NOT NULL,"
+              + " share_id ${bytes} NOT NULL,"
+              + " batch_identifier ${bytes} NOT NULL,"
+              + " request_digest ${bytes} NOT NULL,"
+              + " created_at_ms BIGINT NOT NULL,"
+              + " PRIMARY KEY (task_id, share_id),"
+              + " UNIQUE (task_id, request_digest))")));
+
+  private Migrations() {
+  }
+
+  /** Returns the latest version known to this code. */
+  public static int latest() {
+    return ALL.get(ALL.size() - 1).version();
+  }
+
+  /** Creates schema_version if needed, applies every missing migration and returns the version. */
+  public static int migrate(Connection c, SqlDialect dialect, List<Migration> migrations)
+      throws SQLException {
+    boolean auto = c.getAutoCommit();
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+          + " version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)");
+    }
+    c.setAutoCommit(false);
+    try {
+      int current = current(c);
+      for (Migration m : migrations) {
+        if (m.version() <= current) {
+          continue;
+        }
+        try (Statement s = c.createStatement()) {
+          for (String sql : m.statements()) {
+            s.execute(dialect.render(sql));
+          }
+        }
+        try (PreparedStatement p = c.prepareStatement(
+            "INSERT INTO schema_version (version, applied_at_ms) VALUES (?, ?)")) {
+          p.setInt(1, m.version());
+          p.setLong(2, System.currentTimeMillis());
+          p.executeUpdate();
+        }
+        c.commit();
+        current = m.version();
+      }
+      c.commit();
+      return current;
+    } catch (SQLException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(auto);
+    }
+  }
+
+  /** Returns the highest applied version, or 0 if none. */
+  public static int current(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package org.priodp.aggregator.dap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TaskConfigurationTest {
+  private static final HexFormat HEX = HexFormat.of();
+
+  @Test
+  void encodesFieldsInSpecOrderWithTheirWidths() {
+    TaskConfiguration t = new TaskConfiguration(new byte[] {0x61}, "L", "H", 60, 10,
+        BatchMode.LEADER_SELECTED, new byte[0], 2, new byte[] {0, 0, 0, 0, 0, 0, 0, 5}, List.of());
+    String expected = "01" + "61" // task_info<1..2^8-1>
+        + "0001" + "4c" + "0001" + "48" // urls
+        + "000000000000003c" + "000000000000000a" // time_precision, min_batch_size
+        + "02" + "0000" // batch_mode, batch_config
+        + "00000002" + "0008" + "0000000000000005" // vdaf_type, vdaf_configuration
+        + "0000"; // extensions
+    assertEquals(expected, HEX.formatHex(t.encode()));
+    assertEquals(t, TaskConfiguration.decode(t.encode()));
+  }
+
+  @Test
+  void roundTripsTheTaskIntervalExtension() {
+    TaskConfiguration t = Samples.taskConfiguration();
+    TaskConfiguration back = TaskConfiguration.decode(t.encode());
+    assertArrayEquals(t.encode(), back.encode());
+    assertEquals(Interval.of(100, 50), back.taskInterval().orElseThrow());
+  }
+
+  @Test
+  void rejectsInvalidFields() {
+    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[0], "L", "H",
+        60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
+    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[1], "L\u00e9", "H",
+        60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
+    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[1], "L", "H",
+        0, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
+    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[1], "L", "H",
+        60, 10, BatchMode.TIME_INTERVAL, new byte[1], 1, new byte[0], List.of()));
+    DapDecodeException e = assertThrows(DapDecodeException.class, () -> new TaskConfiguration(
+        new byte[1], "L", "H", 60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0],
+        List.of(new TaskExtension(5, new byte[0]), new TaskExtension(2, new byte[0]))));
+    assertEquals(DapError.INVALID_EXTENSION, e.error());
+    e = assertThrows(DapDecodeException.class, () -> new TaskExtension(TaskExtension.TASK_INTERVAL, new byte[3]));
+    assertEquals(DapError.INVALID_EXTENSION, e.error());
+  }
+
+  @Test
+  void rejectsNonAsciiUrlBytesOnDecode() {
+    byte[] enc = new TaskConfiguration(new byte[] {0x61}, "L", "H", 60, 10,
+        BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()).encode();
+    enc[4] = (byte) 0xc3;
+    DapDecodeException e = assertThrows(DapDecodeException.class, () -> TaskConfiguration.decode(enc));
+    assertEquals("task_configuration.leader_aggregator_endpoint", e.field());
+  }
+}
