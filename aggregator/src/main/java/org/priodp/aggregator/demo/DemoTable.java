@@ -1,0 +1,26 @@
+package org.priodp.aggregator.demo;
+
+import java.io.PrintWriter;
+import org.priodp.vdaf.CollectorResult;
+
+/** Prints the collector's view next to the truth: bucket, true count, noisy count, interval. */
+final class DemoTable {
+  private DemoTable() {}
+
+  /** Prints one row per bucket and a closing line on how many intervals cover the truth. */
+  static int print(PrintWriter out, long[] trueCounts, CollectorResult result) {
+    int covered = 0;
+    out.printf("%n  %6s  %10s  %10s  %-24s%n", "bucket", "true count", "noisy count",
+        String.format("%.0f%% interval", 100 * result.confidence()));
+    for (int i = 0; i < trueCounts.length; i++) {
+      String interval = "[" + result.lower(i) + ", " + result.upper(i) + "]";
+      boolean inside = result.lower(i).longValueExact() <= trueCounts[i]
+          && trueCounts[i] <= result.upper(i).longValueExact();
+      covered += inside ? 1 : 0;
+      out.printf("  %6d  %10d  %10s  %-24s%s%n", i, trueCounts[i], result.estimates().get(i),
+          interval, inside ? "" : "  (true count outside)");
+    }
+    out.printf("  %d of %d intervals contain the true count%n", covered, trueCounts.length);
+    return covered;
+  }
+}

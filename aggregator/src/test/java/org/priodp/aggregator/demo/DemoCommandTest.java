@@ -1,0 +1,68 @@
+package org.priodp.aggregator.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.priodp.aggregator.cli.PrioDp;
+import picocli.CommandLine;
+
+class DemoCommandTest {
+  private static final Pattern ROW =
+      Pattern.compile("\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+\\[(-?\\d+), (-?\\d+)\\].*");
+
+  private static String[] run(String... args) {
+    CommandLine cl = PrioDp.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+
+  @Test
+  void smallDemoPrintsAnHonestTable() {
+    String[] r = run("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2");
+    assertEquals("0", r[0], r[2]);
+    String out = r[1];
+    assertTrue(out.contains("epsilon = 1/2"), out);
+    assertTrue(out.contains("300 reports sharded, verified by both aggregators and aggregated (0 rejected)"), out);
+    List<String> rows = out.lines().filter(l -> ROW.matcher(l).matches()).toList();
+    assertEquals(6, rows.size(), out);
+    long trueTotal = 0;
+    int covered = 0;
+    for (String row : rows) {
+      Matcher m = ROW.matcher(row);
+      assertTrue(m.matches());
+      long truth = Long.parseLong(m.group(2));
+      long noisy = Long.parseLong(m.group(3));
+      long lo = Long.parseLong(m.group(4));
+      long hi = Long.parseLong(m.group(5));
+      trueTotal += truth;
+      // the interval is centred on the noisy count: scale 4 per aggregator at epsilon 1/2
+      assertEquals(noisy, (lo + hi) / 2, row);
+      assertTrue(hi - lo > 0 && hi - lo < 100, row);
+      covered += lo <= truth && truth <= hi ? 1 : 0;
+    }
+    assertEquals(300, trueTotal, "every client's measurement is counted once");
+    // each interval covers with probability >= 0.95; 4 or more of 6 fail with probability < 1e-4
+    assertTrue(covered >= 4, out);
+    assertTrue(out.contains(covered + " of 6 intervals contain the true count"), out);
+  }
+
+  @Test
+  void badOptionsFailWithOneLine() {
+    for (String[] args : new String[][] {
+        {"demo", "--clients", "0"}, {"demo", "--length", "1"}, {"demo", "--epsilon", "-1"}}) {
+      String[] r = run(args);
+      assertEquals("2", r[0], String.join(" ", args));
+      assertEquals(1, r[2].lines().count(), r[2]);
+    }
+  }
+}
