@@ -11,22 +11,25 @@ import org.priodp.noise.internal.FixedPointExp;
  *
  * <h2>Method</h2>
  *
- * A discrete Laplace variable with scale t is G1 - G2 for independent geometric variables with
- * P[G = g] = (1 - r) r^g, r = e^(-1/t); and the binary digits of G are independent, digit i
- * being 1 with probability q_i = 1 / (1 + e^(2^i / t)). The sampler draws digits 0 .. m-1 of
- * each geometric by comparing a fresh 80-bit uniform integer with q_i rounded down to 80 bits,
- * without branches, and returns G1 - G2. It always consumes exactly 160 m random bits.
+ * With r = e^(-1/t), a discrete Laplace variable is Z = B S (1 + G): B = 1 with probability
+ * P[Z != 0] = 2r / (1 + r), S a uniform sign, and G geometric with P[G = g] = (1 - r) r^g, all
+ * independent. (Check: P[Z = 0] = (1 - r)/(1 + r) and P[Z = ±k] = r/(1 + r) (1 - r) r^(k-1),
+ * which is the PMF.) The binary digits of G are independent, digit i being 1 with probability
+ * q_i = 1 / (1 + e^(2^i / t)). The sampler draws B and digits 0 .. m-1 of G by comparing fresh
+ * 80-bit uniform integers with the probabilities rounded down to 80 bits, and the sign from one
+ * more bit, combining them without branches. It always consumes exactly 80 (m + 1) + 1 random
+ * bits.
  *
  * <h2>The delta</h2>
  *
- * Two things separate the output from the exact distribution: a geometric of m digits cannot
- * express G >= 2^m (the fixed rule: such a G is returned modulo 2^m), which has probability
- * e^(-2^m / t); and each threshold is rounded, by at most 2^-79 (rounding down to 80 bits plus
- * the proven error of the integer exp evaluation). By a coupling argument the total variation
- * distance to the exact discrete Laplace is at most delta = 2 (e^(-2^m/t) + m 2^-79), computed here as an
- * exact rational upper bound; m is the smallest digit count with delta <= the requested bound
- * (default 2^-64). For epsilon-DP with t = GS/epsilon, the hardened mechanism is
- * (epsilon, (1 + e^epsilon) delta)-DP.
+ * Two things separate the output from the exact distribution: m digits cannot express
+ * G >= 2^m (the fixed rule: such a G is returned modulo 2^m), which has probability
+ * e^(-2^m / t); and each of the m + 1 thresholds is rounded, by at most 2^-79 (rounding down to
+ * 80 bits plus the proven error of the integer exp evaluation). By a coupling argument the
+ * total variation distance to the exact discrete Laplace is at most
+ * delta = e^(-2^m/t) + (m + 1) 2^-79, computed here as an exact rational upper bound; m is the
+ * smallest digit count with delta <= the requested bound (default 2^-64). For epsilon-DP with
+ * t = GS/epsilon, the hardened mechanism is (epsilon, (1 + e^epsilon) delta)-DP.
  *
  * <h2>Threat model</h2>
  *
@@ -53,13 +56,18 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   private final int digits;
   private final long[] thresholdHi;
   private final long[] thresholdLo;
+  private final long nonZeroHi;
+  private final long nonZeroLo;
   private final Rational delta;
 
-  private HardenedDiscreteLaplace(Rational scale, int digits, long[] hi, long[] lo, Rational delta) {
+  private HardenedDiscreteLaplace(
+      Rational scale, int digits, long[] hi, long[] lo, long nonZeroHi, long nonZeroLo, Rational delta) {
     this.scale = scale;
     this.digits = digits;
     this.thresholdHi = hi;
     this.thresholdLo = lo;
+    this.nonZeroHi = nonZeroHi;
+    this.nonZeroLo = nonZeroLo;
     this.delta = delta;
   }
 
@@ -95,9 +103,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
       // upper bound on e^(-2^m / t)
       BigInteger tail = FixedPointExp.expNeg(b.shiftLeft(m), a, PRECISION)
           .add(BigInteger.valueOf(FixedPointExp.ERROR_ULPS));
-      Rational delta = Rational.of(tail, pOne)
-          .add(rounding.multiply(Rational.of(m)))
-          .multiply(Rational.of(2));
+      Rational delta = Rational.of(tail, pOne).add(rounding.multiply(Rational.of(m + 1)));
       if (delta.compareTo(maxDelta) <= 0) {
         return build(scale, m, delta);
       }
@@ -120,7 +126,11 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
       lo[i] = q.longValue() & ((1L << LOW_BITS) - 1);
       hi[i] = q.shiftRight(LOW_BITS).longValue();
     }
-    return new HardenedDiscreteLaplace(scale, m, hi, lo, delta);
+    // P[Z != 0] = 2r / (1 + r), r = e^(-1/t), rounded down to 80 bits
+    BigInteger r = FixedPointExp.expNeg(b, a, PRECISION);
+    BigInteger nonZero = r.shiftLeft(THRESHOLD_BITS + 1).divide(pOne.add(r));
+    return new HardenedDiscreteLaplace(scale, m, hi, lo,
+        nonZero.shiftRight(LOW_BITS).longValue(), nonZero.longValue() & ((1L << LOW_BITS) - 1), delta);
   }
 
   /** Returns the scale t. */
@@ -138,14 +148,17 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return delta;
   }
 
-  /** Returns the number of random bits every sample consumes: 160 m. */
+  /** Returns the number of random bits every sample consumes: 80 (m + 1) + 1. */
   public long bitsPerSample() {
-    return 2L * digits * THRESHOLD_BITS;
+    return (digits + 1L) * THRESHOLD_BITS + 1;
   }
 
   @Override
   public long sample(RandomSource rnd) {
-    return geometric(rnd) - geometric(rnd);
+    long nonZero = lessThan(rnd.nextLong(), rnd.nextBits(LOW_BITS), nonZeroHi, nonZeroLo);
+    long negative = -rnd.nextBits(1); // all ones for a negative sign
+    long magnitude = (1 + geometric(rnd)) * nonZero;
+    return (magnitude ^ negative) - negative;
   }
 
   @Override

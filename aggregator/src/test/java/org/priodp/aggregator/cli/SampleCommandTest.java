@@ -52,7 +52,7 @@ class SampleCommandTest {
     Run h = run("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--seed", "01");
     assertEquals(0, h.code(), h.err());
     assertEquals(10, h.out().size());
-    assertTrue(h.err().startsWith("hardened: 7 digits, 1120 random bits per sample, delta <= 2^-"), h.err());
+    assertTrue(h.err().startsWith("hardened: 7 digits, 641 random bits per sample, delta <= 2^-"), h.err());
   }
 
   @Test
