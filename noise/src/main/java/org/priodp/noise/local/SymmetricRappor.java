@@ -29,7 +29,7 @@ import org.priodp.noise.Rational;
 public record SymmetricRappor(int length, Rational epsilon, int maxWeight) implements LocalRandomizer {
 
   /** Attempts after which {@link #randomize} gives up; the acceptance probability is input-independent. */
-  public static final int MAX_ATTEMPTS = 1 << 20;
+  public static final int MAX_ATTEMPTS = 1 << 16;
 
   /** Validates length >= 2, epsilon > 0 and 1 <= maxWeight <= length. */
   public SymmetricRappor {
