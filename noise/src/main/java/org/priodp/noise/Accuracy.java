@@ -106,6 +106,45 @@ public final class Accuracy {
     return smallestK(k -> Math.min(1, 2 * Math.exp(-(double) (k + 1) * (k + 1) / (2 * v))), alpha);
   }
 
+  // ------------------------------------------------------------------ real-valued Laplace
+
+  /**
+   * Returns the lecture's accuracy bound ln(d/delta)·Δ/ε (Theorems 9 and 12): for the continuous
+   * Laplace mechanism, every coordinate's error stays below it with probability at least 1 -
+   * delta.
+   */
+  public static double lectureLaplaceBound(Rational sensitivityL1, Rational epsilon, int dimension, double delta) {
+    checkConfidence(1 - delta);
+    if (dimension < 1) {
+      throw new IllegalArgumentException("dimension must be >= 1, got " + dimension);
+    }
+    return Math.log(dimension / delta) * positive(sensitivityL1) / positive(epsilon);
+  }
+
+  /**
+   * Returns P[max_i |error_i| >= x] for the grid Laplace mechanism, from the exact tail of the
+   * discrete Laplace in grid units: 1 - (1 - P[|Z| >= m])^d with m = ceil(x 2^k) (the errors
+   * are multiples of 2^-k, and the d noises are independent).
+   */
+  public static double gridLaplaceExceedance(GridLaplace m, double x) {
+    double units = Math.ceil(x * Math.pow(2, m.gridBits()));
+    long k = units >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) units;
+    double single = laplaceTail(m.noise().scale(), k);
+    return -Math.expm1(m.dimension() * Math.log1p(-single));
+  }
+
+  /**
+   * Returns the smallest half-width h (a multiple of 2^-k) with P[max_i |error_i| > h] <= delta
+   * for the grid Laplace mechanism: the exact counterpart of {@link #lectureLaplaceBound}.
+   */
+  public static double gridLaplaceHalfWidth(GridLaplace m, double delta) {
+    checkConfidence(1 - delta);
+    int d = m.dimension();
+    Rational scale = m.noise().scale();
+    long k = smallestK(h -> -Math.expm1(d * Math.log1p(-laplaceTail(scale, h + 1))), delta);
+    return k / Math.pow(2, m.gridBits());
+  }
+
   // ------------------------------------------------------------------ helpers
 
   /** Smallest k >= 0 with tailAbove(k) <= alpha, for a non-increasing tailAbove. */
