@@ -37,6 +37,21 @@ public interface AggregateShareStore extends AutoCloseable {
   Optional<NoisedAggregateShare> noisedShare(TaskId taskId, byte[] batchIdentifier);
 
   /**
+   * Returns the batch identifiers of the task's noised shares, in unsigned byte-wise order (used
+   * for the DAP-18 batchOverlap check).
+   */
+  List<byte[]> noisedBatchIdentifiers(TaskId taskId);
+
+  /**
+   * Stores the released (sealed) aggregate share unless one exists for (task, batch identifier),
+   * then returns the stored one: the first writer wins and every caller gets the same bytes.
+   */
+  ReleasedAggregateShare putReleasedShareIfAbsent(ReleasedAggregateShare candidate);
+
+  /** Returns the released aggregate share for (task, batch identifier), if any. */
+  Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, byte[] batchIdentifier);
+
+  /**
    * Creates the resource unless one exists for the same (task, request digest), then returns the
    * stored one; throws StoreException if the id is taken by a different request.
    */

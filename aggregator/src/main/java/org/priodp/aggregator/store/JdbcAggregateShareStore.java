@@ -222,6 +222,64 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     return run("noisedShare", c -> readNoised(c, taskId, batchIdentifier));
   }
 
+  @Override
+  public List<byte[]> noisedBatchIdentifiers(TaskId taskId) {
+    return run("noisedBatchIdentifiers", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT batch_identifier"
+          + " FROM noised_aggregate_shares WHERE task_id = ? ORDER BY batch_identifier")) {
+        p.setBytes(1, taskId.bytes());
+        List<byte[]> out = new ArrayList<>();
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(rs.getBytes(1));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  private static final String RELEASED_COLUMNS =
+      "task_id, batch_identifier, request_digest, aggregate_share, created_at_ms";
+
+  private static Optional<ReleasedAggregateShare> readReleased(Connection c, TaskId taskId,
+      byte[] batchIdentifier) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + RELEASED_COLUMNS
+        + " FROM released_aggregate_shares WHERE task_id = ? AND batch_identifier = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, batchIdentifier);
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new ReleasedAggregateShare(new TaskId(rs.getBytes(1)), rs.getBytes(2),
+            rs.getBytes(3), rs.getBytes(4), Instant.ofEpochMilli(rs.getLong(5))));
+      }
+    }
+  }
+
+  @Override
+  public ReleasedAggregateShare putReleasedShareIfAbsent(ReleasedAggregateShare r) {
+    return run("putReleasedShareIfAbsent", c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO released_aggregate_shares ("
+          + RELEASED_COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+        p.setBytes(1, r.taskId().bytes());
+        p.setBytes(2, r.batchIdentifier());
+        p.setBytes(3, r.requestDigest());
+        p.setBytes(4, r.aggregateShare());
+        p.setLong(5, r.createdAt().toEpochMilli());
+        p.executeUpdate();
+      }
+      return readReleased(c, r.taskId(), r.batchIdentifier()).orElseThrow(() ->
+          new SQLException("released share vanished after insert"));
+    });
+  }
+
+  @Override
+  public Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, byte[] batchIdentifier) {
+    return run("releasedShare", c -> readReleased(c, taskId, batchIdentifier));
+  }
+
   private static final String RESOURCE_COLUMNS =
       "task_id, share_id, batch_identifier, request_digest, created_at_ms";
 

@@ -167,6 +167,33 @@ class JdbcAggregateShareStoreTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void releasedSharesAreWrittenOnceAndNoisedBatchesAreListed(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      TaskId task = randomTask();
+      byte[] batch = Interval.of(20, 10).encode();
+      ReleasedAggregateShare first = new ReleasedAggregateShare(task, batch, bytes(32, 1),
+          bytes(60, 1), Instant.ofEpochMilli(5));
+      ReleasedAggregateShare second = new ReleasedAggregateShare(task, batch, bytes(32, 2),
+          bytes(60, 2), Instant.ofEpochMilli(6));
+      assertTrue(store.releasedShare(task, batch).isEmpty());
+      assertEquals(first, store.putReleasedShareIfAbsent(first));
+      assertEquals(first, store.putReleasedShareIfAbsent(second), "the first writer wins");
+      assertEquals(first, store.releasedShare(task, batch).orElseThrow());
+
+      assertTrue(store.noisedBatchIdentifiers(task).isEmpty());
+      byte[] b2 = Interval.of(10, 10).encode();
+      store.putNoisedShareIfAbsent(noised(task, batch, 1));
+      store.putNoisedShareIfAbsent(noised(task, b2, 2));
+      List<byte[]> ids = store.noisedBatchIdentifiers(task);
+      assertEquals(2, ids.size());
+      assertArrayEquals(b2, ids.get(0));
+      assertArrayEquals(batch, ids.get(1));
+      assertTrue(store.noisedBatchIdentifiers(randomTask()).isEmpty());
+    }
+  }
+
   @Test
   void sqliteDataSurvivesReopenAndUsesWalWithFullSync() throws Exception {
     Path file = dir.resolve("reopen.db");
@@ -179,7 +206,7 @@ class JdbcAggregateShareStoreTest {
       store.putBatchAggregation(a);
     }
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(file)) {
-      assertEquals(1, store.schemaVersion());
+      assertEquals(org.priodp.aggregator.store.internal.Migrations.latest(), store.schemaVersion());
       assertEquals(n, store.noisedShare(task, batch).orElseThrow());
       assertEquals(a, store.batchAggregation(task, batch).orElseThrow());
     }

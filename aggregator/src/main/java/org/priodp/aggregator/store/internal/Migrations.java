@@ -45,7 +45,17 @@ public final class Migrations {
               + " request_digest ${bytes} NOT NULL,"
               + " created_at_ms BIGINT NOT NULL,"
               + " PRIMARY KEY (task_id, share_id),"
-              + " UNIQUE (task_id, request_digest))")));
+              + " UNIQUE (task_id, request_digest))")),
+      // The encoded AggregateShare (HPKE ciphertext) released for a batch. HPKE sealing is
+      // randomized, so the bytes are stored once and every repeat returns them.
+      new Migration(2, List.of(
+          "CREATE TABLE IF NOT EXISTS released_aggregate_shares ("
+              + " task_id ${bytes} NOT NULL,"
+              + " batch_identifier ${bytes} NOT NULL,"
+              + " request_digest ${bytes} NOT NULL,"
+              + " aggregate_share ${bytes} NOT NULL,"
+              + " created_at_ms BIGINT NOT NULL,"
+              + " PRIMARY KEY (task_id, batch_identifier))")));
 
   private Migrations() {
   }

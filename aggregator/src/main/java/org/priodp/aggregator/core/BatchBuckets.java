@@ -1,0 +1,39 @@
+package org.priodp.aggregator.core;
+
+import java.util.Objects;
+import org.priodp.aggregator.dap.BatchId;
+import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.Interval;
+
+/**
+ * The identifiers under which the host writes batch buckets ({@code BatchAggregation}s) to the
+ * store (DAP-18 "Batch Buckets"): the encoding of the {@link BatchSelector} that names exactly
+ * that bucket. A time-interval bucket is {@code TimeInterval(Interval(start, time_precision))},
+ * so identifiers sort by start time (the encoding is big-endian after a constant 3-byte prefix);
+ * a leader-selected bucket is {@code LeaderSelected(batch_id)}. Noised and released shares are
+ * keyed the same way by the whole batch's selector.
+ */
+public final class BatchBuckets {
+  private BatchBuckets() {
+  }
+
+  /** Returns the identifier of the time-interval bucket {@code [start, start + timePrecision)}. */
+  public static byte[] timeIntervalBucket(long start, long timePrecision) {
+    return new BatchSelector.TimeInterval(Interval.of(start, timePrecision)).encode();
+  }
+
+  /** Returns the identifier of the leader-selected bucket (the whole batch). */
+  public static byte[] leaderSelectedBucket(BatchId batchId) {
+    return new BatchSelector.LeaderSelected(Objects.requireNonNull(batchId, "batchId")).encode();
+  }
+
+  /** Returns the identifier of a batch: the encoding of its selector. */
+  public static byte[] batchIdentifier(BatchSelector selector) {
+    return selector.encode();
+  }
+
+  /** Returns the smallest identifier of a time-interval bucket starting at or after {@code start}. */
+  static byte[] timeIntervalLowerBound(long start) {
+    return new BatchSelector.TimeInterval(Interval.of(start, 0)).encode();
+  }
+}

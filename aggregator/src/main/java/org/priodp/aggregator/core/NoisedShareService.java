@@ -1,0 +1,311 @@
+package org.priodp.aggregator.core;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.priodp.aggregator.dap.AggregateShare;
+import org.priodp.aggregator.dap.AggregateShareAad;
+import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.AggregateShareReq;
+import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.DapDecodeException;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.HpkeCiphertext;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.store.BatchAggregation;
+import org.priodp.aggregator.store.NoisedAggregateShare;
+import org.priodp.aggregator.store.ReleasedAggregateShare;
+import org.priodp.aggregator.task.TaskDefinition;
+import org.priodp.field.PrimeField;
+import org.priodp.noise.RandomSource;
+
+/**
+ * Produces the aggregate share that an aggregator releases for a batch, noised exactly once (DAP-18
+ * "Obtaining Aggregate Shares", "Aggregate Share Encryption"; DESIGN.md non-negotiable 3). Both
+ * roles use it: a Helper for each AggregateShareReq, a Leader for its own share of a collection
+ * job; the role only selects the HPKE info string.
+ *
+ * <p>For a request it: checks the batch mode (invalidMessage), the selector's consistency with the
+ * query and its alignment to the time precision (batchInvalid) and the collection job extensions
+ * (unsupportedExtension); returns the stored share if this exact request (same SHA-256 of its
+ * encoding) was answered before, and refuses any other request for an already collected or
+ * overlapping batch (batchOverlap); merges the host's batch buckets (vector sum, count sum,
+ * checksum XOR); checks the minimum batch size (invalidBatchSize), the aggregation parameter
+ * (invalidMessage) and the Leader's report count and checksum (batchMismatch). Only then it draws
+ * noise, persists the noised share with first-writer-wins and continues with the stored row,
+ * seals it to the Collector with the task's DP-bound configuration in the AAD, persists the
+ * encoded {@link AggregateShare} with first-writer-wins and returns the stored bytes.
+ *
+ * <p>Why the ciphertext is stored: HPKE SealBase is randomized, so sealing the same noised share
+ * twice gives different bytes. Returning the stored ciphertext makes every repeat byte-identical
+ * and means nothing leaves the process before it is durable. A crash between the two writes
+ * leaves a noised share without a ciphertext; the next request seals that stored share (never a
+ * new draw), and nothing had been released before.
+ *
+ * <p>Concurrency: requests for the same (task, batch) are serialized in-process by a striped lock
+ * so that exactly one draw happens per batch; across processes the store's first-writer-wins
+ * insert decides, and a losing draw is discarded without ever being released. A NoDifferentialPrivacy
+ * task releases the merged share as is; a DP task never does. Thread-safe.
+ */
+public final class NoisedShareService {
+  private static final int STRIPES = 64;
+  private final AggregateShareStore store;
+  private final RandomSource rnd;
+  private final Clock clock;
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final AtomicLong draws = new AtomicLong();
+
+  /** Creates the service over a store, a noise source (used under a lock) and a clock. */
+  public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.rnd = Objects.requireNonNull(rnd, "rnd");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /** Returns how many times this instance has drawn noise (for tests and metrics). */
+  public long noiseDraws() {
+    return draws.get();
+  }
+
+  /** Returns the SHA-256 digest of a request's encoding: the identity of a request. */
+  public static byte[] requestDigest(AggregateShareReq req) {
+    return sha256(req.encode());
+  }
+
+  static byte[] sha256(byte[] b) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(b);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+    }
+  }
+
+  /**
+   * Returns the released share for the request, creating it (noise drawn once, then sealed) if
+   * this is the first time; throws {@link DapProblem} for a request the spec says to refuse.
+   */
+  public ReleasedAggregateShare release(TaskDefinition task, AggregateShareReq req) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(req, "req");
+    TaskId taskId = task.taskId();
+    BatchSelector selector = req.batchSelector();
+    checkRequest(task, req);
+    byte[] batch = BatchBuckets.batchIdentifier(selector);
+    byte[] digest = requestDigest(req);
+    ReentrantLock lock = stripes[Math.floorMod(Arrays.hashCode(batch) * 31 + taskId.hashCode(),
+        STRIPES)];
+    lock.lock();
+    try {
+      Optional<ReleasedAggregateShare> released = store.releasedShare(taskId, batch);
+      if (released.isPresent()) {
+        return sameRequestOrOverlap(task, released.get().requestDigest(), digest, released.get());
+      }
+      Optional<NoisedAggregateShare> noised = store.noisedShare(taskId, batch);
+      NoisedAggregateShare share;
+      if (noised.isPresent()) {
+        share = noised.get();
+        sameRequestOrOverlap(task, share.requestDigest(), digest, share);
+      } else {
+        checkNoOverlap(task, selector);
+        share = drawAndPersist(task, req, batch, digest);
+      }
+      return seal(task, req, batch, digest, share);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Returns the released share of a batch, if one was released. */
+  public Optional<ReleasedAggregateShare> released(TaskId taskId, byte[] batchIdentifier) {
+    return store.releasedShare(taskId, batchIdentifier);
+  }
+
+  private static <T> T sameRequestOrOverlap(TaskDefinition task, byte[] stored, byte[] digest,
+      T value) {
+    if (!MessageDigest.isEqual(stored, digest)) {
+      throw DapProblem.dap(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
+          + " collected by a different aggregate share request; only a byte-identical repeat is"
+          + " answered");
+    }
+    return value;
+  }
+
+  private static void checkRequest(TaskDefinition task, AggregateShareReq req) {
+    TaskId taskId = task.taskId();
+    BatchSelector selector = req.batchSelector();
+    var mode = task.configuration().batchMode();
+    if (selector.batchMode() != mode || req.collectionJobReq().query().batchMode() != mode) {
+      throw DapProblem.dap(DapError.INVALID_MESSAGE, taskId, "batch mode: the task uses "
+          + mode.specName());
+    }
+    if (!selector.isConsistentWith(req.collectionJobReq().query())) {
+      throw DapProblem.dap(DapError.BATCH_INVALID, taskId,
+          "batch_selector is not consistent with the query");
+    }
+    if (selector instanceof BatchSelector.TimeInterval t) {
+      long precision = task.configuration().timePrecision();
+      Interval i = t.batchInterval();
+      if (i.duration().value() == 0
+          || Long.remainderUnsigned(i.start().value(), precision) != 0
+          || Long.remainderUnsigned(i.duration().value(), precision) != 0) {
+        throw DapProblem.dap(DapError.BATCH_INVALID, taskId, "batch interval must be a non-empty"
+            + " multiple of the time precision " + Long.toUnsignedString(precision));
+      }
+    }
+    if (!req.collectionJobReq().extensions().isEmpty()) {
+      throw DapProblem.dap(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
+          + " this aggregator supports no collection job extensions, got type "
+          + req.collectionJobReq().extensions().get(0).extensionType());
+    }
+  }
+
+  /** Refuses a new time-interval batch that overlaps one already collected (DAP-18 batchOverlap). */
+  private void checkNoOverlap(TaskDefinition task, BatchSelector selector) {
+    if (!(selector instanceof BatchSelector.TimeInterval t)) {
+      return; // a leader-selected batch is one bucket; its repeat is caught by the digest check
+    }
+    Interval mine = t.batchInterval();
+    for (byte[] id : store.noisedBatchIdentifiers(task.taskId())) {
+      BatchSelector other;
+      try {
+        other = BatchSelector.decode(id);
+      } catch (DapDecodeException e) {
+        continue;
+      }
+      if (other instanceof BatchSelector.TimeInterval o && overlaps(mine, o.batchInterval())) {
+        throw DapProblem.dap(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
+            + " a batch that was already collected");
+      }
+    }
+  }
+
+  private static boolean overlaps(Interval a, Interval b) {
+    return Long.compareUnsigned(a.start().value(), b.end().value()) < 0
+        && Long.compareUnsigned(b.start().value(), a.end().value()) < 0;
+  }
+
+  /** The merged batch buckets of a batch: the host's un-noised aggregate. */
+  private record Merged(byte[] aggParam, byte[] share, long reportCount, byte[] checksum,
+      int buckets) {
+  }
+
+  private Merged merge(TaskDefinition task, AggregateShareReq req) {
+    TaskId taskId = task.taskId();
+    BatchSelector selector = req.batchSelector();
+    List<BatchAggregation> buckets;
+    if (selector instanceof BatchSelector.TimeInterval t) {
+      Interval i = t.batchInterval();
+      buckets = store.batchAggregations(taskId,
+          BatchBuckets.timeIntervalLowerBound(i.start().value()),
+          BatchBuckets.timeIntervalLowerBound(i.end().value()));
+    } else {
+      buckets = store.batchAggregation(taskId, BatchBuckets.batchIdentifier(selector))
+          .map(List::of).orElse(List.of());
+    }
+    PrimeField field = task.variant().field();
+    int n = task.variant().outputLength();
+    long[] sum = field.newArray(n);
+    long count = 0;
+    byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
+    byte[] aggParam = null;
+    int used = 0;
+    for (BatchAggregation b : buckets) {
+      if (selector instanceof BatchSelector.TimeInterval t) {
+        BatchSelector bucket = BatchSelector.decode(b.batchIdentifier());
+        if (!(bucket instanceof BatchSelector.TimeInterval bt)
+            || !bt.batchInterval().isWithin(t.batchInterval())) {
+          continue;
+        }
+      }
+      if (aggParam == null) {
+        aggParam = b.aggregationParameter();
+      } else if (!Arrays.equals(aggParam, b.aggregationParameter())) {
+        throw DapProblem.dap(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
+            + " with different aggregation parameters");
+      }
+      byte[] encoded = b.aggregateShare();
+      long[] words;
+      try {
+        words = field.decode(encoded, 0, encoded.length, n);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("stored batch aggregation of task " + taskId.toBase64Url()
+            + " is not a " + task.variant().algorithm().specName() + " aggregate share", e);
+      }
+      field.addVec(sum, words, sum, n);
+      count += b.reportCount();
+      byte[] c = b.checksum();
+      for (int k = 0; k < checksum.length; k++) {
+        checksum[k] ^= c[k];
+      }
+      used++;
+    }
+    byte[] share = new byte[n * field.encodedSize()];
+    field.encode(sum, n, share, 0);
+    return new Merged(aggParam, share, count, checksum, used);
+  }
+
+  private NoisedAggregateShare drawAndPersist(TaskDefinition task, AggregateShareReq req,
+      byte[] batch, byte[] digest) {
+    TaskId taskId = task.taskId();
+    Merged m = merge(task, req);
+    long min = task.configuration().minBatchSize();
+    if (Long.compareUnsigned(m.reportCount(), min) < 0) {
+      throw DapProblem.dap(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds "
+          + Long.toUnsignedString(m.reportCount()) + " reports, the task's minimum batch size is "
+          + Long.toUnsignedString(min));
+    }
+    byte[] aggParam = req.collectionJobReq().aggParam();
+    if (m.aggParam() != null && !Arrays.equals(m.aggParam(), aggParam)) {
+      throw DapProblem.dap(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
+          + " not match the aggregation parameter of the batch");
+    }
+    if (m.reportCount() != req.reportCount()
+        || !MessageDigest.isEqual(m.checksum(), req.checksum())) {
+      throw DapProblem.dap(DapError.BATCH_MISMATCH, taskId, "report_count or checksum differs"
+          + " from this aggregator's (report_count " + Long.toUnsignedString(req.reportCount())
+          + " requested, " + Long.toUnsignedString(m.reportCount()) + " here)");
+    }
+    byte[] noised;
+    if (task.mechanism().addsNoise()) {
+      synchronized (rnd) {
+        noised = task.mechanism().addNoiseToAggShare(m.share(), rnd);
+      }
+      draws.incrementAndGet();
+    } else {
+      noised = m.share();
+    }
+    NoisedAggregateShare candidate = new NoisedAggregateShare(taskId, batch, aggParam,
+        req.reportCount(), req.checksum(), digest, noised, clock.instant());
+    NoisedAggregateShare stored = store.putNoisedShareIfAbsent(candidate);
+    return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
+  }
+
+  private ReleasedAggregateShare seal(TaskDefinition task, AggregateShareReq req, byte[] batch,
+      byte[] digest, NoisedAggregateShare share) {
+    AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.boundConfiguration(),
+        req.collectionJobReq());
+    HpkeCiphertext ct;
+    try {
+      ct = AggregateShareEncryption.seal(task.collectorHpkeConfig(), task.role(), aad,
+          share.noisedShare());
+    } catch (HpkeException e) {
+      throw new IllegalStateException("sealing to the Collector's HPKE config failed", e);
+    }
+    ReleasedAggregateShare candidate = new ReleasedAggregateShare(task.taskId(), batch, digest,
+        new AggregateShare(ct).encode(), clock.instant());
+    ReleasedAggregateShare stored = store.putReleasedShareIfAbsent(candidate);
+    return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
+  }
+}

@@ -1,0 +1,186 @@
+package org.priodp.aggregator.service;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.priodp.aggregator.core.DapProblem;
+import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.task.TaskDefinition;
+import org.priodp.noise.RandomSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Helper's DAP-18 aggregate-share endpoint on Vert.x ("Obtaining Aggregate Shares",
+ * "Aggregate Share Deletion"): an HTTP/1.1 server that reads each body up to the size limit
+ * (413 beyond it), runs the blocking {@link AggregateShareHandler} on a worker thread, and logs
+ * one line per request at INFO (method, path, status, body sizes, milliseconds; never a token, a
+ * share or a noise value). Binds to 127.0.0.1 unless told otherwise. {@link #stop()} stops
+ * accepting connections, lets requests in flight finish (up to 10 s) and releases the threads;
+ * the caller owns and closes the store.
+ *
+ * <p>In-process use (e.g. by the demo): {@code int port = new HelperServer(tasks, store,
+ * RandomSource.secure()).start(0);} then {@code stop()}.
+ */
+public final class HelperServer {
+  private static final Logger LOG = LoggerFactory.getLogger("org.priodp.aggregator.request");
+  private static final long SHUTDOWN_SECONDS = 10;
+
+  private final AggregateShareHandler handler;
+  private Vertx vertx;
+  private HttpServer server;
+
+  /** Creates a server for the tasks over the store, drawing noise from {@code rnd}. */
+  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd) {
+    this(new AggregateShareHandler(tasks, store,
+        new NoisedShareService(store, rnd, Clock.systemUTC()),
+        AggregateShareHandler.DEFAULT_MAX_BODY));
+  }
+
+  /** Creates a server around a handler. */
+  public HelperServer(AggregateShareHandler handler) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+  }
+
+  /** Returns the request handler (and through it the core service). */
+  public AggregateShareHandler handler() {
+    return handler;
+  }
+
+  /** Starts on 127.0.0.1; port 0 picks a free port. Returns the bound port. */
+  public int start(int port) {
+    return start("127.0.0.1", port);
+  }
+
+  /** Starts on the given address and port (0 = any free port) and returns the bound port. */
+  public synchronized int start(String host, int port) {
+    if (vertx != null) {
+      throw new IllegalStateException("already started");
+    }
+    Vertx v = Vertx.vertx(new VertxOptions().setWorkerPoolSize(32));
+    HttpServerOptions options = new HttpServerOptions()
+        .setHost(host).setPort(port)
+        .setMaxInitialLineLength(4096).setMaxHeaderSize(16 * 1024)
+        .setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS)
+        .setCompressionSupported(false);
+    HttpServer s = v.createHttpServer(options).requestHandler(this::onRequest);
+    try {
+      s.listen().await();
+    } catch (RuntimeException e) {
+      v.close().await();
+      throw new IllegalStateException("cannot listen on " + host + ":" + port + ": "
+          + e.getMessage(), e);
+    }
+    this.vertx = v;
+    this.server = s;
+    return s.actualPort();
+  }
+
+  /** Returns the bound port; throws IllegalStateException if not started. */
+  public synchronized int port() {
+    if (server == null) {
+      throw new IllegalStateException("not started");
+    }
+    return server.actualPort();
+  }
+
+  /** Stops gracefully: no new connections, requests in flight finish (10 s at most). */
+  public synchronized void stop() {
+    if (vertx == null) {
+      return;
+    }
+    try {
+      server.shutdown(SHUTDOWN_SECONDS, TimeUnit.SECONDS).await();
+    } catch (RuntimeException e) {
+      LOG.warn("HTTP server shutdown: {}", e.toString());
+    } finally {
+      vertx.close().await();
+      vertx = null;
+      server = null;
+    }
+  }
+
+  private void onRequest(HttpServerRequest req) {
+    long started = System.nanoTime();
+    String path = req.path();
+    String method = req.method().name();
+    int limit = handler.maxBody();
+    String length = req.getHeader("Content-Length");
+    if (length != null) {
+      long declared;
+      try {
+        declared = Long.parseLong(length.strip());
+      } catch (NumberFormatException e) {
+        declared = -1;
+      }
+      if (declared < 0 || declared > limit) {
+        reject(req, started, declared < 0
+            ? DapProblem.http(400, "Bad Request", "malformed Content-Length", null)
+            : DapProblem.http(413, "Content Too Large", "the body exceeds " + limit + " bytes",
+                null));
+        return;
+      }
+    }
+    Buffer body = Buffer.buffer();
+    boolean[] tooLarge = {false};
+    req.handler(chunk -> {
+      if (tooLarge[0]) {
+        return;
+      }
+      if (body.length() + chunk.length() > limit) {
+        tooLarge[0] = true;
+        reject(req, started, DapProblem.http(413, "Content Too Large", "the body exceeds "
+            + limit + " bytes", null));
+        return;
+      }
+      body.appendBuffer(chunk);
+    });
+    req.exceptionHandler(e -> LOG.debug("request stream error: {}", e.toString()));
+    req.endHandler(end -> {
+      if (tooLarge[0]) {
+        return;
+      }
+      String auth = req.getHeader("Authorization");
+      String type = req.getHeader("Content-Type");
+      byte[] bytes = body.getBytes();
+      vertx.executeBlocking(() -> handler.handle(method, path, auth, type, bytes), false)
+          .onComplete(ar -> {
+            HttpReply reply = ar.succeeded() ? ar.result()
+                : AggregateShareHandler.problem(DapProblem.http(500, "Internal Server Error",
+                    "the aggregator could not complete the request", null));
+            send(req, reply, started, bytes.length);
+          });
+    });
+  }
+
+  private void reject(HttpServerRequest req, long started, DapProblem p) {
+    HttpReply reply = AggregateShareHandler.problem(p);
+    HttpServerResponse resp = req.response();
+    resp.putHeader("Connection", "close");
+    send(req, reply, started, 0);
+  }
+
+  private void send(HttpServerRequest req, HttpReply reply, long started, int bodyIn) {
+    HttpServerResponse resp = req.response();
+    if (resp.ended() || resp.closed()) {
+      return;
+    }
+    resp.setStatusCode(reply.status());
+    for (Map.Entry<String, String> h : reply.headers().entrySet()) {
+      resp.putHeader(h.getKey(), h.getValue());
+    }
+    resp.end(Buffer.buffer(reply.body()));
+    LOG.info("{} {} {} in={}B out={}B {}ms", req.method().name(), req.path(), reply.status(),
+        bodyIn, reply.body().length, (System.nanoTime() - started) / 1_000_000);
+  }
+}

@@ -1,0 +1,22 @@
+package org.priodp.aggregator.service;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An HTTP response produced by {@link AggregateShareHandler}: status, headers (including
+ * Content-Type when there is a body) and body. Immutable apart from the body array, which callers
+ * must not modify.
+ */
+public record HttpReply(int status, Map<String, String> headers, byte[] body) {
+  /** Copies the headers. */
+  public HttpReply {
+    headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
+    Objects.requireNonNull(body, "body");
+  }
+
+  /** Returns the Content-Type header, or null. */
+  public String contentType() {
+    return headers.get("Content-Type");
+  }
+}

@@ -1,0 +1,135 @@
+package org.priodp.aggregator.task;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.Prio3DpMechanism;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.SensitivityRule;
+
+/**
+ * One task as this aggregator serves it (DAP-18 "Task Configuration"): the task ID, this
+ * aggregator's role, the agreed {@link TaskConfiguration}, the Prio3 variant it names, the DP
+ * strategy and sensitivity rule, the Collector's HPKE configuration and the Leader's bearer token.
+ * Construction checks that the configuration's vdaf_type and vdaf_configuration match the variant
+ * and that the HPKE suite is usable, and derives the {@link #boundConfiguration()} that carries the
+ * {@link DpBinding}. Immutable.
+ */
+public final class TaskDefinition {
+  private final TaskId taskId;
+  private final Role role;
+  private final TaskConfiguration configuration;
+  private final TaskConfiguration boundConfiguration;
+  private final Prio3Variant variant;
+  private final DpStrategy dpStrategy;
+  private final SensitivityRule sensitivityRule;
+  private final Prio3DpMechanism mechanism;
+  private final HpkeConfig collectorHpkeConfig;
+  private final AuthToken authToken;
+
+  /** Validates the parts; every problem is an IllegalArgumentException naming the field. */
+  public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
+      Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
+      HpkeConfig collectorHpkeConfig, AuthToken authToken) {
+    this.taskId = Objects.requireNonNull(taskId, "task_id");
+    this.role = Objects.requireNonNull(role, "role");
+    if (role != Role.LEADER && role != Role.HELPER) {
+      throw new IllegalArgumentException("role: must be leader or helper, not " + role);
+    }
+    this.configuration = Objects.requireNonNull(configuration, "task configuration");
+    this.variant = Objects.requireNonNull(variant, "vdaf");
+    this.dpStrategy = Objects.requireNonNull(dpStrategy, "dp_strategy");
+    this.sensitivityRule = Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
+    this.collectorHpkeConfig = Objects.requireNonNull(collectorHpkeConfig, "collector_hpke_config");
+    this.authToken = Objects.requireNonNull(authToken, "auth_token");
+    if (configuration.vdafType() != variant.algorithm().id()) {
+      throw new IllegalArgumentException("vdaf: the task configuration names VDAF type "
+          + configuration.vdafType() + ", the variant is " + variant.algorithm().specName());
+    }
+    if (!Arrays.equals(configuration.vdafConfiguration(), DpBinding.vdafConfiguration(variant))) {
+      throw new IllegalArgumentException("vdaf: vdaf_configuration does not encode the variant's"
+          + " parameters");
+    }
+    if (!collectorHpkeConfig.isSupported()) {
+      throw new IllegalArgumentException("collector_hpke_config: unsupported suite "
+          + collectorHpkeConfig.kemId() + "/" + collectorHpkeConfig.kdfId() + "/"
+          + collectorHpkeConfig.aeadId());
+    }
+    this.mechanism = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
+    this.boundConfiguration = DpBinding.bind(configuration, variant, dpStrategy, sensitivityRule);
+  }
+
+  /**
+   * Returns a TaskConfiguration for a Prio3 task whose vdaf_type and vdaf_configuration are those
+   * of the variant (DAP-18 "VDAF Configuration Encodings"), with the given other fields.
+   */
+  public static TaskConfiguration configurationFor(Prio3Variant variant, byte[] taskInfo,
+      String leaderEndpoint, String helperEndpoint, long timePrecision, long minBatchSize,
+      org.priodp.aggregator.dap.BatchMode batchMode,
+      java.util.List<org.priodp.aggregator.dap.TaskExtension> extensions) {
+    return new TaskConfiguration(taskInfo, leaderEndpoint, helperEndpoint, timePrecision,
+        minBatchSize, batchMode, new byte[0], variant.algorithm().id(),
+        DpBinding.vdafConfiguration(variant), extensions);
+  }
+
+  /** Returns the task ID. */
+  public TaskId taskId() {
+    return taskId;
+  }
+
+  /** Returns this aggregator's role (Leader or Helper), which selects the HPKE info string. */
+  public Role role() {
+    return role;
+  }
+
+  /** Returns the configuration as agreed, without the DP binding. */
+  public TaskConfiguration configuration() {
+    return configuration;
+  }
+
+  /** Returns the configuration with the {@link DpBinding} extension: the one used in the AAD. */
+  public TaskConfiguration boundConfiguration() {
+    return boundConfiguration;
+  }
+
+  /** Returns the Prio3 variant. */
+  public Prio3Variant variant() {
+    return variant;
+  }
+
+  /** Returns the DP strategy. */
+  public DpStrategy dpStrategy() {
+    return dpStrategy;
+  }
+
+  /** Returns the sensitivity rule. */
+  public SensitivityRule sensitivityRule() {
+    return sensitivityRule;
+  }
+
+  /** Returns the noise mechanism for the variant, strategy and rule. */
+  public Prio3DpMechanism mechanism() {
+    return mechanism;
+  }
+
+  /** Returns the Collector's HPKE configuration. */
+  public HpkeConfig collectorHpkeConfig() {
+    return collectorHpkeConfig;
+  }
+
+  /** Returns the bearer token that the Leader presents. */
+  public AuthToken authToken() {
+    return authToken;
+  }
+
+  @Override
+  public String toString() {
+    return "TaskDefinition[" + taskId + ", " + role + ", " + variant.algorithm().specName() + ", "
+        + dpStrategy.describe() + ", minBatchSize="
+        + Long.toUnsignedString(configuration.minBatchSize()) + "]";
+  }
+}

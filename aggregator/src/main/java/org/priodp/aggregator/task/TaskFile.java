@@ -1,0 +1,386 @@
+package org.priodp.aggregator.task;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.HpkeConfigId;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskExtension;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.hpke.HpkeAeadId;
+import org.priodp.aggregator.hpke.HpkeKdfId;
+import org.priodp.aggregator.hpke.HpkeKemId;
+import org.priodp.noise.Rational;
+import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.SensitivityRule;
+
+/**
+ * Reads the service's task list from JSON (the task parameters of DAP-18 "Task Configuration" plus
+ * this project's DP settings). Every problem is an IllegalArgumentException whose message starts
+ * with the JSON path of the offending field, e.g. {@code tasks[0].dp_strategy.budget.epsilon}.
+ * Unknown fields are refused so that a typo is not silently ignored.
+ *
+ * <p>The DP strategy is accepted in Janus's serde shape, {@code {"dp_strategy":
+ * "PureDpDiscreteLaplace", "budget": {"epsilon": [[1], [10]]}}} (a ratio of BigUint values, each a
+ * little-endian array of base-2^32 digits), and in a readable one, {@code {"dp_strategy":
+ * "PureDpDiscreteLaplace", "epsilon": "0.1"}} (or "1/10"); likewise ZCdpDiscreteGaussian with
+ * {@code rho} (Janus calls the zCDP budget field {@code epsilon} too), and
+ * {@code {"dp_strategy": "NoDifferentialPrivacy"}}. See docs/DAP.md for the whole format.
+ */
+public final class TaskFile {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Set<String> TASK_FIELDS = Set.of("task_id", "role", "task_info",
+      "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
+      "min_batch_size", "batch_mode", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
+      "collector_hpke_config", "auth_token", "auth_token_env");
+
+  private TaskFile() {
+  }
+
+  /** Reads and validates a task file; environment variables come from the process. */
+  public static List<TaskDefinition> read(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), System::getenv);
+  }
+
+  /** Parses and validates task JSON, looking environment variables up with {@code env}. */
+  public static List<TaskDefinition> parse(String json, Function<String, String> env) {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("task file: not valid JSON (line "
+          + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+    }
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException("task file: expected a JSON object {\"tasks\": [...]}");
+    }
+    only(root, "", Set.of("tasks"));
+    JsonNode tasks = root.get("tasks");
+    if (tasks == null || !tasks.isArray() || tasks.isEmpty()) {
+      throw new IllegalArgumentException("tasks: expected a non-empty array");
+    }
+    List<TaskDefinition> out = new ArrayList<>();
+    Set<TaskId> seen = new HashSet<>();
+    for (int i = 0; i < tasks.size(); i++) {
+      String path = "tasks[" + i + "]";
+      TaskDefinition t = task(tasks.get(i), path, env);
+      if (!seen.add(t.taskId())) {
+        throw new IllegalArgumentException(path + ".task_id: duplicate task " + t.taskId().toBase64Url());
+      }
+      out.add(t);
+    }
+    return List.copyOf(out);
+  }
+
+  private static TaskDefinition task(JsonNode n, String path, Function<String, String> env) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected an object");
+    }
+    only(n, path, TASK_FIELDS);
+    TaskId taskId = wrap(path + ".task_id", () -> TaskId.fromBase64Url(text(n, path, "task_id")));
+    Role role = role(n, path);
+    byte[] info = text(n, path, "task_info").getBytes(StandardCharsets.UTF_8);
+    String leader = text(n, path, "leader_aggregator_endpoint");
+    String helper = text(n, path, "helper_aggregator_endpoint");
+    long precision = uint64(n, path, "time_precision");
+    long minBatch = uint64(n, path, "min_batch_size");
+    BatchMode mode = batchMode(n, path);
+    List<TaskExtension> ext = new ArrayList<>();
+    if (n.has("task_interval")) {
+      JsonNode ti = n.get("task_interval");
+      String p = path + ".task_interval";
+      if (!ti.isObject()) {
+        throw new IllegalArgumentException(p + ": expected {\"start\": N, \"duration\": N}");
+      }
+      only(ti, p, Set.of("start", "duration"));
+      Interval interval = Interval.of(uint64(ti, p, "start"), uint64(ti, p, "duration"));
+      if (!interval.isWellFormed()) {
+        throw new IllegalArgumentException(p + ": start + duration overflows uint64");
+      }
+      ext.add(TaskExtension.taskInterval(interval));
+    }
+    Prio3Variant variant = wrap(path + ".vdaf", () -> vdaf(need(n, path, "vdaf"), path + ".vdaf"));
+    DpStrategy strategy = dpStrategy(need(n, path, "dp_strategy"), path + ".dp_strategy");
+    SensitivityRule rule = sensitivityRule(n, path);
+    HpkeConfig hpke = hpkeConfig(need(n, path, "collector_hpke_config"),
+        path + ".collector_hpke_config");
+    AuthToken token = authToken(n, path, env);
+    TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
+        leader, helper, precision, minBatch, mode, ext));
+    return wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy, rule, hpke,
+        token));
+  }
+
+  private static <T> T wrap(String path, java.util.function.Supplier<T> s) {
+    try {
+      return s.get();
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new IllegalArgumentException(m.startsWith(path) ? m : path + ": " + m, e);
+    }
+  }
+
+  private static void only(JsonNode n, String path, Set<String> allowed) {
+    Iterator<String> it = n.fieldNames();
+    while (it.hasNext()) {
+      String f = it.next();
+      if (!allowed.contains(f)) {
+        throw new IllegalArgumentException((path.isEmpty() ? "" : path + ".") + f
+            + ": unknown field (expected one of " + new java.util.TreeSet<>(allowed) + ")");
+      }
+    }
+  }
+
+  private static JsonNode need(JsonNode n, String path, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      throw new IllegalArgumentException(path + "." + field + ": missing");
+    }
+    return v;
+  }
+
+  private static String text(JsonNode n, String path, String field) {
+    JsonNode v = need(n, path, field);
+    if (!v.isTextual() || v.asText().isEmpty()) {
+      throw new IllegalArgumentException(path + "." + field + ": expected a non-empty string");
+    }
+    return v.asText();
+  }
+
+  private static long uint64(JsonNode n, String path, String field) {
+    JsonNode v = need(n, path, field);
+    BigInteger b;
+    if (v.isIntegralNumber()) {
+      b = v.bigIntegerValue();
+    } else if (v.isTextual() && v.asText().matches("[0-9]{1,20}")) {
+      b = new BigInteger(v.asText());
+    } else {
+      throw new IllegalArgumentException(path + "." + field + ": expected an unsigned integer");
+    }
+    if (b.signum() < 0 || b.bitLength() > 64) {
+      throw new IllegalArgumentException(path + "." + field + ": out of uint64 range");
+    }
+    return b.longValue();
+  }
+
+  private static int int31(JsonNode n, String path, String field) {
+    long v = uint64(n, path, field);
+    if (v < 0 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(path + "." + field + ": out of range");
+    }
+    return (int) v;
+  }
+
+  private static Role role(JsonNode n, String path) {
+    if (!n.has("role")) {
+      return Role.HELPER;
+    }
+    return switch (text(n, path, "role").toLowerCase(Locale.ROOT)) {
+      case "helper" -> Role.HELPER;
+      case "leader" -> Role.LEADER;
+      default -> throw new IllegalArgumentException(path + ".role: expected helper or leader");
+    };
+  }
+
+  private static BatchMode batchMode(JsonNode n, String path) {
+    return switch (text(n, path, "batch_mode").toLowerCase(Locale.ROOT)) {
+      case "time_interval", "timeinterval" -> BatchMode.TIME_INTERVAL;
+      case "leader_selected", "leaderselected" -> BatchMode.LEADER_SELECTED;
+      default -> throw new IllegalArgumentException(path
+          + ".batch_mode: expected time_interval or leader_selected");
+    };
+  }
+
+  private static SensitivityRule sensitivityRule(JsonNode n, String path) {
+    if (!n.has("sensitivity_rule")) {
+      return SensitivityRule.PRIODP;
+    }
+    return switch (text(n, path, "sensitivity_rule").toLowerCase(Locale.ROOT)) {
+      case "priodp" -> SensitivityRule.PRIODP;
+      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
+      default -> throw new IllegalArgumentException(path
+          + ".sensitivity_rule: expected priodp or janus");
+    };
+  }
+
+  private static Prio3Variant vdaf(JsonNode n, String path) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected an object with a \"type\"");
+    }
+    String type = text(n, path, "type");
+    switch (type) {
+      case "Prio3Count" -> {
+        only(n, path, Set.of("type"));
+        return new Prio3Variant.Count();
+      }
+      case "Prio3Sum" -> {
+        only(n, path, Set.of("type", "max_measurement"));
+        return new Prio3Variant.Sum(new BigInteger(Long.toUnsignedString(uint64(n, path, "max_measurement"))));
+      }
+      case "Prio3SumVec" -> {
+        only(n, path, Set.of("type", "length", "max_measurement", "chunk_length"));
+        return Prio3Variant.SumVec.of(int31(n, path, "length"),
+            new BigInteger(Long.toUnsignedString(uint64(n, path, "max_measurement"))),
+            int31(n, path, "chunk_length"));
+      }
+      case "Prio3Histogram" -> {
+        only(n, path, Set.of("type", "length", "chunk_length"));
+        return new Prio3Variant.Histogram(int31(n, path, "length"), int31(n, path, "chunk_length"));
+      }
+      case "Prio3MultihotCountVec" -> {
+        only(n, path, Set.of("type", "length", "max_weight", "chunk_length"));
+        return new Prio3Variant.MultihotCountVec(int31(n, path, "length"),
+            int31(n, path, "max_weight"), int31(n, path, "chunk_length"));
+      }
+      default -> throw new IllegalArgumentException(path + ".type: unknown VDAF '" + type
+          + "' (Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec)");
+    }
+  }
+
+  /** Parses a DP strategy object in the Janus or the readable shape. */
+  static DpStrategy dpStrategy(JsonNode n, String path) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected an object with \"dp_strategy\"");
+    }
+    String kind = text(n, path, "dp_strategy");
+    switch (kind) {
+      case "NoDifferentialPrivacy" -> {
+        only(n, path, Set.of("dp_strategy"));
+        return new DpStrategy.NoDifferentialPrivacy();
+      }
+      case "PureDpDiscreteLaplace" -> {
+        only(n, path, Set.of("dp_strategy", "budget", "epsilon"));
+        Rational eps = budget(n, path, "epsilon", "epsilon");
+        return wrap(path, () -> new DpStrategy.PureDpDiscreteLaplace(eps));
+      }
+      case "ZCdpDiscreteGaussian" -> {
+        only(n, path, Set.of("dp_strategy", "budget", "rho"));
+        Rational rho = budget(n, path, "rho", "epsilon");
+        return wrap(path, () -> new DpStrategy.ZCdpDiscreteGaussian(rho));
+      }
+      default -> throw new IllegalArgumentException(path + ".dp_strategy: unknown strategy '"
+          + kind + "' (NoDifferentialPrivacy, PureDpDiscreteLaplace, ZCdpDiscreteGaussian)");
+    }
+  }
+
+  /** Reads the budget as readable {@code field} or as Janus {@code budget.janusField}. */
+  private static Rational budget(JsonNode n, String path, String field, String janusField) {
+    boolean readable = n.has(field);
+    boolean janus = n.has("budget");
+    if (readable == janus) {
+      throw new IllegalArgumentException(path + ": give exactly one of \"" + field
+          + "\" (e.g. \"0.1\" or \"1/10\") or \"budget\": {\"" + janusField + "\": [[num], [den]]}");
+    }
+    if (readable) {
+      String p = path + "." + field;
+      JsonNode v = n.get(field);
+      if (!v.isTextual()) {
+        throw new IllegalArgumentException(p + ": expected a string such as \"0.1\" or \"1/10\""
+            + " (numbers are refused to avoid binary floating point)");
+      }
+      return wrap(p, () -> Rational.parsePositive(field, v.asText()));
+    }
+    JsonNode b = n.get("budget");
+    String bp = path + ".budget";
+    if (!b.isObject()) {
+      throw new IllegalArgumentException(bp + ": expected {\"" + janusField + "\": [[num], [den]]}");
+    }
+    only(b, bp, Set.of(janusField));
+    String p = bp + "." + janusField;
+    JsonNode r = need(b, bp, janusField);
+    if (!r.isArray() || r.size() != 2) {
+      throw new IllegalArgumentException(p + ": expected [[numerator digits], [denominator digits]]");
+    }
+    BigInteger num = bigUint(r.get(0), p + "[0]");
+    BigInteger den = bigUint(r.get(1), p + "[1]");
+    if (den.signum() == 0) {
+      throw new IllegalArgumentException(p + ": denominator is 0");
+    }
+    if (num.signum() == 0) {
+      throw new IllegalArgumentException(p + ": must be > 0");
+    }
+    return wrap(p, () -> Rational.of(num, den));
+  }
+
+  /** Reads a serde BigUint: little-endian base-2^32 digits (an empty array is 0). */
+  private static BigInteger bigUint(JsonNode n, String path) {
+    if (!n.isArray() || n.size() > 8) {
+      throw new IllegalArgumentException(path + ": expected an array of at most 8 uint32 digits");
+    }
+    BigInteger v = BigInteger.ZERO;
+    for (int i = n.size() - 1; i >= 0; i--) {
+      JsonNode d = n.get(i);
+      if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0
+          || d.bigIntegerValue().bitLength() > 32) {
+        throw new IllegalArgumentException(path + "[" + i + "]: expected a uint32 digit");
+      }
+      v = v.shiftLeft(32).add(d.bigIntegerValue());
+    }
+    return v;
+  }
+
+  private static HpkeConfig hpkeConfig(JsonNode n, String path) {
+    if (n.isTextual()) {
+      byte[] b = base64Url(n.asText(), path);
+      return wrap(path, () -> HpkeConfig.decode(b));
+    }
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected an object or the base64url encoding"
+          + " of an HpkeConfig");
+    }
+    only(n, path, Set.of("id", "kem_id", "kdf_id", "aead_id", "public_key"));
+    long id = uint64(n, path, "id");
+    if (id > 255) {
+      throw new IllegalArgumentException(path + ".id: out of uint8 range");
+    }
+    HpkeKemId kem = wrap(path + ".kem_id", () -> HpkeKemId.fromCode((int) Math.min(uint64(n, path, "kem_id"), 0x10000)));
+    HpkeKdfId kdf = wrap(path + ".kdf_id", () -> HpkeKdfId.fromCode((int) Math.min(uint64(n, path, "kdf_id"), 0x10000)));
+    HpkeAeadId aead = wrap(path + ".aead_id", () -> HpkeAeadId.fromCode((int) Math.min(uint64(n, path, "aead_id"), 0x10000)));
+    byte[] pk = base64Url(text(n, path, "public_key"), path + ".public_key");
+    return wrap(path, () -> new HpkeConfig(new HpkeConfigId((int) id), kem, kdf, aead, pk));
+  }
+
+  private static byte[] base64Url(String s, String path) {
+    try {
+      return Base64.getUrlDecoder().decode(s.replace("=", ""));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(path + ": not base64url");
+    }
+  }
+
+  private static AuthToken authToken(JsonNode n, String path, Function<String, String> env) {
+    boolean direct = n.has("auth_token");
+    boolean fromEnv = n.has("auth_token_env");
+    if (direct == fromEnv) {
+      throw new IllegalArgumentException(path + ": give exactly one of auth_token or auth_token_env");
+    }
+    if (direct) {
+      return wrap(path + ".auth_token", () -> AuthToken.of(text(n, path, "auth_token")));
+    }
+    String name = text(n, path, "auth_token_env");
+    String value = env.apply(name);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException(path + ".auth_token_env: environment variable " + name
+          + " is not set");
+    }
+    return wrap(path + ".auth_token_env", () -> AuthToken.of(value));
+  }
+}

@@ -1,0 +1,158 @@
+package org.priodp.aggregator.testing;
+
+import java.util.Arrays;
+import java.util.List;
+import org.priodp.aggregator.core.BatchBuckets;
+import org.priodp.aggregator.dap.AggregateShare;
+import org.priodp.aggregator.dap.AggregateShareAad;
+import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.AggregateShareReq;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.CollectionJobReq;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.HpkeConfigId;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.hpke.Hpke;
+import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.hpke.HpkeKeyPair;
+import org.priodp.aggregator.hpke.HpkeSuite;
+import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.store.BatchAggregation;
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.DpBinding;
+import org.priodp.aggregator.task.TaskDefinition;
+import org.priodp.field.PrimeField;
+import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.SensitivityRule;
+
+/**
+ * A time-interval Prio3Histogram(length 8) Helper task with a collector key pair, batch buckets of
+ * 20 reports each from time 1000 with precision 100, and matching aggregate-share requests; shared
+ * by the core, service and command tests.
+ */
+public final class Fixture {
+  /** The Leader's bearer token. */
+  public static final String TOKEN = "leader-token_0123456789";
+  /** The time precision. */
+  public static final long PRECISION = 100;
+  /** Reports per bucket. */
+  public static final long BUCKET_REPORTS = 20;
+
+  public final HpkeKeyPair collectorKey;
+  public final HpkeConfig collectorConfig;
+  public final TaskId taskId;
+  public final TaskDefinition task;
+  public final Prio3Variant variant = new Prio3Variant.Histogram(8, 2);
+
+  /** Creates the fixture with a task ID derived from {@code seed} and the given DP strategy. */
+  public Fixture(int seed, DpStrategy strategy) {
+    byte[] ikm = new byte[32];
+    Arrays.fill(ikm, (byte) seed);
+    this.collectorKey = new Hpke(HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm);
+    this.collectorConfig = new HpkeConfig(new HpkeConfigId(7), HpkeSuite.DAP_MANDATORY.kem(),
+        HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), collectorKey.publicKey());
+    byte[] id = new byte[32];
+    Arrays.fill(id, (byte) (seed + 1));
+    this.taskId = new TaskId(id);
+    TaskConfiguration config = TaskDefinition.configurationFor(variant, "fixture".getBytes(),
+        "https://leader.example/", "https://helper.example/", PRECISION, 10,
+        BatchMode.TIME_INTERVAL, List.of());
+    this.task = new TaskDefinition(taskId, Role.HELPER, config, variant, strategy,
+        SensitivityRule.PRIODP, collectorConfig, AuthToken.of(TOKEN));
+  }
+
+  /** Returns the fixture with epsilon = 1. */
+  public static Fixture laplace(int seed) {
+    return new Fixture(seed, DpStrategy.PureDpDiscreteLaplace.parse("1"));
+  }
+
+  /** Returns the encoded share whose coordinate i is {@code value + i}. */
+  public byte[] share(int value) {
+    PrimeField f = variant.field();
+    long[] w = f.newArray(8);
+    for (int i = 0; i < 8; i++) {
+      f.set(w, i, java.math.BigInteger.valueOf(value + i));
+    }
+    byte[] out = new byte[8 * f.encodedSize()];
+    f.encode(w, 8, out, 0);
+    return out;
+  }
+
+  /** Returns the checksum of bucket k (a fixed pattern). */
+  public static byte[] bucketChecksum(int k) {
+    byte[] c = new byte[32];
+    Arrays.fill(c, (byte) (0x11 * (k + 1)));
+    return c;
+  }
+
+  /** Writes buckets 0..n-1 (start 1000 + k*100) with share(k), 20 reports and bucketChecksum(k). */
+  public void writeBuckets(AggregateShareStore store, int n) {
+    for (int k = 0; k < n; k++) {
+      store.putBatchAggregation(new BatchAggregation(taskId,
+          BatchBuckets.timeIntervalBucket(1000 + k * PRECISION, PRECISION), new byte[0], share(k),
+          BUCKET_REPORTS, bucketChecksum(k)));
+    }
+  }
+
+  /** Returns the XOR of the checksums of buckets from..to-1. */
+  public static byte[] checksum(int from, int to) {
+    byte[] c = new byte[32];
+    for (int k = from; k < to; k++) {
+      byte[] b = bucketChecksum(k);
+      for (int i = 0; i < 32; i++) {
+        c[i] ^= b[i];
+      }
+    }
+    return c;
+  }
+
+  /** Returns the request for buckets from..to-1 with the matching count and checksum. */
+  public AggregateShareReq request(int from, int to) {
+    return request(from, to, BUCKET_REPORTS * (to - from), checksum(from, to));
+  }
+
+  /** Returns the request for buckets from..to-1 with the given count and checksum. */
+  public AggregateShareReq request(int from, int to, long reportCount, byte[] checksum) {
+    Interval i = Interval.of(1000 + from * PRECISION, (to - from) * PRECISION);
+    return new AggregateShareReq(new CollectionJobReq(new Query.TimeInterval(i), new byte[0],
+        List.of()), new BatchSelector.TimeInterval(i), reportCount, checksum);
+  }
+
+  /** Opens an encoded AggregateShare as the Collector with the task's DP-bound configuration. */
+  public byte[] open(byte[] aggregateShare, AggregateShareReq req) throws HpkeException {
+    return open(aggregateShare, req, task.boundConfiguration());
+  }
+
+  /** Opens an encoded AggregateShare as the Collector with a given configuration in the AAD. */
+  public byte[] open(byte[] aggregateShare, AggregateShareReq req, TaskConfiguration config)
+      throws HpkeException {
+    AggregateShare s = AggregateShare.decode(aggregateShare);
+    return AggregateShareEncryption.open(collectorConfig, collectorKey, Role.HELPER,
+        new AggregateShareAad(taskId, config, req.collectionJobReq()),
+        s.encryptedAggregateShare());
+  }
+
+  /** Returns the sum of share(from..to-1): the un-noised aggregate. */
+  public byte[] unnoised(int from, int to) {
+    PrimeField f = variant.field();
+    long[] sum = f.newArray(8);
+    for (int k = from; k < to; k++) {
+      byte[] s = share(k);
+      f.addVec(sum, f.decode(s, 0, s.length, 8), sum, 8);
+    }
+    byte[] out = new byte[8 * f.encodedSize()];
+    f.encode(sum, 8, out, 0);
+    return out;
+  }
+
+  /** Returns the configuration a Collector with other DP settings would use. */
+  public TaskConfiguration boundWith(DpStrategy strategy) {
+    return DpBinding.bind(task.configuration(), variant, strategy, SensitivityRule.PRIODP);
+  }
+}
