@@ -24,9 +24,12 @@ import org.priodp.vdaf.VdafException;
  * @param helperShare the helper's un-noised aggregate share
  * @param accepted reports that verified
  * @param rejected reports that failed verification
+ * @param checksum the DAP checksum of the accepted reports: the XOR of SHA-256(report id), with
+ *     each report's nonce standing in for its report id
  */
 record ClientsAndAggregators(
-    long[] trueCounts, FieldVector leaderShare, FieldVector helperShare, int accepted, int rejected) {
+    long[] trueCounts, FieldVector leaderShare, FieldVector helperShare, int accepted, int rejected,
+    byte[] checksum) {
 
   /** The application context string both aggregators and the clients use. */
   static final byte[] CTX = "prio-dp demo".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -81,16 +84,31 @@ record ClientsAndAggregators(
     List<FieldVector> leaderOut = new ArrayList<>(clients);
     List<FieldVector> helperOut = new ArrayList<>(clients);
     int rejected = 0;
-    for (FieldVector[] pair : outShares) {
+    byte[] checksum = new byte[32];
+    java.security.MessageDigest sha256 = sha256();
+    for (int c = 0; c < clients; c++) {
+      FieldVector[] pair = outShares[c];
       if (pair == null) {
         rejected++;
       } else {
         leaderOut.add(pair[0]);
         helperOut.add(pair[1]);
+        byte[] reportIdHash = sha256.digest(nonces[c]);
+        for (int i = 0; i < 32; i++) {
+          checksum[i] ^= reportIdHash[i];
+        }
       }
     }
     return new ClientsAndAggregators(trueCounts, prio3.aggregate(leaderOut),
-        prio3.aggregate(helperOut), clients - rejected, rejected);
+        prio3.aggregate(helperOut), clients - rejected, rejected, checksum);
+  }
+
+  private static java.security.MessageDigest sha256() {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
   }
 
   /** One report: shard, both aggregators' verify_init, the message, verify_next; null if rejected. */

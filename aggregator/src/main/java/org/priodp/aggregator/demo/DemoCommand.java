@@ -1,10 +1,11 @@
 package org.priodp.aggregator.demo;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
-import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.vdaf.Collector;
 import org.priodp.vdaf.CollectorResult;
@@ -19,8 +20,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * Runs the whole flow on one machine: clients shard Prio3Histogram measurements, the two
- * aggregators verify and aggregate them, each adds discrete Laplace noise to its aggregate
- * share, and the collector unshards and prints the noisy histogram with its intervals.
+ * aggregators verify and aggregate them, the helper serves its once-noised, HPKE-sealed
+ * aggregate share over DAP-18 on loopback from an SQLite store, the leader collects it, and the
+ * collector decrypts both shares, unshards and prints the noisy histogram with its intervals.
  */
 @Command(
     name = "demo",
@@ -45,8 +47,11 @@ public final class DemoCommand implements PrioDpSubcommand {
   @Option(names = "--measurement-seed", defaultValue = "1", description = "Seed of the simulated measurements (default ${DEFAULT-VALUE}); all cryptographic randomness and noise come from SecureRandom.")
   long measurementSeed;
 
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "Folder for the aggregators' SQLite files (default: a new temporary folder).")
+  Path dataDir;
+
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException, InterruptedException {
     if (clients < 1 || clients > 10_000_000) {
       throw new IllegalArgumentException("--clients must be in [1, 10000000], got " + clients);
     }
@@ -72,14 +77,16 @@ public final class DemoCommand implements PrioDpSubcommand {
     out.printf("  %d reports sharded, verified by both aggregators and aggregated (%d rejected) in %.1f s%n",
         agg.accepted(), agg.rejected(), (System.nanoTime() - t0) / 1e9);
 
-    // each aggregator noises its own share once; the noise never leaves un-noised
-    RandomSource leaderNoise = RandomSource.secure();
-    RandomSource helperNoise = RandomSource.secure();
-    byte[] leader = mechanism.addNoiseToAggShare(agg.leaderShare().encode(), leaderNoise);
-    byte[] helper = mechanism.addNoiseToAggShare(agg.helperShare().encode(), helperNoise);
-    out.println("  leader and helper each added their noise to their aggregate share (in this process)");
+    Path dir = dataDir != null ? dataDir : Files.createTempDirectory("prio-dp-demo");
+    Files.createDirectories(dir);
+    DapFlow flow = DapFlow.run(variant, strategy, agg, dir, random);
+    out.printf("  helper: wrote its batch aggregation to %s and served its noised, HPKE-sealed share at %s%n",
+        flow.helperDatabase(), flow.helperUrl());
+    out.println("  leader: released its own noised share and collected the helper's with an AggregateShareReq (DAP-18)");
+    out.println("  collector: decrypted both shares (the AAD binds the task's DP settings) and unsharded");
 
-    CollectorResult result = Collector.of(mechanism).unshard(List.of(leader, helper), agg.accepted());
+    CollectorResult result =
+        Collector.of(mechanism).unshard(List.of(flow.leaderShare(), flow.helperShare()), agg.accepted());
     DemoTable.print(out, agg.trueCounts(), result);
     out.printf("  epsilon %s: %s%n", strategy.epsilon(), result.noiseNote());
     out.flush();

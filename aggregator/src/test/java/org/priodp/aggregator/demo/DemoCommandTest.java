@@ -8,7 +8,10 @@ import java.io.StringWriter;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.cli.PrioDp;
 import picocli.CommandLine;
 
@@ -27,12 +30,16 @@ class DemoCommandTest {
   }
 
   @Test
-  void smallDemoPrintsAnHonestTable() {
-    String[] r = run("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2");
+  void smallDemoPrintsAnHonestTable(@TempDir Path dir) {
+    String[] r = run("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2",
+        "--data-dir", dir.toString());
     assertEquals("0", r[0], r[2]);
     String out = r[1];
     assertTrue(out.contains("epsilon = 1/2"), out);
     assertTrue(out.contains("300 reports sharded, verified by both aggregators and aggregated (0 rejected)"), out);
+    assertTrue(out.contains("served its noised, HPKE-sealed share at http://127.0.0.1:"), out);
+    assertTrue(out.contains("collector: decrypted both shares"), out);
+    assertTrue(Files.isRegularFile(dir.resolve("helper.sqlite")), "the helper's SQLite store");
     List<String> rows = out.lines().filter(l -> ROW.matcher(l).matches()).toList();
     assertEquals(6, rows.size(), out);
     long trueTotal = 0;
