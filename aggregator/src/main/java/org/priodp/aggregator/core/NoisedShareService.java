@@ -57,6 +57,14 @@ import org.priodp.noise.RandomSource;
  * task releases the merged share as is; a DP task never does. Thread-safe.
  */
 public final class NoisedShareService {
+  /**
+   * Fault injection for crash tests, off unless the system property
+   * {@code priodp.faultInjection.haltAfterNoisePersisted} is {@code true}: the process halts
+   * right after a batch's noised share is persisted and before it is sealed and released.
+   */
+  static final boolean HALT_AFTER_NOISE_PERSISTED =
+      Boolean.getBoolean("priodp.faultInjection.haltAfterNoisePersisted");
+
   private static final int STRIPES = 64;
   private final AggregateShareStore store;
   private final RandomSource rnd;
@@ -120,6 +128,11 @@ public final class NoisedShareService {
       } else {
         checkNoOverlap(task, selector);
         share = drawAndPersist(task, req, batch, digest);
+        if (HALT_AFTER_NOISE_PERSISTED) {
+          // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
+          // where noise is persisted but no sealed share is
+          Runtime.getRuntime().halt(137);
+        }
       }
       return seal(task, req, batch, digest, share);
     } finally {

@@ -3,6 +3,7 @@ package org.priodp.aggregator.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -73,11 +74,13 @@ class ServeCommandTest {
     assertTrue(err.toString().contains("tasks[0].dp_strategy.epsilon"), err.toString());
   }
 
-  private Process startServer(Path config, Path db, Path log) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
-        "org.priodp.aggregator.cli.PrioDp", "serve", "--config", config.toString(), "--port", "0",
-        "--db", "jdbc:sqlite:" + db);
+  private Process startServer(Path config, Path db, Path log, String... jvmFlags) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+        "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC"));
+    cmd.addAll(List.of(jvmFlags));
+    cmd.addAll(List.of("org.priodp.aggregator.cli.PrioDp", "serve", "--config", config.toString(),
+        "--port", "0", "--db", "jdbc:sqlite:" + db));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     return pb.start();
   }
@@ -197,5 +200,53 @@ class ServeCommandTest {
       }
     }
     assertFalse(Files.readString(log).contains(Fixture.TOKEN), "the token is never logged");
+  }
+
+  /**
+   * Crashes the server at the worst moment, deterministically: after the batch's noise is
+   * persisted and before any sealed share exists (fault injection halts the JVM there, like
+   * SIGKILL). The restarted server must seal and release exactly that persisted noise, draw
+   * nothing new, and answer repeats with the same bytes.
+   */
+  @Test
+  void aCrashBetweenPersistingNoiseAndSealingReleasesThatNoiseAfterRestart() throws Exception {
+    Fixture f = Fixture.laplace(41);
+    Path config = dir.resolve("tasks.json");
+    Files.writeString(config, taskJson(f));
+    Path db = dir.resolve("helper.db");
+    Path log = dir.resolve("server.log");
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+      f.writeBuckets(store, 2);
+    }
+    AggregateShareReq req = f.request(0, 2);
+    byte[] batch = req.batchSelector().encode();
+
+    Process crashing = startServer(config, db, log,
+        "-Dpriodp.faultInjection.haltAfterNoisePersisted=true");
+    int port = awaitPort(crashing);
+    assertThrows(java.io.IOException.class,
+        () -> client.send(post(port, f, req), HttpResponse.BodyHandlers.ofByteArray()),
+        "the server dies before answering");
+    assertTrue(crashing.waitFor(20, TimeUnit.SECONDS));
+    assertEquals(137, crashing.exitValue(), "halted at the fault-injection point");
+    byte[] persisted;
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+      persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare();
+      assertTrue(store.releasedShare(f.taskId, batch).isEmpty(), "nothing was sealed before the crash");
+    }
+    assertFalse(Arrays.equals(f.unnoised(0, 2), persisted), "the persisted share is noised");
+
+    Process restarted = startServer(config, db, log);
+    try {
+      int port2 = awaitPort(restarted);
+      HttpResponse<byte[]> first = client.send(post(port2, f, req), HttpResponse.BodyHandlers.ofByteArray());
+      assertEquals(200, first.statusCode());
+      assertArrayEquals(persisted, f.open(first.body(), req), "the noise persisted before the crash is released");
+      HttpResponse<byte[]> again = client.send(post(port2, f, req), HttpResponse.BodyHandlers.ofByteArray());
+      assertArrayEquals(first.body(), again.body(), "repeats return the same bytes");
+    } finally {
+      restarted.destroy();
+      assertTrue(restarted.waitFor(20, TimeUnit.SECONDS));
+    }
   }
 }
