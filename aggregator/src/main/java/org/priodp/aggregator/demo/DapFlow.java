@@ -9,40 +9,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.List;
-import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.core.NoisedShareService;
-import org.priodp.aggregator.dap.AggregateShare;
-import org.priodp.aggregator.dap.AggregateShareAad;
-import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchId;
-import org.priodp.aggregator.dap.BatchMode;
-import org.priodp.aggregator.dap.BatchSelector;
-import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.dap.HpkeConfig;
-import org.priodp.aggregator.dap.HpkeConfigId;
-import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Role;
-import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.hpke.Hpke;
-import org.priodp.aggregator.hpke.HpkeException;
-import org.priodp.aggregator.hpke.HpkeKeyPair;
-import org.priodp.aggregator.hpke.HpkeSuite;
 import org.priodp.aggregator.service.HelperServer;
 import org.priodp.aggregator.store.AggregateShareStore;
-import org.priodp.aggregator.store.BatchAggregation;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
-import org.priodp.aggregator.task.AuthToken;
-import org.priodp.aggregator.task.TaskDefinition;
+import org.priodp.aggregator.task.LoopbackTask;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
 
 /**
  * The DAP-18 part of the demo: one leader-selected batch of a Prio3 task whose DP settings are
@@ -61,44 +42,26 @@ record DapFlow(byte[] leaderShare, byte[] helperShare, String helperUrl, Path he
   /** Runs the flow for one batch and returns what the collector decrypted. */
   static DapFlow run(Prio3Variant variant, DpStrategy strategy, ClientsAndAggregators agg,
       Path dataDir, SecureRandom random) throws IOException, InterruptedException {
-    Hpke hpke = new Hpke(HpkeSuite.DAP_MANDATORY);
-    HpkeKeyPair collectorKey = hpke.generateKeyPair();
-    HpkeConfig collectorConfig = new HpkeConfig(new HpkeConfigId(1), HpkeSuite.DAP_MANDATORY.kem(),
-        HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), collectorKey.publicKey());
-    TaskId taskId = new TaskId(bytes(random, 32));
-    long minBatchSize = Math.min(agg.accepted(), 100);
-    TaskConfiguration config = TaskDefinition.configurationFor(variant,
-        "prio-dp demo".getBytes(StandardCharsets.US_ASCII), "http://127.0.0.1/leader/",
-        "http://127.0.0.1/helper/", 3600, minBatchSize, BatchMode.LEADER_SELECTED, List.of());
-    AuthToken token = AuthToken.of(HexFormat.of().formatHex(bytes(random, 16)));
-    TaskDefinition helperTask = new TaskDefinition(taskId, Role.HELPER, config, variant, strategy,
-        SensitivityRule.PRIODP, collectorConfig, token);
-    TaskDefinition leaderTask = new TaskDefinition(taskId, Role.LEADER, config, variant, strategy,
-        SensitivityRule.PRIODP, collectorConfig, token);
-
-    BatchId batchId = new BatchId(bytes(random, 32));
-    byte[] bucket = BatchBuckets.leaderSelectedBucket(batchId);
-    AggregateShareReq req = new AggregateShareReq(
-        new CollectionJobReq(new Query.LeaderSelected(), new byte[0], List.of()),
-        new BatchSelector.LeaderSelected(batchId), agg.accepted(), agg.checksum());
+    LoopbackTask task = new LoopbackTask(variant, strategy, Math.min(agg.accepted(), 100), random);
+    BatchId batchId = task.newBatchId();
+    AggregateShareReq req = task.request(batchId, agg.accepted(), agg.checksum());
+    TaskId taskId = task.helper().taskId();
 
     Path helperDb = dataDir.resolve("helper.sqlite");
     try (AggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(helperDb);
         AggregateShareStore leaderStore = JdbcAggregateShareStore.openSqlite(dataDir.resolve("leader.sqlite"))) {
       // each host writes its un-noised batch aggregation through the store interface
-      helperStore.putBatchAggregation(new BatchAggregation(taskId, bucket, new byte[0],
-          encode(agg.helperShare()), agg.accepted(), agg.checksum()));
-      leaderStore.putBatchAggregation(new BatchAggregation(taskId, bucket, new byte[0],
-          encode(agg.leaderShare()), agg.accepted(), agg.checksum()));
+      task.writeBatch(helperStore, batchId, encode(agg.helperShare()), agg.accepted(), agg.checksum());
+      task.writeBatch(leaderStore, batchId, encode(agg.leaderShare()), agg.accepted(), agg.checksum());
 
-      HelperServer helper = new HelperServer(List.of(helperTask), helperStore, RandomSource.secure());
+      HelperServer helper = new HelperServer(List.of(task.helper()), helperStore, RandomSource.secure());
       int port = helper.start(0);
       String url = "http://127.0.0.1:" + port;
       byte[] helperSealed;
       try {
         HttpRequest post = HttpRequest.newBuilder(
                 URI.create(url + "/tasks/" + taskId.toBase64Url() + "/aggregate_shares"))
-            .header("Authorization", token.authorizationHeader())
+            .header("Authorization", task.helper().authToken().authorizationHeader())
             .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())
             .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode()))
             .build();
@@ -113,33 +76,15 @@ record DapFlow(byte[] leaderShare, byte[] helperShare, String helperUrl, Path he
         helper.stop();
       }
       byte[] leaderSealed = new NoisedShareService(leaderStore, RandomSource.secure(), Clock.systemUTC())
-          .release(leaderTask, req).aggregateShare();
+          .release(task.leader(), req).aggregateShare();
 
       // the collector knows the task's DP settings: the AAD carries their digest
-      AggregateShareAad aad = new AggregateShareAad(taskId, helperTask.boundConfiguration(),
-          req.collectionJobReq());
-      return new DapFlow(open(collectorConfig, collectorKey, Role.LEADER, aad, leaderSealed),
-          open(collectorConfig, collectorKey, Role.HELPER, aad, helperSealed), url, helperDb);
-    }
-  }
-
-  private static byte[] open(HpkeConfig config, HpkeKeyPair key, Role server, AggregateShareAad aad,
-      byte[] sealed) {
-    try {
-      return AggregateShareEncryption.open(config, key, server, aad,
-          AggregateShare.decode(sealed).encryptedAggregateShare());
-    } catch (HpkeException e) {
-      throw new IllegalStateException("the collector cannot open the " + server + "'s share", e);
+      return new DapFlow(task.open(Role.LEADER, req, leaderSealed),
+          task.open(Role.HELPER, req, helperSealed), url, helperDb);
     }
   }
 
   private static byte[] encode(FieldVector v) {
     return v.encode();
-  }
-
-  private static byte[] bytes(SecureRandom random, int n) {
-    byte[] b = new byte[n];
-    random.nextBytes(b);
-    return b;
   }
 }

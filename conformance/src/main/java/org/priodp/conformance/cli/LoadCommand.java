@@ -1,0 +1,49 @@
+package org.priodp.conformance.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.priodp.aggregator.cli.PrioDpSubcommand;
+import org.priodp.conformance.load.LoadGenerator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Measures the helper's aggregate-share endpoint under a bounded load on loopback. */
+@Command(
+    name = "loadgen",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Starts the DAP-18 helper in-process on 127.0.0.1 (SQLite) and measures it: first new",
+      "aggregate shares (noise + HPKE + durable write), then repeats of an existing one."
+    })
+public final class LoadCommand implements PrioDpSubcommand {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--new", defaultValue = "2000", description = "New shares to request (default ${DEFAULT-VALUE}).")
+  int newShares;
+
+  @Option(names = "--repeats", defaultValue = "20000", description = "Repeats of an existing share (default ${DEFAULT-VALUE}).")
+  int repeats;
+
+  @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight (default ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = Files.createTempDirectory("prio-dp-load");
+    List<LoadGenerator.Phase> phases =
+        LoadGenerator.run(newShares, repeats, concurrency, dir, spec.commandLine().getErr());
+    out.printf("%-11s %9s %11s %9s %9s %9s %9s%n", "phase", "requests", "in flight", "req/s", "p50 ms",
+        "p99 ms", "max ms");
+    for (LoadGenerator.Phase p : phases) {
+      out.printf("%-11s %9d %11d %9.0f %9.2f %9.2f %9.2f%n", p.phase(), p.requests(), p.concurrency(),
+          p.perSecond(), p.quantileMs(0.5), p.quantileMs(0.99), p.quantileMs(1.0));
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,38 @@
+package org.priodp.conformance.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LoadGeneratorTest {
+
+  @Test
+  void smallRunChecksEveryAnswerAndReportsBothPhases(@TempDir Path dir) throws Exception {
+    StringWriter progress = new StringWriter();
+    List<LoadGenerator.Phase> phases = LoadGenerator.run(6, 60, 4, dir, new PrintWriter(progress));
+    assertEquals(2, phases.size());
+    assertEquals("new shares", phases.get(0).phase());
+    assertEquals(5, phases.get(0).requests(), "the first new share is released by the warm-up");
+    assertEquals("repeats", phases.get(1).phase());
+    assertEquals(60, phases.get(1).requests());
+    for (LoadGenerator.Phase p : phases) {
+      assertTrue(p.perSecond() > 0, p.phase());
+      assertTrue(p.quantileMs(0.5) <= p.quantileMs(0.99) && p.quantileMs(0.99) <= p.quantileMs(1.0));
+    }
+    assertTrue(progress.toString().startsWith("load: service on 127.0.0.1:"), progress.toString());
+  }
+
+  @Test
+  void refusesUnboundedOrEmptyRuns(@TempDir Path dir) {
+    PrintWriter sink = new PrintWriter(new StringWriter());
+    assertThrows(IllegalArgumentException.class, () -> LoadGenerator.run(1, 10, 4, dir, sink));
+    assertThrows(IllegalArgumentException.class, () -> LoadGenerator.run(5, 10, 1000, dir, sink));
+  }
+}
