@@ -1,7 +1,6 @@
 package org.priodp.aggregator.dap;
 
 import java.util.Arrays;
-import java.util.Base64;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -28,20 +27,12 @@ public record BatchId(byte[] bytes) {
 
   /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
   public String toBase64Url() {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return Octets.toBase64Url(bytes);
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static BatchId fromBase64Url(String text) {
-    byte[] b;
-    try {
-      if (text == null || text.indexOf('=') >= 0) {
-        throw new IllegalArgumentException("padding or null");
-      }
-      b = Base64.getUrlDecoder().decode(text);
-    } catch (IllegalArgumentException e) {
-      throw new DapDecodeException("batch_id", "not URL-safe unpadded base64");
-    }
+    byte[] b = Octets.fromBase64Url(text, "batch_id");
     return Decoding.build("batch_id", () -> new BatchId(b));
   }
 

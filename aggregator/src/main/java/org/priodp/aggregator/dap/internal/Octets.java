@@ -43,4 +43,26 @@ public final class Octets {
     }
     return HEX.formatHex(bytes, 0, 32) + "...(" + bytes.length + " bytes)";
   }
+
+  /** Returns the URL-safe, unpadded base64 form of an identifier (DAP-18 "HTTP Usage"). */
+  public static String toBase64Url(byte[] bytes) {
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /**
+   * Parses the URL-safe, unpadded base64 form of an identifier.
+   *
+   * @throws org.priodp.aggregator.dap.DapDecodeException naming {@code field} if it is null,
+   *     padded or not base64url
+   */
+  public static byte[] fromBase64Url(String text, String field) {
+    try {
+      if (text == null || text.indexOf('=') >= 0) {
+        throw new IllegalArgumentException("padding or null");
+      }
+      return java.util.Base64.getUrlDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new org.priodp.aggregator.dap.DapDecodeException(field, "not URL-safe unpadded base64");
+    }
+  }
 }
