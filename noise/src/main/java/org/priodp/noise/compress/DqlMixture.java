@@ -18,8 +18,9 @@ import org.priodp.noise.RandomSource;
  * deep levels; here 0 < r < 1 always. Then log F_T(t) = sum_{i > t} log1p(-s_i), summed from
  * the smallest term up, P(T = t) = F_T(t) s_t, and P(T > t) = -expm1(log F_T(t)).
  *
- * <p><b>Truncation.</b> The product is evaluated for i up to the first level with s_i < 2^-80
- * (beyond it s_i roughly halves per level, so the neglected part of log F_T is below 2^-79).
+ * <p><b>Truncation.</b> The product is evaluated for i up to the first level with s_i < 2^-160
+ * (beyond it s_i roughly halves per level, so the neglected part of log F_T is below 2^-159,
+ * negligible even relative to the smallest survival probability kept, about 2^-53).
  * T is sampled by inversion from a 53-bit uniform, which can never select a level t with
  * P(T >= t) < 2^-53; {@link #maxLevel()} is the first level whose survival P(T > t) is below
  * 2^-53, and {@link #droppedMass()} that survival. Compared with evaluating (4) in 60-digit
@@ -29,7 +30,7 @@ import org.priodp.noise.RandomSource;
  * (the uniform grid) plus the double rounding of F_T (about 1e-15 relative).
  */
 public final class DqlMixture {
-  private static final double TINY_S = 0x1.0p-80;
+  private static final double TINY_S = 0x1.0p-160;
   private static final double UNIFORM_GRID = 0x1.0p-53;
   private static final int MAX_TERMS = 1100;
 
