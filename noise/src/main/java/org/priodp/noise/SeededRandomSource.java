@@ -16,19 +16,46 @@ import javax.crypto.spec.SecretKeySpec;
 public final class SeededRandomSource extends BlockRandomSource {
   private static final byte[] LABEL = "prio-dp seeded source v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private final Cipher cipher;
-  private final byte[] zeros = new byte[8192];
+  private final byte[] zeros;
   private final byte[] seed;
 
   /** Creates the stream for {@code seed} (any length, including empty). */
   public SeededRandomSource(byte[] seed) {
-    super(8192);
+    this(seed, 8192);
+  }
+
+  /**
+   * Creates the stream for {@code seed}, computing {@code blockSize} bytes of keystream at a time
+   * (a positive multiple of 8). The bits are the same for every block size; a small block makes
+   * short-lived streams cheap.
+   */
+  public SeededRandomSource(byte[] seed, int blockSize) {
+    this(seed, 0, blockSize);
+  }
+
+  /**
+   * Creates the stream for {@code seed} starting at its 16-byte block number {@code firstBlock}
+   * (the AES-CTR counter), so that a reader can jump to any 128-bit block: the result yields the
+   * same bits as {@code new SeededRandomSource(seed)} after {@code 128 * firstBlock} bits.
+   *
+   * @throws IllegalArgumentException if firstBlock < 0 or blockSize is not a positive multiple
+   *     of 8
+   */
+  public SeededRandomSource(byte[] seed, long firstBlock, int blockSize) {
+    super(blockSize);
+    if (firstBlock < 0) {
+      throw new IllegalArgumentException("first block must be >= 0, got " + firstBlock);
+    }
+    this.zeros = new byte[blockSize];
     this.seed = seed.clone();
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(LABEL);
       byte[] key = sha.digest(seed);
       cipher = Cipher.getInstance("AES/CTR/NoPadding");
-      cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(new byte[16]));
+      byte[] iv = new byte[16];
+      java.nio.ByteBuffer.wrap(iv, 8, 8).putLong(firstBlock);
+      cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(iv));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR or SHA-256 is missing from this JDK", e);
     }

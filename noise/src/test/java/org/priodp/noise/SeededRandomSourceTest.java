@@ -70,4 +70,25 @@ class SeededRandomSourceTest {
     assertEquals(0, r.nextBits(0));
     assertNotEquals(r.nextLong(), RandomSource.seeded(new byte[] {2}).nextLong());
   }
+
+  @Test
+  void blockSizeAndFirstBlockOnlyMoveThroughTheSameKeystream() {
+    byte[] seed = {4, 2};
+    RandomSource whole = new SeededRandomSource(seed);
+    long[] words = new long[64];
+    for (int i = 0; i < words.length; i++) {
+      words[i] = whole.nextLong();
+    }
+    RandomSource small = new SeededRandomSource(seed, 16);
+    for (long w : words) {
+      assertEquals(w, small.nextLong());
+    }
+    for (int block = 0; block < 32; block++) {
+      RandomSource jump = new SeededRandomSource(seed, block, 16);
+      assertEquals(words[2 * block], jump.nextLong());
+      assertEquals(words[2 * block + 1], jump.nextLong());
+    }
+    assertThrows(IllegalArgumentException.class, () -> new SeededRandomSource(seed, -1, 16));
+    assertThrows(IllegalArgumentException.class, () -> new SeededRandomSource(seed, 0, 12));
+  }
 }

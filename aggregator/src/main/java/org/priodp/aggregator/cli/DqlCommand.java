@@ -1,0 +1,142 @@
+package org.priodp.aggregator.cli;
+
+import java.io.PrintWriter;
+import java.util.HexFormat;
+import java.util.List;
+import org.priodp.noise.RandomSource;
+import org.priodp.noise.SeededRandomSource;
+import org.priodp.noise.compress.DqlCodec;
+import org.priodp.noise.compress.DqlDescription;
+import org.priodp.noise.compress.DqlParameters;
+import org.priodp.noise.compress.EliasCode;
+import org.priodp.noise.compress.SharedRandomness;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** The dyadic quantized Laplace codec (DQL paper, Algorithms 1 and 2) on the command line. */
+@Command(
+    name = "dql",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Dyadic quantized Laplace: a few bits per value, decoded value = x + Laplace(1/epsilon),",
+      "epsilon*d-private against the database and ell*epsilon*d-private against the decoder."
+    },
+    subcommands = {DqlCommand.Encode.class, DqlCommand.Decode.class})
+public final class DqlCommand implements PrioDpSubcommand {
+
+  @Spec CommandSpec spec;
+
+  /** Without a subcommand: fail with the usage. */
+  @Override
+  public Integer call() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand (encode or decode)");
+  }
+
+  /** Options shared by encode and decode. */
+  static final class Common {
+    @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Database epsilon > 0 (decimal or fraction).")
+    String epsilon;
+
+    @Option(names = "--ell", required = true, paramLabel = "L", description = "Decoder relaxation ell > 1: the decoder gets ell*epsilon.")
+    String ell;
+
+    @Option(names = "--shared-seed", required = true, paramLabel = "HEX", description = "Seed shared by encoder and decoder (hex).")
+    String sharedSeed;
+
+    @Option(names = "--report", defaultValue = "0", paramLabel = "N", description = "Report index of the shared randomness (default ${DEFAULT-VALUE}).")
+    long report;
+
+    @Option(names = "--code", defaultValue = "delta", paramLabel = "CODE", description = "Signed Elias code: delta (default) or gamma.")
+    String code;
+
+    DqlCodec codec() {
+      EliasCode c = switch (code) {
+        case "delta" -> EliasCode.DELTA;
+        case "gamma" -> EliasCode.GAMMA;
+        default -> throw new IllegalArgumentException("--code must be delta or gamma, got '" + code + "'");
+      };
+      if (report < 0) {
+        throw new IllegalArgumentException("--report must be >= 0, got " + report);
+      }
+      return DqlCodec.of(DqlParameters.parse(epsilon, ell), c);
+    }
+
+    SharedRandomness shared() {
+      return SharedRandomness.fromHex(sharedSeed);
+    }
+  }
+
+  /** Encodes values into a description. */
+  @Command(name = "encode", mixinStandardHelpOptions = true,
+      description = {"Encodes values; prints the description (hex) and its length in bits.",
+        "Local randomness comes from SecureRandom unless --local-seed is given."})
+  static final class Encode implements java.util.concurrent.Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @CommandLine.Mixin Common common = new Common();
+
+    @Option(names = "--local-seed", paramLabel = "HEX", description = "Seed of the encoder's local randomness, for reproducible runs only.")
+    String localSeed;
+
+    @Parameters(paramLabel = "X", arity = "1..*", description = "Values to encode (negative values after --, or as -0.5).")
+    List<String> values;
+
+    @Override
+    public Integer call() {
+      DqlCodec codec = common.codec();
+      SharedRandomness shared = common.shared();
+      double[] x = new double[values.size()];
+      for (int i = 0; i < x.length; i++) {
+        try {
+          x[i] = Double.parseDouble(values.get(i).strip());
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("cannot read value '" + values.get(i) + "' as a number");
+        }
+      }
+      RandomSource local = localSeed == null ? RandomSource.secure() : SeededRandomSource.fromHex(localSeed);
+      DqlDescription d = codec.encode(x, shared, common.report, local);
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(d.hex());
+      out.println(d.bitLength() + " bits");
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** Decodes a description into values. */
+  @Command(name = "decode", mixinStandardHelpOptions = true, description = "Decodes a description (hex); prints one value per line.")
+  static final class Decode implements java.util.concurrent.Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @CommandLine.Mixin Common common = new Common();
+
+    @Option(names = "--count", required = true, paramLabel = "N", description = "Number of values in the description.")
+    int count;
+
+    @Parameters(paramLabel = "HEX", arity = "1", description = "The description printed by encode.")
+    String hex;
+
+    @Override
+    public Integer call() {
+      DqlCodec codec = common.codec();
+      SharedRandomness shared = common.shared();
+      byte[] bytes;
+      try {
+        bytes = HexFormat.of().parseHex(hex.strip());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("description must be an even number of hex digits, got '" + hex + "'");
+      }
+      double[] xhat = codec.decode(bytes, count, shared, common.report);
+      PrintWriter out = spec.commandLine().getOut();
+      for (double v : xhat) {
+        out.println(v);
+      }
+      out.flush();
+      return 0;
+    }
+  }
+}
