@@ -19,13 +19,15 @@ import picocli.CommandLine.Spec;
     description = {
       "Reproduces a result of the papers by seeded simulation and writes a CSV and a PNG plot.",
       "randomized-response: the RR mean estimator's error against n for several epsilons,",
-      "beside the lecture's Theorem 5 bound."
+      "beside the lecture's Theorem 5 bound.",
+      "dql: Fig. 3 of the dyadic quantized Laplace paper (MSE against database and decoder",
+      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound."
     })
 public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "WHAT", description = "randomized-response")
+  @Parameters(paramLabel = "WHAT", description = "randomized-response or dql")
   String what;
 
   @Option(names = "--out", paramLabel = "FOLDER", description = "output folder (default ./reproductions/WHAT)")
@@ -36,13 +38,21 @@ public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Override
   public Integer call() throws IOException {
-    if (!"randomized-response".equals(what)) {
-      throw new IllegalArgumentException("unknown reproduction '" + what + "' (available: randomized-response)");
+    if (!"randomized-response".equals(what) && !"dql".equals(what)) {
+      throw new IllegalArgumentException(
+          "unknown reproduction '" + what + "' (available: randomized-response, dql)");
     }
     Path dir = out != null ? out : Path.of("reproductions", what);
+    PrintWriter pw = spec.commandLine().getOut();
+    if ("dql".equals(what)) {
+      for (Path f : org.priodp.conformance.reproduce.DqlReproduction.run(dir, spec.commandLine().getErr())) {
+        pw.println("wrote " + f.toAbsolutePath().normalize());
+      }
+      pw.flush();
+      return 0;
+    }
     List<RandomizedResponseReproduction.Row> rows = RandomizedResponseReproduction.simulate(seed);
     List<Path> files = RandomizedResponseReproduction.write(rows, dir);
-    PrintWriter pw = spec.commandLine().getOut();
     long within = rows.stream().filter(r -> r.quantile() <= r.bound()).count();
     pw.printf("randomized-response: %d (epsilon, n) points, seed %s; simulated 95%% quantile within the lecture bound at %d of %d%n",
         rows.size(), seed, within, rows.size());
