@@ -160,7 +160,7 @@ class HelperServerTest {
         byte[] base = f.request(0, 2).encode();
         assertEquals(200, client.send(post(port, f, "Bearer " + Fixture.TOKEN, base),
             HttpResponse.BodyHandlers.discarding()).statusCode());
-        int cases = Integer.getInteger("priodp.fuzz.httpCases", 10_000);
+        int cases = Integer.getInteger("priodp.fuzz.httpCases", 100_000);
         Semaphore inFlight = new Semaphore(32);
         List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         List<CompletableFuture<?>> all = new ArrayList<>();
