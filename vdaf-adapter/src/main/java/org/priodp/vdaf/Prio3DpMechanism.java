@@ -9,6 +9,7 @@ import org.priodp.field.PrimeField;
 import org.priodp.noise.Accuracy;
 import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
@@ -39,11 +40,22 @@ public final class Prio3DpMechanism {
   private final NoiseSampler sampler; // null: no noise
   private final boolean longPath;
 
-  private Prio3DpMechanism(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
+  private Prio3DpMechanism(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule,
+      boolean hardened) {
     this.variant = Objects.requireNonNull(variant, "variant");
     this.strategy = Objects.requireNonNull(strategy, "strategy");
     this.sensitivity = Sensitivity.of(variant, rule);
-    this.sampler = strategy.sampler(sensitivity).orElse(null);
+    NoiseSampler exact = strategy.sampler(sensitivity).orElse(null);
+    if (hardened) {
+      if (!(exact instanceof DiscreteLaplace dl)) {
+        throw new IllegalArgumentException(
+            "the fixed-work sampler exists for PureDpDiscreteLaplace only, not " + strategy.describe());
+      }
+      this.sampler = dl.hardened(); // throws for scales beyond its 62 digits
+      this.longPath = true;
+      return;
+    }
+    this.sampler = exact;
     // A sample beyond the long range has probability below exp(-2^23) on the long path; if it
     // ever happens the sampler throws and nothing is released (never resampled silently).
     if (sampler instanceof DiscreteLaplace dl) {
@@ -57,7 +69,7 @@ public final class Prio3DpMechanism {
 
   /** Returns the mechanism for a variant and strategy under prio-dp's sensitivity rule. */
   public static Prio3DpMechanism of(Prio3Variant variant, DpStrategy strategy) {
-    return new Prio3DpMechanism(variant, strategy, SensitivityRule.PRIODP);
+    return new Prio3DpMechanism(variant, strategy, SensitivityRule.PRIODP, false);
   }
 
   /**
@@ -65,7 +77,35 @@ public final class Prio3DpMechanism {
    * {@link SensitivityRule#JANUS_COMPATIBLE} to match a Janus peer's SumVec noise).
    */
   public static Prio3DpMechanism of(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
-    return new Prio3DpMechanism(variant, strategy, Objects.requireNonNull(rule, "rule"));
+    return new Prio3DpMechanism(variant, strategy, Objects.requireNonNull(rule, "rule"), false);
+  }
+
+  /**
+   * Returns this mechanism with the fixed-work {@link HardenedDiscreteLaplace} in place of the
+   * exact discrete Laplace sampler: the same scale, but every draw runs the same loop and reads
+   * the same number of random bits whatever the noise, so the time spent noising a share does
+   * not leak the noise. The output is within total variation delta <= 2^-64 of the exact
+   * distribution (see {@link HardenedDiscreteLaplace#delta()}), so the guarantee becomes
+   * (epsilon, (1 + e^epsilon) delta)-DP.
+   *
+   * @throws IllegalArgumentException if the strategy is not PureDpDiscreteLaplace, or its scale
+   *     is too large for the fixed-work sampler
+   */
+  public Prio3DpMechanism withHardenedSampler() {
+    return new Prio3DpMechanism(variant, strategy, sensitivity.rule(), true);
+  }
+
+  /** Returns true if noise is drawn by the fixed-work sampler. */
+  public boolean hardened() {
+    return sampler instanceof HardenedDiscreteLaplace;
+  }
+
+  /** The scale of the discrete Laplace noise, exact or fixed-work; null for other noise. */
+  private Rational laplaceScale() {
+    if (sampler instanceof DiscreteLaplace dl) {
+      return dl.scale();
+    }
+    return sampler instanceof HardenedDiscreteLaplace h ? h.scale() : null;
   }
 
   /** Returns the VDAF parameters. */
@@ -98,7 +138,11 @@ public final class Prio3DpMechanism {
    * scale 2".
    */
   public String describeNoise() {
-    if (sampler instanceof DiscreteLaplace dl) {
+    if (sampler instanceof HardenedDiscreteLaplace h) {
+      return "fixed-work discrete Laplace with scale " + h.scale() + " (total variation <= 2^"
+          + Math.round(Math.log(Accuracy.toDouble(h.delta())) / Math.log(2))
+          + " from the exact distribution)";
+    } else if (sampler instanceof DiscreteLaplace dl) {
       return "discrete Laplace with scale " + dl.scale();
     } else if (sampler instanceof DiscreteGaussian dg) {
       return "discrete Gaussian with sigma^2 " + dg.sigma2();
@@ -207,8 +251,8 @@ public final class Prio3DpMechanism {
    */
   public double noiseVariance(int aggregators) {
     checkAggregators(aggregators);
-    if (sampler instanceof DiscreteLaplace dl) {
-      return aggregators * Accuracy.laplaceVariance(dl.scale());
+    if (laplaceScale() != null) {
+      return aggregators * Accuracy.laplaceVariance(laplaceScale());
     } else if (sampler instanceof DiscreteGaussian dg) {
       return aggregators * Accuracy.gaussianVarianceBound(dg.sigma2());
     }
@@ -239,8 +283,8 @@ public final class Prio3DpMechanism {
       double perDraw = 1 - (1 - confidence) / aggregators;
       return Math.multiplyExact((long) aggregators, noiseHalfWidth(1, perDraw));
     }
-    if (sampler instanceof DiscreteLaplace dl) {
-      return Accuracy.laplaceHalfWidth(dl.scale(), aggregators, confidence);
+    if (laplaceScale() != null) {
+      return Accuracy.laplaceHalfWidth(laplaceScale(), aggregators, confidence);
     }
     return Accuracy.gaussianHalfWidth(((DiscreteGaussian) sampler).sigma2(), aggregators, confidence);
   }

@@ -183,4 +183,43 @@ class Prio3DpMechanismTest {
     assertEquals("discrete Laplace with scale 70",
         Prio3DpMechanism.of(v, eps, SensitivityRule.JANUS_COMPATIBLE).describeNoise());
   }
+
+  @Test
+  void hardenedSamplerNoisesWithFixedRandomnessPerShare() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(50, 7);
+    Prio3DpMechanism m = Prio3DpMechanism.of(h, DpStrategy.PureDpDiscreteLaplace.parse("1/2"))
+        .withHardenedSampler();
+    assertTrue(m.hardened());
+    org.priodp.noise.HardenedDiscreteLaplace sampler =
+        (org.priodp.noise.HardenedDiscreteLaplace) m.sampler().orElseThrow();
+    assertEquals(org.priodp.noise.Rational.of(4), sampler.scale(), "scale L1/epsilon = 2/(1/2)");
+    assertTrue(m.describeNoise().startsWith("fixed-work discrete Laplace with scale 4"), m.describeNoise());
+    FieldVector share = randomShare(h.field(), 50, new SplittableRandom(5));
+    org.priodp.noise.RandomSource a = org.priodp.noise.SeededRandomSource.fromHex("5a");
+    org.priodp.noise.RandomSource b = org.priodp.noise.SeededRandomSource.fromHex("5a");
+    for (int round = 0; round < 20; round++) {
+      long before = a.bitsConsumed();
+      FieldVector noised = m.addNoiseToAggShare(share, a);
+      assertEquals(50 * sampler.bitsPerSample(), a.bitsConsumed() - before,
+          "every share reads the same number of random bits");
+      FieldVector diff = noised.sub(share);
+      for (int i = 0; i < 50; i++) {
+        assertEquals(java.math.BigInteger.valueOf(sampler.sample(b)), diff.getSigned(i), "coordinate " + i);
+      }
+    }
+    // accuracy figures are those of the same scale
+    Prio3DpMechanism exact = Prio3DpMechanism.of(h, DpStrategy.PureDpDiscreteLaplace.parse("1/2"));
+    assertEquals(exact.noiseHalfWidth(2, 0.95), m.noiseHalfWidth(2, 0.95));
+    assertEquals(exact.noiseVariance(2), m.noiseVariance(2));
+  }
+
+  @Test
+  void hardenedSamplerIsOnlyForTheDiscreteLaplace() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1")).withHardenedSampler());
+    assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).withHardenedSampler());
+  }
 }

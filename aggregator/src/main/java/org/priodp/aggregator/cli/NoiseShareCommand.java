@@ -36,6 +36,11 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
           + " knows the seed knows the noise). Default: SecureRandom.")
   String seed;
 
+  @Option(names = "--hardened",
+      description = "Draw discrete Laplace noise with the fixed-work sampler (its time and randomness"
+          + " do not depend on the noise; within total variation 2^-64 of the exact distribution).")
+  boolean hardened;
+
   @Option(names = "--in", paramLabel = "FILE", description = "Read the hex share from FILE (default: stdin).")
   Path in;
 
@@ -49,6 +54,9 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
       throw new IllegalArgumentException("needs --epsilon or --rho (an un-noised share is never written)");
     }
     Prio3DpMechanism m = Prio3DpMechanism.of(variant, dp.strategy(), dp.rule());
+    if (hardened) {
+      m = m.withHardenedSampler();
+    }
     RandomSource rnd = seed == null ? RandomSource.secure() : SeededRandomSource.fromHex(seed);
     byte[] share = CliIo.hex("aggregate share", CliIo.readText(in, System.in));
     String noised = CliIo.hex(m.addNoiseToAggShare(share, rnd)) + "\n";

@@ -31,10 +31,25 @@ public final class TaskDefinition {
   private final HpkeConfig collectorHpkeConfig;
   private final AuthToken authToken;
 
-  /** Validates the parts; every problem is an IllegalArgumentException naming the field. */
+  /**
+   * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
+   * problem is an IllegalArgumentException naming the field.
+   */
   public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
       Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
       HpkeConfig collectorHpkeConfig, AuthToken authToken) {
+    this(taskId, role, configuration, variant, dpStrategy, sensitivityRule, collectorHpkeConfig,
+        authToken, false);
+  }
+
+  /**
+   * Validates the parts; with {@code hardenedSampler} the discrete Laplace noise is drawn by the
+   * fixed-work sampler ({@link Prio3DpMechanism#withHardenedSampler()}). Every problem is an
+   * IllegalArgumentException naming the field.
+   */
+  public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
+      Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
+      HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler) {
     this.taskId = Objects.requireNonNull(taskId, "task_id");
     this.role = Objects.requireNonNull(role, "role");
     if (role != Role.LEADER && role != Role.HELPER) {
@@ -59,7 +74,16 @@ public final class TaskDefinition {
           + collectorHpkeConfig.kemId() + "/" + collectorHpkeConfig.kdfId() + "/"
           + collectorHpkeConfig.aeadId());
     }
-    this.mechanism = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
+    Prio3DpMechanism exact = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
+    if (hardenedSampler) {
+      try {
+        this.mechanism = exact.withHardenedSampler();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("noise_sampler: " + e.getMessage(), e);
+      }
+    } else {
+      this.mechanism = exact;
+    }
     this.boundConfiguration = DpBinding.bind(configuration, variant, dpStrategy, sensitivityRule);
   }
 

@@ -50,7 +50,7 @@ public final class TaskFile {
   private static final Set<String> TASK_FIELDS = Set.of("task_id", "role", "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
-      "collector_hpke_config", "auth_token", "auth_token_env");
+      "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env");
 
   private TaskFile() {
   }
@@ -125,8 +125,22 @@ public final class TaskFile {
     AuthToken token = authToken(n, path, env);
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
+    boolean hardened = noiseSampler(n, path);
     return wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy, rule, hpke,
-        token));
+        token, hardened));
+  }
+
+  /** "noise_sampler": "exact" (default) or "hardened" (the fixed-work discrete Laplace). */
+  private static boolean noiseSampler(JsonNode n, String path) {
+    if (!n.has("noise_sampler")) {
+      return false;
+    }
+    return switch (text(n, path, "noise_sampler").toLowerCase(Locale.ROOT)) {
+      case "exact" -> false;
+      case "hardened" -> true;
+      default -> throw new IllegalArgumentException(path
+          + ".noise_sampler: expected exact or hardened");
+    };
   }
 
   private static <T> T wrap(String path, java.util.function.Supplier<T> s) {

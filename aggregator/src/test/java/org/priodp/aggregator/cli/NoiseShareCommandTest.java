@@ -57,6 +57,20 @@ class NoiseShareCommandTest {
     assertEquals(4, FieldVector.decode(Field128.FIELD, HexFormat.of().parseHex(secure.out().strip())).length());
   }
 
+  @Test
+  void hardenedNoiseMatchesTheLibrarysFixedWorkSampler() throws IOException {
+    Path in = dir.resolve("share.hex");
+    Files.writeString(in, HexFormat.of().formatHex(SHARE.encode()) + "\n");
+    CliRun r = CliRun.of(args("--epsilon", "1", "--hardened", "--seed", "0b", "--in", in.toString()));
+    assertEquals(0, r.code(), r.err());
+    byte[] expected = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"))
+        .withHardenedSampler().addNoiseToAggShare(SHARE.encode(), SeededRandomSource.fromHex("0b"));
+    assertEquals(HexFormat.of().formatHex(expected) + "\n", r.out());
+    CliRun gaussian = CliRun.of(args("--rho", "1", "--hardened", "--in", in.toString()));
+    assertEquals(2, gaussian.code());
+    assertTrue(gaussian.err().contains("PureDpDiscreteLaplace only"), gaussian.err());
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
     "abc|aggregate share has an odd number of hex digits (3)",

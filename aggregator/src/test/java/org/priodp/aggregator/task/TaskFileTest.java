@@ -101,4 +101,15 @@ class TaskFileTest {
     assertTrue(refusal(ex.replace("jMCjOEq_tC1sD8sfL58L4AhdlzUS2ODc6Eirto8l5XQ", "EiJUV6PGSSKfoUuVBWIp5jt_W4e4UIfr-OxiRAwoVqA"))
         .startsWith("tasks[1].task_id: duplicate"));
   }
+
+  @Test
+  void noiseSamplerSelectsTheFixedWorkLaplace() throws IOException {
+    String ex = example();
+    assertFalse(parse(ex).get(0).mechanism().hardened(), "exact by default");
+    String hardened = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"hardened\",");
+    assertFalse(hardened.equals(ex), "the replacement must apply");
+    assertTrue(parse(hardened).get(0).mechanism().hardened());
+    String bad = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"fast\",");
+    assertTrue(refusal(bad).startsWith("tasks[0].noise_sampler: expected exact or hardened"), refusal(bad));
+  }
 }
