@@ -5,8 +5,9 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** Runs the command line in-process and captures its output (test helper). */
-record CliRun(int code, String out, String err) {
-  static CliRun of(String... args) {
+public record CliRun(int code, String out, String err) {
+  /** Runs {@code ./prio-dp ARGS} in-process. */
+  public static CliRun of(String... args) {
     CommandLine cl = PrioDp.commandLine();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -17,7 +18,7 @@ record CliRun(int code, String out, String err) {
   }
 
   /** Returns true if the run failed with exactly one line on stderr that contains {@code text}. */
-  boolean failedWithOneLine(String text) {
+  public boolean failedWithOneLine(String text) {
     return code != 0 && out.isEmpty() && err.lines().count() == 1 && err.contains(text);
   }
 }

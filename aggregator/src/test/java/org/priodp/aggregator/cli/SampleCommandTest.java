@@ -3,55 +3,39 @@ package org.priodp.aggregator.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.SeededRandomSource;
-import picocli.CommandLine;
 
 class SampleCommandTest {
 
-  private record Run(int code, List<String> out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = PrioDp.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute(args);
-    return new Run(code, out.toString().lines().toList(), err.toString());
-  }
-
   @Test
   void seededLaplaceSamplesMatchTheLibrary() {
-    Run r = run("sample", "--mechanism", "discrete-laplace", "--scale", "5/2", "--count", "50", "--seed", "0a0b");
+    CliRun r = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "5/2", "--count", "50", "--seed", "0a0b");
     assertEquals(0, r.code(), r.err());
-    assertEquals(50, r.out().size());
+    assertEquals(50, r.out().lines().count());
     RandomSource rnd = SeededRandomSource.fromHex("0a0b");
     DiscreteLaplace dl = DiscreteLaplace.of(Rational.of(5, 2));
-    for (String line : r.out()) {
+    for (String line : r.out().lines().toList()) {
       assertEquals(dl.sample(rnd), Long.parseLong(line));
     }
   }
 
   @Test
   void seededGaussianAndHardenedSamples() {
-    Run g = run("sample", "--mechanism", "discrete-gaussian", "--sigma2", "25", "--count", "20", "--seed", "01");
+    CliRun g = CliRun.of("sample", "--mechanism", "discrete-gaussian", "--sigma2", "25", "--count", "20", "--seed", "01");
     assertEquals(0, g.code(), g.err());
     RandomSource rnd = SeededRandomSource.fromHex("01");
     DiscreteGaussian dg = DiscreteGaussian.of(Rational.of(25));
-    for (String line : g.out()) {
+    for (String line : g.out().lines().toList()) {
       assertEquals(dg.sample(rnd), Long.parseLong(line));
     }
-    Run h = run("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--seed", "01");
+    CliRun h = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--seed", "01");
     assertEquals(0, h.code(), h.err());
-    assertEquals(10, h.out().size());
+    assertEquals(10, h.out().lines().count());
     assertTrue(h.err().startsWith("hardened: 7 digits, 641 random bits per sample, delta <= 2^-"), h.err());
   }
 
@@ -70,12 +54,12 @@ class SampleCommandTest {
       String[] args = new String[c.length + 1];
       args[0] = "sample";
       System.arraycopy(c, 0, args, 1, c.length);
-      Run r = run(args);
+      CliRun r = CliRun.of(args);
       assertEquals(2, r.code(), String.join(" ", c));
       assertTrue(r.out().isEmpty(), "nothing on stdout for " + String.join(" ", c));
       assertEquals(1, r.err().lines().count(), "one line for " + String.join(" ", c) + ": " + r.err());
     }
-    Run unknown = run("sample", "--mechanism", "gauss", "--sigma2", "1");
+    CliRun unknown = CliRun.of("sample", "--mechanism", "gauss", "--sigma2", "1");
     assertEquals(2, unknown.code());
     assertTrue(unknown.err().startsWith("Invalid value for option '--mechanism'"), unknown.err());
   }

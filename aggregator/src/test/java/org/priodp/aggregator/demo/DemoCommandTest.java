@@ -3,38 +3,25 @@ package org.priodp.aggregator.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.priodp.aggregator.cli.CliRun;
 import org.junit.jupiter.api.io.TempDir;
-import org.priodp.aggregator.cli.PrioDp;
-import picocli.CommandLine;
 
 class DemoCommandTest {
   private static final Pattern ROW =
       Pattern.compile("\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+\\[(-?\\d+), (-?\\d+)\\].*");
 
-  private static String[] run(String... args) {
-    CommandLine cl = PrioDp.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute(args);
-    return new String[] {Integer.toString(code), out.toString(), err.toString()};
-  }
-
   @Test
   void smallDemoPrintsAnHonestTable(@TempDir Path dir) {
-    String[] r = run("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2",
+    CliRun r = CliRun.of("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2",
         "--data-dir", dir.toString());
-    assertEquals("0", r[0], r[2]);
-    String out = r[1];
+    assertEquals(0, r.code(), r.err());
+    String out = r.out();
     assertTrue(out.contains("epsilon = 1/2"), out);
     assertTrue(out.contains("300 reports sharded, verified by both aggregators and aggregated (0 rejected)"), out);
     assertTrue(out.contains("served its noised, HPKE-sealed share at http://127.0.0.1:"), out);
@@ -67,9 +54,9 @@ class DemoCommandTest {
   void badOptionsFailWithOneLine() {
     for (String[] args : new String[][] {
         {"demo", "--clients", "0"}, {"demo", "--length", "1"}, {"demo", "--epsilon", "-1"}}) {
-      String[] r = run(args);
-      assertEquals("2", r[0], String.join(" ", args));
-      assertEquals(1, r[2].lines().count(), r[2]);
+      CliRun r = CliRun.of(args);
+      assertEquals(2, r.code(), String.join(" ", args));
+      assertEquals(1, r.err().lines().count(), r.err());
     }
   }
 }
