@@ -1,21 +1,32 @@
 package org.priodp.vdaf;
 
+import org.priodp.field.Field128;
+import org.priodp.field.Field64;
+import org.priodp.field.PrimeField;
+
 /** The Prio3 algorithm identifiers (VDAF draft-20, IANA "VDAF Identifiers" table). */
 public enum Prio3Algorithm {
-  COUNT(0x00000001L, "Prio3Count"),
-  SUM(0x00000002L, "Prio3Sum"),
-  SUM_VEC(0x00000003L, "Prio3SumVec"),
-  HISTOGRAM(0x00000004L, "Prio3Histogram"),
-  MULTIHOT_COUNT_VEC(0x00000005L, "Prio3MultihotCountVec"),
+  COUNT(0x00000001L, "Prio3Count", Field64.FIELD),
+  SUM(0x00000002L, "Prio3Sum", Field64.FIELD),
+  SUM_VEC(0x00000003L, "Prio3SumVec", Field128.FIELD),
+  HISTOGRAM(0x00000004L, "Prio3Histogram", Field128.FIELD),
+  MULTIHOT_COUNT_VEC(0x00000005L, "Prio3MultihotCountVec", Field128.FIELD),
   /** The private-use id of the multiproof SumVec over Field64 in the official test vectors. */
-  SUM_VEC_FIELD64_MULTIPROOF(0xFFFFFFFFL, "Prio3SumVecWithMultiproof");
+  SUM_VEC_FIELD64_MULTIPROOF(0xFFFFFFFFL, "Prio3SumVecWithMultiproof", Field64.FIELD);
 
   private final long id;
   private final String specName;
+  private final PrimeField field;
 
-  Prio3Algorithm(long id, String specName) {
+  Prio3Algorithm(long id, String specName, PrimeField field) {
     this.id = id;
     this.specName = specName;
+    this.field = field;
+  }
+
+  /** Returns the field the algorithm computes in (VDAF draft-20, section "Variants"). */
+  public PrimeField field() {
+    return field;
   }
 
   /** Returns the 32-bit algorithm id as an unsigned value. */

@@ -31,11 +31,15 @@ public sealed interface Prio3Variant
   /** Returns the algorithm and its id. */
   Prio3Algorithm algorithm();
 
-  /** Returns the field the variant computes in. */
-  PrimeField field();
+  /** Returns the field the variant computes in: the algorithm's field. */
+  default PrimeField field() {
+    return algorithm().field();
+  }
 
-  /** Returns the number of FLP proofs (PROOFS). */
-  int proofs();
+  /** Returns the number of FLP proofs (PROOFS): one, except for the multiproof SumVec. */
+  default int proofs() {
+    return 1;
+  }
 
   /** Returns the length of the encoded measurement (MEAS_LEN). */
   int measurementLength();
@@ -75,15 +79,7 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.COUNT;
     }
 
-    @Override
-    public PrimeField field() {
-      return Field64.FIELD;
-    }
 
-    @Override
-    public int proofs() {
-      return 1;
-    }
 
     @Override
     public int measurementLength() {
@@ -113,15 +109,7 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.SUM;
     }
 
-    @Override
-    public PrimeField field() {
-      return Field64.FIELD;
-    }
 
-    @Override
-    public int proofs() {
-      return 1;
-    }
 
     @Override
     public int measurementLength() {
@@ -203,15 +191,7 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.HISTOGRAM;
     }
 
-    @Override
-    public PrimeField field() {
-      return Field128.FIELD;
-    }
 
-    @Override
-    public int proofs() {
-      return 1;
-    }
 
     @Override
     public int measurementLength() {
@@ -255,15 +235,7 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.MULTIHOT_COUNT_VEC;
     }
 
-    @Override
-    public PrimeField field() {
-      return Field128.FIELD;
-    }
 
-    @Override
-    public int proofs() {
-      return 1;
-    }
 
     @Override
     public int measurementLength() {
