@@ -139,16 +139,13 @@ public final class RequantizationReproduction {
       double ratio = (double) BITS_OUT[k] / BITS_IN;
       List<Double> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
-      for (double delta : s.deltas()) {
-        if (delta <= d.minimumDistortion()) {
+      List<RequantizationDesign> designs = d.designAll(s.deltas());
+      for (int i = 0; i < designs.size(); i++) {
+        RequantizationDesign r = designs.get(i);
+        if (r == null) { // infeasible: delta at or too close above the smallest achievable distortion
           continue;
         }
-        RequantizationDesign r;
-        try {
-          r = d.design(delta);
-        } catch (IllegalArgumentException e) { // too close to the minimum: epsilon above the cap
-          continue;
-        }
+        double delta = s.deltas()[i];
         csv.append(String.format(Locale.ROOT, "%.2f,%d,%.4f,%.6f,%.6f,%s,%.6f,%d%n", ratio, BITS_OUT[k], delta,
             r.targetEpsilon(), r.guaranteedEpsilon(), r.channel().maxRatio(), r.channelDistortion(), r.lpSolves()));
         xs.add(delta);

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param channel the exact channel
  * @param channelDistortion the worst-case distortion of the exact channel over the family
  * @param minimumDistortion the smallest achievable worst-case distortion (epsilon -> infinity)
- * @param lpSolves the number of LPs the bisection solved
+ * @param lpSolves the number of LPs the bisection solved (in a sweep, those not already solved for an
+ *     earlier bound; reported as at least 1)
  */
 public record RequantizationDesign(double distortionBound, double targetEpsilon, double lpDistortion,
     RequantizationChannel channel, double channelDistortion, double minimumDistortion, int lpSolves) {

@@ -150,6 +150,30 @@ public final class RequantizationDesigner {
    * @throws IllegalArgumentException if {@code expEpsilon} is not finite and >= 1
    */
   public FixedRatio minimizeDistortion(double expEpsilon) {
+    return solve(expEpsilon, new Session());
+  }
+
+  /**
+   * State shared by the LPs of one design call (or one sweep): the family members that were ever
+   * binding seed each new LP's cutting planes, and every solved ratio brackets later bisections.
+   */
+  private final class Session {
+    final List<Integer> active = new ArrayList<>(List.of(worstAtInfinity));
+    final java.util.TreeMap<Double, FixedRatio> solved = new java.util.TreeMap<>(); // epsilon -> LP
+    int solves;
+
+    FixedRatio at(double epsilon) {
+      FixedRatio r = solved.get(epsilon);
+      if (r == null) {
+        r = solve(Math.exp(epsilon), this);
+        solved.put(epsilon, r);
+        solves++;
+      }
+      return r;
+    }
+  }
+
+  private FixedRatio solve(double expEpsilon, Session session) {
     if (!(expEpsilon >= 1) || Double.isInfinite(expEpsilon)) {
       throw new IllegalArgumentException("e^epsilon must be finite and >= 1, got " + expEpsilon);
     }
@@ -177,8 +201,7 @@ public final class RequantizationDesigner {
     double[] obj = new double[vars];
     obj[t] = 1;
     LinearObjectiveFunction f = new LinearObjectiveFunction(obj, 0);
-    List<Integer> active = new ArrayList<>();
-    active.add(worstAtInfinity);
+    List<Integer> active = session.active; // grows: members binding here are tried first next time
     SimplexSolver solver = new SimplexSolver();
     while (true) {
       List<LinearConstraint> all = new ArrayList<>(base);
@@ -243,6 +266,29 @@ public final class RequantizationDesigner {
    * @throws IllegalArgumentException if delta is not finite and > 0
    */
   public RequantizationDesign design(double delta) {
+    return design(delta, new Session());
+  }
+
+  /**
+   * Designs one channel per distortion bound, as {@link #design(double)} does, sharing the LPs
+   * between the bisections: every solved ratio brackets the later searches, and family members
+   * found binding seed later LPs. The epsilons agree with separate designs to within {@link
+   * #EPSILON_TOLERANCE}; an infeasible bound gives null in its place.
+   */
+  public List<RequantizationDesign> designAll(double... deltas) {
+    Session session = new Session();
+    List<RequantizationDesign> out = new ArrayList<>();
+    for (double delta : deltas) {
+      try {
+        out.add(design(delta, session));
+      } catch (InfeasibleDistortionException e) {
+        out.add(null);
+      }
+    }
+    return out;
+  }
+
+  private RequantizationDesign design(double delta, Session session) {
     if (!(delta > 0) || Double.isInfinite(delta)) {
       throw new IllegalArgumentException("the distortion bound must be a finite number > 0, got " + delta);
     }
@@ -252,33 +298,47 @@ public final class RequantizationDesigner {
               + " levels: the smallest achievable worst-case distortion is " + minimumDistortion
               + " (approached only as epsilon -> infinity); choose a larger bound");
     }
-    int solves = 1;
-    FixedRatio zero = minimizeDistortion(1.0);
+    int before = session.solves;
+    FixedRatio zero = session.at(0.0);
     if (zero.worstCaseDistortion() <= delta) {
-      return finish(0.0, zero, delta, solves);
+      return finish(0.0, zero, delta, Math.max(1, session.solves - before));
     }
-    double lo = 0;
-    double hi = 1;
+    // Bracket with the LPs solved so far (D(e^epsilon) does not increase with epsilon).
+    double hi = Double.NaN;
     FixedRatio best = null;
-    while (true) {
-      FixedRatio r = minimizeDistortion(Math.exp(hi));
-      solves++;
-      if (r.worstCaseDistortion() <= delta) {
-        best = r;
+    for (var e : session.solved.entrySet()) {
+      if (e.getValue().worstCaseDistortion() <= delta) {
+        hi = e.getKey();
+        best = e.getValue();
         break;
       }
-      lo = hi;
-      if (hi >= MAX_EPSILON) {
-        throw new InfeasibleDistortionException(delta, minimumDistortion,
-            "distortion bound " + delta + " needs epsilon > " + MAX_EPSILON + " (the smallest achievable worst-case distortion is "
-                + minimumDistortion + ", at epsilon -> infinity); choose a larger bound");
+    }
+    double lo = 0;
+    for (var e : session.solved.entrySet()) {
+      if ((Double.isNaN(hi) || e.getKey() < hi) && e.getValue().worstCaseDistortion() > delta) {
+        lo = Math.max(lo, e.getKey());
       }
-      hi = Math.min(MAX_EPSILON, 2 * hi);
+    }
+    if (best == null) {
+      hi = Math.max(1, lo);
+      while (true) {
+        FixedRatio r = session.at(hi);
+        if (r.worstCaseDistortion() <= delta) {
+          best = r;
+          break;
+        }
+        lo = hi;
+        if (hi >= MAX_EPSILON) {
+          throw new InfeasibleDistortionException(delta, minimumDistortion,
+              "distortion bound " + delta + " needs epsilon > " + MAX_EPSILON + " (the smallest achievable worst-case distortion is "
+                  + minimumDistortion + ", at epsilon -> infinity); choose a larger bound");
+        }
+        hi = Math.min(MAX_EPSILON, 2 * hi);
+      }
     }
     while (hi - lo > EPSILON_TOLERANCE) {
       double mid = 0.5 * (lo + hi);
-      FixedRatio r = minimizeDistortion(Math.exp(mid));
-      solves++;
+      FixedRatio r = session.at(mid);
       if (r.worstCaseDistortion() <= delta) {
         hi = mid;
         best = r;
@@ -286,7 +346,7 @@ public final class RequantizationDesigner {
         lo = mid;
       }
     }
-    return finish(hi, best, delta, solves);
+    return finish(hi, best, delta, Math.max(1, session.solves - before));
   }
 
   private RequantizationDesign finish(double target, FixedRatio r, double delta, int solves) {

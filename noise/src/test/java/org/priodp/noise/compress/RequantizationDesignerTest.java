@@ -83,6 +83,19 @@ class RequantizationDesignerTest {
   }
 
   @Test
+  void sweepAgreesWithSeparateDesigns() {
+    RequantizationDesigner d = RequantizationFixtures.designer(3);
+    double[] deltas = {0.2, 1, 2.5, 5, 9, 12};
+    List<RequantizationDesign> all = d.designAll(deltas);
+    assertEquals(null, all.get(0)); // below the smallest achievable 0.33
+    for (int i = 1; i < deltas.length; i++) {
+      RequantizationDesign one = d.design(deltas[i]);
+      assertEquals(one.guaranteedEpsilon(), all.get(i).guaranteedEpsilon(), 2 * RequantizationDesigner.EPSILON_TOLERANCE);
+      assertTrue(all.get(i).channelDistortion() <= deltas[i] * (1 + 1e-9));
+    }
+  }
+
+  @Test
   void largeDistortionNeedsNoPrivacyLoss() {
     RequantizationDesign d = RequantizationFixtures.designer(2).design(50);
     assertEquals(0.0, d.targetEpsilon());
