@@ -69,6 +69,30 @@ final class Json {
     return this;
   }
 
+  /** Puts a number array (non-finite values become null). */
+  Json putDoubles(String k, double[] v) {
+    key(k).sb.append('[');
+    for (int i = 0; i < v.length; i++) {
+      sb.append(i == 0 ? "" : ", ").append(Double.isFinite(v[i]) ? Double.toString(v[i]) : "null");
+    }
+    sb.append(']');
+    return this;
+  }
+
+  /** Puts a matrix of integers, one row per line. */
+  Json putMatrix(String k, long[][] rows) {
+    key(k).sb.append('[');
+    for (int i = 0; i < rows.length; i++) {
+      sb.append(i == 0 ? "" : ",").append('\n').append("  ".repeat(indent + 1)).append('[');
+      for (int j = 0; j < rows[i].length; j++) {
+        sb.append(j == 0 ? "" : ", ").append(rows[i][j]);
+      }
+      sb.append(']');
+    }
+    sb.append('\n').append("  ".repeat(indent)).append(']');
+    return this;
+  }
+
   Json put(String k, Json nested) {
     key(k).sb.append(nested.toString());
     return this;

@@ -21,13 +21,16 @@ import picocli.CommandLine.Spec;
       "randomized-response: the RR mean estimator's error against n for several epsilons,",
       "beside the lecture's Theorem 5 bound.",
       "dql: Fig. 3 of the dyadic quantized Laplace paper (MSE against database and decoder",
-      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound."
+      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound.",
+      "requantization: Figs. 1 and 2 of the randomized requantization paper (minimum epsilon",
+      "against the distortion bound for 4 compression ratios; MSE against epsilon beside",
+      "Laplace-then-quantize; the error of the sum and of the mean as the number of users grows)."
     })
 public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "WHAT", description = "randomized-response or dql")
+  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql or requantization")
   String what;
 
   @Option(names = "--out", paramLabel = "FOLDER", description = "output folder (default ./reproductions/WHAT)")
@@ -38,12 +41,25 @@ public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Override
   public Integer call() throws IOException {
-    if (!"randomized-response".equals(what) && !"dql".equals(what)) {
+    if (!"randomized-response".equals(what) && !"dql".equals(what) && !"requantization".equals(what)) {
       throw new IllegalArgumentException(
-          "unknown reproduction '" + what + "' (available: randomized-response, dql)");
+          "unknown reproduction '" + what + "' (available: randomized-response, dql, requantization)");
     }
     Path dir = out != null ? out : Path.of("reproductions", what);
     PrintWriter pw = spec.commandLine().getOut();
+    if ("requantization".equals(what)) {
+      long s;
+      try {
+        s = Long.parseUnsignedLong(seed.strip(), 16);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--seed must be at most 16 hex digits, got '" + seed + "'");
+      }
+      for (Path f : org.priodp.conformance.reproduce.RequantizationReproduction.run(dir, spec.commandLine().getErr(), s)) {
+        pw.println("wrote " + f.toAbsolutePath().normalize());
+      }
+      pw.flush();
+      return 0;
+    }
     if ("dql".equals(what)) {
       for (Path f : org.priodp.conformance.reproduce.DqlReproduction.run(dir, spec.commandLine().getErr())) {
         pw.println("wrote " + f.toAbsolutePath().normalize());
