@@ -46,6 +46,8 @@ import org.priodp.noise.RandomSource;
  * of those doubles (relative error of order 2^-50 per variate), which is the residual error of the
  * design brief's non-negotiable 1.
  *
+ * <p>A codec holds a cipher and is not thread-safe; use one per thread.
+ *
  * @param <Z> the output space
  */
 public final class PprCodec<Z> {
@@ -55,6 +57,7 @@ public final class PprCodec<Z> {
   private final double alpha;
   private final long maxIterations;
   private final int blocksPerSample;
+  private final org.priodp.noise.SeededRandomSource.Seeker seeker;
 
   /**
    * Creates a codec.
@@ -87,6 +90,7 @@ public final class PprCodec<Z> {
     this.alpha = alpha;
     this.maxIterations = maxIterations;
     this.blocksPerSample = (bits + 127) / 128;
+    this.seeker = shared.seeker(report);
   }
 
   /** Returns alpha. */
@@ -108,7 +112,13 @@ public final class PprCodec<Z> {
     if (index < 1) {
       throw new IllegalArgumentException("PPR index must be >= 1, got " + index);
     }
-    RandomSource s = shared.indexed(report, index - 1, blocksPerSample);
+    long first;
+    try {
+      first = Math.multiplyExact(index - 1, (long) blocksPerSample);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("PPR index " + index + " is too large", e);
+    }
+    RandomSource s = seeker.at(first, blocksPerSample); // = shared.indexed(report, index - 1, blocksPerSample)
     Z z = proposal.sample(s);
     if (s.bitsConsumed() > 128L * blocksPerSample) {
       throw new IllegalStateException("proposal read " + s.bitsConsumed() + " bits, more than its declared " + proposal.maxBitsPerSample());

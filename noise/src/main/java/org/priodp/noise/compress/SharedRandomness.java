@@ -99,6 +99,18 @@ public final class SharedRandomness {
     return new SeededRandomSource(reportSeed(report), first, 16 * Math.min(blocksPerIndex, 64));
   }
 
+  /**
+   * Returns a seeker over report {@code report}'s stream (the one {@link #report(long)} reads):
+   * {@code seeker(report).at(index * blocksPerIndex, blocksPerIndex)} yields the same bits as
+   * {@link #indexed(long, long, int)} but derives the key once, so jumping costs one AES call per
+   * block.
+   *
+   * @throws IllegalArgumentException if report is negative
+   */
+  public SeededRandomSource.Seeker seeker(long report) {
+    return SeededRandomSource.seeker(reportSeed(report));
+  }
+
   private byte[] reportSeed(long report) {
     if (report < 0) {
       throw new IllegalArgumentException("report index must be >= 0, got " + report);
