@@ -5,7 +5,7 @@ package org.priodp.noise.compress;
  * functions. They concern what the decoder learns, the index K together with the shared
  * randomness (local DP); the decoded output Z_K has exactly the simulated mechanism's
  * distribution, so it keeps that mechanism's central guarantee unchanged (for example the
- * averaged Gaussian mechanism's (epsilon, delta) from RenyiAccountant).
+ * averaged Gaussian mechanism's (epsilon, delta) from {@link RenyiAccountant}).
  *
  * <p>All quantities are doubles shown to people and used to choose parameters (this package's
  * exception to non-negotiable 1); logarithms are natural unless the name says bits.
