@@ -21,13 +21,15 @@ import picocli.CommandLine.Spec;
       "randomized-response: the RR mean estimator's error against n for several epsilons,",
       "beside the lecture's Theorem 5 bound.",
       "dql: Fig. 3 of the dyadic quantized Laplace paper (MSE against database and decoder",
-      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound."
+      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound.",
+      "ppr: Fig. 1 of the PPR paper (MSE against central epsilon for PPR, CSGM and the Gaussian",
+      "mechanism at 25-400 bits per client, analytic and simulated); --quick for a shorter run."
     })
 public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "WHAT", description = "randomized-response or dql")
+  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql or ppr")
   String what;
 
   @Option(names = "--out", paramLabel = "FOLDER", description = "output folder (default ./reproductions/WHAT)")
@@ -36,14 +38,27 @@ public final class ReproduceCommand implements PrioDpSubcommand {
   @Option(names = "--seed", defaultValue = "5252", paramLabel = "HEX", description = "seed (hex; default ${DEFAULT-VALUE})")
   String seed;
 
+  @Option(names = "--quick", description = "ppr only: fewer epsilons and simulated points")
+  boolean quick;
+
   @Override
   public Integer call() throws IOException {
-    if (!"randomized-response".equals(what) && !"dql".equals(what)) {
+    if (!"randomized-response".equals(what) && !"dql".equals(what) && !"ppr".equals(what)) {
       throw new IllegalArgumentException(
-          "unknown reproduction '" + what + "' (available: randomized-response, dql)");
+          "unknown reproduction '" + what + "' (available: randomized-response, dql, ppr)");
     }
     Path dir = out != null ? out : Path.of("reproductions", what);
     PrintWriter pw = spec.commandLine().getOut();
+    if ("ppr".equals(what)) {
+      org.priodp.conformance.reproduce.PprReproduction.Settings s = quick
+          ? org.priodp.conformance.reproduce.PprReproduction.Settings.quick()
+          : org.priodp.conformance.reproduce.PprReproduction.Settings.paper();
+      for (Path f : org.priodp.conformance.reproduce.PprReproduction.run(dir, pw, s, seed)) {
+        pw.println("wrote " + f.toAbsolutePath().normalize());
+      }
+      pw.flush();
+      return 0;
+    }
     if ("dql".equals(what)) {
       for (Path f : org.priodp.conformance.reproduce.DqlReproduction.run(dir, spec.commandLine().getErr())) {
         pw.println("wrote " + f.toAbsolutePath().normalize());
