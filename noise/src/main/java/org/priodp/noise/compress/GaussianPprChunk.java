@@ -9,18 +9,20 @@ import org.priodp.noise.RandomSource;
  * <p><b>The density ratio.</b> log(dP/dQ)(z) = (m/2) ln(v/sigma^2) - ||z - x||^2/(2 sigma^2) +
  * ||z||^2/(2v), whose supremum over z is (m/2) ln(v/sigma^2) + ||x||^2/(2(v - sigma^2)), and
  * KL(P||Q) = (m/2)(sigma^2/v - 1 + ln(v/sigma^2)) + ||x||^2/(2v). The paper's choice v = sigma^2
- * + c^2/m minimizes the worst-case KL (bits), but its supremum exceeds the KL by up to m/2 nats,
- * and the encoder's work grows like exp(sup - KL). So this class takes the smallest v >= sigma^2 +
- * c^2/m whose worst-case gap sup - KL is at most {@code maxGapNats} (default {@value
- * #DEFAULT_MAX_GAP_NATS}), or the v that minimizes the supremum if none is (then the gap is as
- * small as it can be). The encoder uses the bound for the actual x, which is smaller.
+ * + c^2/m minimizes the worst-case KL (bits), but its supremum exceeds the KL by up to m/2 nats
+ * (25 nats for m = 50), and the encoder's work grows like exp(sup - KL). The supremum is smallest
+ * at v = sigma^2 + w, m w^2 = c^2 (w + sigma^2); between the two, the worst-case KL rises and the
+ * gap falls. This class takes the largest v in that interval whose worst-case KL exceeds the
+ * minimum by at most {@code maxExtraKlBits} (default {@value #DEFAULT_MAX_EXTRA_KL_BITS} bit): a
+ * fraction of a bit per chunk buys an exponentially faster encoder. The encoder uses the
+ * supremum for the actual x, which is smaller still.
  *
  * <p>The proposal's normals come from Box-Muller on 53-bit uniforms of the shared stream
  * (2 ceil(m/2) uniforms per sample); see {@link PprCodec} for the residual error.
  */
 public final class GaussianPprChunk {
-  /** Default cap on the worst-case sup - KL gap, in nats (about e^6 = 400 candidates). */
-  public static final double DEFAULT_MAX_GAP_NATS = 6;
+  /** Default extra worst-case KL, in bits, the proposal may cost over the KL-optimal one. */
+  public static final double DEFAULT_MAX_EXTRA_KL_BITS = 0.5;
 
   private final int dim;
   private final double sigma;
@@ -36,53 +38,46 @@ public final class GaussianPprChunk {
 
   /** The chunk mechanism with the default gap; see {@link #of(int, double, double, double)}. */
   public static GaussianPprChunk of(int dim, double sigma, double normBound) {
-    return of(dim, sigma, normBound, DEFAULT_MAX_GAP_NATS);
+    return of(dim, sigma, normBound, DEFAULT_MAX_EXTRA_KL_BITS);
   }
 
   /**
    * The chunk mechanism for dimension {@code dim}, noise {@code sigma} and norm bound {@code
    * normBound}, with the proposal variance chosen as in the class comment.
    *
-   * @throws IllegalArgumentException on dim < 1, or sigma, normBound or maxGapNats not finite and
-   *     > 0
+   * @throws IllegalArgumentException on dim < 1, or sigma, normBound or maxExtraKlBits not finite
+   *     and > 0
    */
-  public static GaussianPprChunk of(int dim, double sigma, double normBound, double maxGapNats) {
+  public static GaussianPprChunk of(int dim, double sigma, double normBound, double maxExtraKlBits) {
     if (dim < 1) {
       throw new IllegalArgumentException("chunk dimension must be >= 1, got " + dim);
     }
     positive("sigma", sigma);
     positive("norm bound", normBound);
-    positive("max gap", maxGapNats);
+    positive("max extra KL", maxExtraKlBits);
     double s2 = sigma * sigma;
     double c2 = normBound * normBound;
     double lo = s2 + c2 / dim; // KL-optimal
     // sup-optimal: m w^2 - c^2 w - c^2 s2 = 0, w = v - s2
     double hi = s2 + (c2 + Math.sqrt(c2 * c2 + 4.0 * dim * c2 * s2)) / (2.0 * dim);
+    double budget = kl(dim, s2, c2, lo) + maxExtraKlBits * Math.log(2);
     double v;
-    if (gap(dim, s2, c2, lo) <= maxGapNats) {
-      v = lo;
-    } else if (gap(dim, s2, c2, hi) > maxGapNats) {
+    if (kl(dim, s2, c2, hi) <= budget) {
       v = hi;
     } else {
       double a = lo;
       double b = hi;
       for (int i = 0; i < 100; i++) {
         double mid = 0.5 * (a + b);
-        if (gap(dim, s2, c2, mid) <= maxGapNats) {
-          b = mid;
-        } else {
+        if (kl(dim, s2, c2, mid) <= budget) {
           a = mid;
+        } else {
+          b = mid;
         }
       }
-      v = b;
+      v = a;
     }
     return new GaussianPprChunk(dim, sigma, normBound, v);
-  }
-
-  /** Worst-case (||x|| = c) sup - KL in nats; decreasing in v on [lo, hi]. */
-  private static double gap(int m, double s2, double c2, double v) {
-    double sup = 0.5 * m * Math.log(v / s2) + c2 / (2 * (v - s2));
-    return sup - kl(m, s2, c2, v);
   }
 
   private static double kl(int m, double s2, double x2, double v) {
