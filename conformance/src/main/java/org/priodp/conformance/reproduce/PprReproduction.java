@@ -256,6 +256,7 @@ public final class PprReproduction {
       XYSeries sim = chart.addSeries("simulated sliced PPR (encode, decode, average)", xs, ys);
       sim.setLineStyle(SeriesLines.NONE);
       sim.setMarker(SeriesMarkers.CROSS);
+      sim.setMarkerColor(java.awt.Color.BLACK);
     }
     BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
