@@ -90,4 +90,66 @@ public final class SeededRandomSource extends BlockRandomSource {
       throw new IllegalStateException(e);
     }
   }
+
+  /**
+   * Returns a seeker for {@code seed}: it derives the key once and then yields, for any block
+   * number, a stream with exactly the bits of {@code new SeededRandomSource(seed, firstBlock,
+   * ...)}, without a new key schedule per stream (for codecs that jump to many short streams, such
+   * as PPR's indexed proposal samples). Not thread-safe.
+   */
+  public static Seeker seeker(byte[] seed) {
+    return new Seeker(seed);
+  }
+
+  /** Jumps to any 128-bit block of one seed's stream; see {@link #seeker(byte[])}. */
+  public static final class Seeker {
+    private final Cipher ecb;
+
+    private Seeker(byte[] seed) {
+      try {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        sha.update(LABEL);
+        byte[] key = sha.digest(seed);
+        ecb = Cipher.getInstance("AES/ECB/NoPadding");
+        ecb.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("AES or SHA-256 is missing from this JDK", e);
+      }
+    }
+
+    /**
+     * Returns the stream from block {@code firstBlock} on, computing {@code blocksPerFill} blocks
+     * of keystream at a time.
+     *
+     * @throws IllegalArgumentException if firstBlock < 0 or blocksPerFill < 1
+     */
+    public RandomSource at(long firstBlock, int blocksPerFill) {
+      if (firstBlock < 0) {
+        throw new IllegalArgumentException("first block must be >= 0, got " + firstBlock);
+      }
+      if (blocksPerFill < 1) {
+        throw new IllegalArgumentException("blocks per fill must be >= 1, got " + blocksPerFill);
+      }
+      return new BlockRandomSource(16 * blocksPerFill) {
+        private long next = firstBlock;
+        private final byte[] counters = new byte[16 * blocksPerFill];
+
+        @Override
+        protected void fill(byte[] out) {
+          // AES-CTR keystream = AES(counter), counter = 0^64 || block number (big-endian)
+          for (int b = 0; b < blocksPerFill; b++) {
+            java.nio.ByteBuffer.wrap(counters, 16 * b + 8, 8).putLong(next++);
+          }
+          try {
+            int n = ecb.doFinal(counters, 0, counters.length, out, 0);
+            if (n != out.length) {
+              throw new IllegalStateException("AES returned " + n + " of " + out.length + " bytes");
+            }
+          } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+    }
+  }
 }

@@ -91,4 +91,19 @@ class SeededRandomSourceTest {
     assertThrows(IllegalArgumentException.class, () -> new SeededRandomSource(seed, -1, 16));
     assertThrows(IllegalArgumentException.class, () -> new SeededRandomSource(seed, 0, 12));
   }
+
+  @Test
+  void seekerJumpsToAnyBlockWithTheSameBits() {
+    byte[] seed = {1, 2, 3};
+    SeededRandomSource.Seeker seeker = SeededRandomSource.seeker(seed);
+    for (long first : new long[] {0, 1, 17, 1L << 40}) {
+      RandomSource ref = new SeededRandomSource(seed, first, 64);
+      RandomSource got = seeker.at(first, 3);
+      for (int w = 0; w < 20; w++) {
+        assertEquals(ref.nextLong(), got.nextLong(), "block " + first);
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> seeker.at(-1, 1));
+    assertThrows(IllegalArgumentException.class, () -> seeker.at(0, 0));
+  }
 }

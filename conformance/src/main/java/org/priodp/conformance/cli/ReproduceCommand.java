@@ -24,13 +24,15 @@ import picocli.CommandLine.Spec;
       "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound.",
       "requantization: Figs. 1 and 2 of the randomized requantization paper (minimum epsilon",
       "against the distortion bound for 4 compression ratios; MSE against epsilon beside",
-      "Laplace-then-quantize; the error of the sum and of the mean as the number of users grows)."
+      "Laplace-then-quantize; the error of the sum and of the mean as the number of users grows).",
+      "ppr: Fig. 1 of the PPR paper (MSE against central epsilon for PPR, CSGM and the Gaussian",
+      "mechanism at 25-400 bits per client, analytic and simulated); --quick for a shorter run."
     })
 public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql or requantization")
+  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql, requantization or ppr")
   String what;
 
   @Option(names = "--out", paramLabel = "FOLDER", description = "output folder (default ./reproductions/WHAT)")
@@ -39,39 +41,39 @@ public final class ReproduceCommand implements PrioDpSubcommand {
   @Option(names = "--seed", defaultValue = "5252", paramLabel = "HEX", description = "seed (hex; default ${DEFAULT-VALUE})")
   String seed;
 
+  @Option(names = "--quick", description = "ppr only: fewer epsilons and simulated points")
+  boolean quick;
+
   @Override
   public Integer call() throws IOException {
-    if (!"randomized-response".equals(what) && !"dql".equals(what) && !"requantization".equals(what)) {
-      throw new IllegalArgumentException(
-          "unknown reproduction '" + what + "' (available: randomized-response, dql, requantization)");
-    }
     Path dir = out != null ? out : Path.of("reproductions", what);
     PrintWriter pw = spec.commandLine().getOut();
-    if ("requantization".equals(what)) {
-      long s;
-      try {
-        s = Long.parseUnsignedLong(seed.strip(), 16);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--seed must be at most 16 hex digits, got '" + seed + "'");
+    PrintWriter progress = spec.commandLine().getErr();
+    List<Path> files;
+    switch (what) {
+      case "randomized-response" -> {
+        List<RandomizedResponseReproduction.Row> rows = RandomizedResponseReproduction.simulate(seed);
+        files = RandomizedResponseReproduction.write(rows, dir);
+        long within = rows.stream().filter(r -> r.quantile() <= r.bound()).count();
+        pw.printf("randomized-response: %d (epsilon, n) points, seed %s; simulated 95%% quantile within the"
+            + " lecture bound at %d of %d%n", rows.size(), seed, within, rows.size());
       }
-      for (Path f : org.priodp.conformance.reproduce.RequantizationReproduction.run(dir, spec.commandLine().getErr(), s)) {
-        pw.println("wrote " + f.toAbsolutePath().normalize());
+      case "dql" -> files = org.priodp.conformance.reproduce.DqlReproduction.run(dir, progress);
+      case "requantization" -> {
+        long s;
+        try {
+          s = Long.parseUnsignedLong(seed.strip(), 16);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("--seed must be at most 16 hex digits, got '" + seed + "'");
+        }
+        files = org.priodp.conformance.reproduce.RequantizationReproduction.run(dir, progress, s);
       }
-      pw.flush();
-      return 0;
+      case "ppr" -> files = org.priodp.conformance.reproduce.PprReproduction.run(dir, pw,
+          quick ? org.priodp.conformance.reproduce.PprReproduction.Settings.quick()
+              : org.priodp.conformance.reproduce.PprReproduction.Settings.paper(), seed);
+      default -> throw new IllegalArgumentException("unknown reproduction '" + what
+          + "' (available: randomized-response, dql, requantization, ppr)");
     }
-    if ("dql".equals(what)) {
-      for (Path f : org.priodp.conformance.reproduce.DqlReproduction.run(dir, spec.commandLine().getErr())) {
-        pw.println("wrote " + f.toAbsolutePath().normalize());
-      }
-      pw.flush();
-      return 0;
-    }
-    List<RandomizedResponseReproduction.Row> rows = RandomizedResponseReproduction.simulate(seed);
-    List<Path> files = RandomizedResponseReproduction.write(rows, dir);
-    long within = rows.stream().filter(r -> r.quantile() <= r.bound()).count();
-    pw.printf("randomized-response: %d (epsilon, n) points, seed %s; simulated 95%% quantile within the lecture bound at %d of %d%n",
-        rows.size(), seed, within, rows.size());
     for (Path f : files) {
       pw.println("wrote " + f.toAbsolutePath().normalize());
     }

@@ -72,6 +72,45 @@ public final class SharedRandomness {
     return new SeededRandomSource(reportSeed(report), 0, 1024);
   }
 
+  /**
+   * Returns the stream of sample {@code index} of report {@code report} when every sample owns
+   * {@code blocksPerIndex} consecutive 128-bit blocks: the report's stream (the one {@link
+   * #report(long)} reads) from block {@code index * blocksPerIndex} on. PPR uses it so that its
+   * decoder regenerates the k-th proposal sample directly (index k - 1), without the earlier
+   * ones; the caller must not read more than {@code 128 * blocksPerIndex} bits, or it reads into
+   * the next sample's blocks.
+   *
+   * @throws IllegalArgumentException if report or index is negative, blocksPerIndex < 1, or
+   *     index * blocksPerIndex overflows a long
+   */
+  public RandomSource indexed(long report, long index, int blocksPerIndex) {
+    if (index < 0) {
+      throw new IllegalArgumentException("sample index must be >= 0, got " + index);
+    }
+    if (blocksPerIndex < 1) {
+      throw new IllegalArgumentException("blocks per sample must be >= 1, got " + blocksPerIndex);
+    }
+    long first;
+    try {
+      first = Math.multiplyExact(index, (long) blocksPerIndex);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("sample index " + index + " is too large for " + blocksPerIndex + " blocks per sample", e);
+    }
+    return new SeededRandomSource(reportSeed(report), first, 16 * Math.min(blocksPerIndex, 64));
+  }
+
+  /**
+   * Returns a seeker over report {@code report}'s stream (the one {@link #report(long)} reads):
+   * {@code seeker(report).at(index * blocksPerIndex, blocksPerIndex)} yields the same bits as
+   * {@link #indexed(long, long, int)} but derives the key once, so jumping costs one AES call per
+   * block.
+   *
+   * @throws IllegalArgumentException if report is negative
+   */
+  public SeededRandomSource.Seeker seeker(long report) {
+    return SeededRandomSource.seeker(reportSeed(report));
+  }
+
   private byte[] reportSeed(long report) {
     if (report < 0) {
       throw new IllegalArgumentException("report index must be >= 0, got " + report);

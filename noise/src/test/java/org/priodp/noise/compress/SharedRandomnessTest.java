@@ -47,4 +47,30 @@ class SharedRandomnessTest {
     assertThrows(IllegalArgumentException.class, () -> s.stream(-1, 0));
     assertThrows(IllegalArgumentException.class, () -> s.stream(0, -1));
   }
+
+  @Test
+  void indexedSamplesAndTheSeekerSeeTheReportStream() {
+    SharedRandomness s = SharedRandomness.fromHex("a1b2");
+    RandomSource report = s.report(3);
+    SeededRandomSource.Seeker seeker = s.seeker(3);
+    for (long index = 0; index < 40; index++) {
+      RandomSource a = s.indexed(3, index, 3);
+      RandomSource b = seeker.at(index * 3, 3);
+      for (int w = 0; w < 6; w++) {
+        long r = report.nextLong();
+        assertEquals(r, a.nextLong(), "index " + index);
+        assertEquals(r, b.nextLong(), "index " + index);
+      }
+    }
+    // the seeker keeps going past its first fill
+    RandomSource far = seeker.at(5, 1);
+    RandomSource ref = new SeededRandomSource(new byte[] {(byte) 0xa1, (byte) 0xb2, 0, 0, 0, 0, 0, 0, 0, 3}, 5, 16);
+    for (int w = 0; w < 50; w++) {
+      assertEquals(ref.nextLong(), far.nextLong());
+    }
+    assertThrows(IllegalArgumentException.class, () -> s.indexed(3, -1, 2));
+    assertThrows(IllegalArgumentException.class, () -> s.indexed(3, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> s.indexed(3, Long.MAX_VALUE / 2, 3));
+    assertThrows(IllegalArgumentException.class, () -> seeker.at(-1, 1));
+  }
 }
