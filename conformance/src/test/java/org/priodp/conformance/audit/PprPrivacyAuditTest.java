@@ -71,7 +71,7 @@ class PprPrivacyAuditTest {
     // the broken encoder is deterministic given the shared randomness; on a shared seed where it
     // answers differently for inputs 0 and 1, the audit sees frequencies N and 0
     int caught = 0;
-    int seeds = 20;
+    int seeds = 60;
     for (int j = 0; j < seeds; j++) {
       String seed = "control-" + j;
       SharedRandomness shared = SharedRandomness.of(seed.getBytes(StandardCharsets.US_ASCII));
