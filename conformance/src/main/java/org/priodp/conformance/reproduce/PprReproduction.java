@@ -162,11 +162,7 @@ public final class PprReproduction {
           PprGaussianMean.ClientMessage msg = m.encode(shared, i, x, local);
           bits += msg.bits();
           capped += msg.capped();
-          long[] idx = new long[msg.chunks().length];
-          for (int j = 0; j < idx.length; j++) {
-            idx[j] = msg.chunks()[j].index();
-          }
-          double[] y = m.decode(shared, i, idx);
+          double[] y = m.decode(shared, i, msg.indices());
           for (int j = 0; j < d; j++) {
             mean[j] += y[j] / n;
           }

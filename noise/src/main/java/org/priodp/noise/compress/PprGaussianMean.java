@@ -68,6 +68,15 @@ public final class PprGaussianMean {
       return b;
     }
 
+    /** Returns the chunks' indices K, in chunk order: what {@link #decode} takes. */
+    public long[] indices() {
+      long[] idx = new long[chunks.length];
+      for (int j = 0; j < idx.length; j++) {
+        idx[j] = chunks[j].index();
+      }
+      return idx;
+    }
+
     /** How many chunks hit the iteration cap. */
     public int capped() {
       int c = 0;

@@ -35,11 +35,7 @@ class PprGaussianMeanTest {
         PprGaussianMean.ClientMessage msg = m.encode(shared, i, x, local);
         capped += msg.capped();
         bits += msg.bits();
-        long[] idx = new long[msg.chunks().length];
-        for (int j = 0; j < idx.length; j++) {
-          idx[j] = msg.chunks()[j].index();
-        }
-        double[] y = m.decode(shared, i, idx);
+        double[] y = m.decode(shared, i, msg.indices());
         for (int j = 0; j < d; j++) {
           mean[j] += y[j] / n;
         }
