@@ -63,6 +63,12 @@ public interface AggregateShareStore extends AutoCloseable {
   /** Deletes the resource (task, id), keeping the noised share; returns whether it existed. */
   boolean deleteResource(TaskId taskId, AggregateShareId id);
 
+  /**
+   * Checks that the database answers a trivial query now; throws {@link StoreException} with the
+   * cause if it does not (used by the readiness probe).
+   */
+  void checkReady();
+
   /** Releases the database connections. */
   @Override
   void close();

@@ -336,6 +336,15 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   }
 
   @Override
+  public void checkReady() {
+    run("checkReady", c -> {
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
+        return rs.next();
+      }
+    });
+  }
+
+  @Override
   public void close() {
     if (closed) {
       return;
