@@ -8,8 +8,9 @@ import org.priodp.aggregator.dap.Interval;
 /**
  * The identifiers under which the host writes batch buckets ({@code BatchAggregation}s) to the
  * store (DAP-18 "Batch Buckets"): the encoding of the {@link BatchSelector} that names exactly
- * that bucket. A time-interval bucket is {@code TimeInterval(Interval(start, time_precision))},
- * so identifiers sort by start time (the encoding is big-endian after a constant 3-byte prefix);
+ * that bucket. A time-interval bucket is {@code TimeInterval(Interval(start, 1))} with the start in
+ * time_precision units (DAP-18 "Time Interval", "Batch Buckets"), so identifiers sort by start
+ * time (the encoding is big-endian after a constant 3-byte prefix);
  * a leader-selected bucket is {@code LeaderSelected(batch_id)}. Noised and released shares are
  * keyed the same way by the whole batch's selector.
  */
@@ -17,9 +18,12 @@ public final class BatchBuckets {
   private BatchBuckets() {
   }
 
-  /** Returns the identifier of the time-interval bucket {@code [start, start + timePrecision)}. */
-  public static byte[] timeIntervalBucket(long start, long timePrecision) {
-    return new BatchSelector.TimeInterval(Interval.of(start, timePrecision)).encode();
+  /**
+   * Returns the identifier of the time-interval bucket holding reports of time {@code time}, in
+   * time_precision units: {@code Interval(time, 1)}.
+   */
+  public static byte[] timeIntervalBucket(long time) {
+    return new BatchSelector.TimeInterval(Interval.of(time, 1)).encode();
   }
 
   /** Returns the identifier of the leader-selected bucket (the whole batch). */

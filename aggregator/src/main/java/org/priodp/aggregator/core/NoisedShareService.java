@@ -14,7 +14,6 @@ import org.priodp.aggregator.dap.AggregateShareAad;
 import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchSelector;
-import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.Interval;
@@ -22,8 +21,10 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.BatchAggregation;
+import org.priodp.aggregator.store.CollectedInterval;
 import org.priodp.aggregator.store.NoisedAggregateShare;
 import org.priodp.aggregator.store.ReleasedAggregateShare;
+import org.priodp.aggregator.store.TaskTransaction;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.field.PrimeField;
 import org.priodp.noise.RandomSource;
@@ -35,15 +36,18 @@ import org.priodp.noise.RandomSource;
  * job; the role only selects the HPKE info string.
  *
  * <p>For a request it: checks the batch mode (invalidMessage), the selector's consistency with the
- * query and its alignment to the time precision (batchInvalid) and the collection job extensions
- * (unsupportedExtension); returns the stored share if this exact request (same SHA-256 of its
- * encoding) was answered before, and refuses any other request for an already collected or
- * overlapping batch (batchOverlap); merges the host's batch buckets (vector sum, count sum,
- * checksum XOR); checks the minimum batch size (invalidBatchSize), the aggregation parameter
- * (invalidMessage) and the Leader's report count and checksum (batchMismatch). Only then it draws
- * noise, persists the noised share with first-writer-wins and continues with the stored row,
- * seals it to the Collector with the task's DP-bound configuration in the AAD, persists the
- * encoded {@link AggregateShare} with first-writer-wins and returns the stored bytes.
+ * query, that a time-interval batch names at least one bucket (its interval in time_precision
+ * units, DAP-18 "Times, Durations and Intervals") and lies within the task_interval extension
+ * (batchInvalid), and the collection job extensions (unsupportedExtension). Then, in one database
+ * transaction serialized per task across every process on the database: it returns the stored
+ * share if this exact request (same SHA-256 of its encoding) was answered before, refuses any
+ * other request for the same batch or for a time interval overlapping a released one
+ * (batchOverlap), merges the host's batch buckets (vector sum, count sum, checksum XOR), checks
+ * the minimum batch size (invalidBatchSize), the aggregation parameter (invalidMessage) and the
+ * Leader's report count and checksum (batchMismatch), draws noise and inserts the noised share
+ * with the range it covers. After the commit it seals the share to the Collector with the task's
+ * configuration as provisioned in the AggregateShareAad, persists the encoded
+ * {@link AggregateShare} with first-writer-wins and returns the stored bytes.
  *
  * <p>Why the ciphertext is stored: HPKE SealBase is randomized, so sealing the same noised share
  * twice gives different bytes. Returning the stored ciphertext makes every repeat byte-identical
@@ -51,10 +55,11 @@ import org.priodp.noise.RandomSource;
  * leaves a noised share without a ciphertext; the next request seals that stored share (never a
  * new draw), and nothing had been released before.
  *
- * <p>Concurrency: requests for the same (task, batch) are serialized in-process by a striped lock
- * so that exactly one draw happens per batch; across processes the store's first-writer-wins
- * insert decides, and a losing draw is discarded without ever being released. A NoDifferentialPrivacy
- * task releases the merged share as is; a DP task never does. Thread-safe.
+ * <p>Concurrency: the check that no requested bucket was released and the insert of the new
+ * share are one transaction of {@link AggregateShareStore#inTaskTransaction}, so of concurrent
+ * overlapping requests, from one process or several, exactly one draws and is released. A
+ * striped in-process lock per task only spares database lock waits. A NoDifferentialPrivacy task
+ * releases the merged share as is; a DP task never does. Thread-safe.
  */
 public final class NoisedShareService {
   /**
@@ -112,32 +117,54 @@ public final class NoisedShareService {
     checkRequest(task, req);
     byte[] batch = BatchBuckets.batchIdentifier(selector);
     byte[] digest = requestDigest(req);
-    ReentrantLock lock = stripes[Math.floorMod(Arrays.hashCode(batch) * 31 + taskId.hashCode(),
-        STRIPES)];
+    // In-process serialization only saves database lock waits; the guarantee is the task
+    // transaction below, which holds across processes sharing the database.
+    ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
     lock.lock();
     try {
       Optional<ReleasedAggregateShare> released = store.releasedShare(taskId, batch);
       if (released.isPresent()) {
         return sameRequestOrOverlap(task, released.get().requestDigest(), digest, released.get());
       }
-      Optional<NoisedAggregateShare> noised = store.noisedShare(taskId, batch);
-      NoisedAggregateShare share;
-      if (noised.isPresent()) {
-        share = noised.get();
-        sameRequestOrOverlap(task, share.requestDigest(), digest, share);
-      } else {
-        checkNoOverlap(task, selector);
-        share = drawAndPersist(task, req, batch, digest);
-        if (HALT_AFTER_NOISE_PERSISTED) {
-          // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
-          // where noise is persisted but no sealed share is
-          Runtime.getRuntime().halt(137);
-        }
+      NoisedAggregateShare share = store.inTaskTransaction(taskId,
+          tx -> noisedShareOnce(tx, task, req, batch, digest));
+      if (HALT_AFTER_NOISE_PERSISTED) {
+        // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
+        // where noise is persisted but no sealed share is
+        Runtime.getRuntime().halt(137);
       }
       return seal(task, req, batch, digest, share);
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Inside the task's transaction: returns the batch's stored noised share (same request) or
+   * refuses (another request); otherwise checks that no released batch covers any of the
+   * requested buckets, merges and checks the buckets, draws noise and inserts the share together
+   * with the range it covers. Nothing another process does can come between the check and the
+   * insert.
+   */
+  private NoisedAggregateShare noisedShareOnce(TaskTransaction tx, TaskDefinition task,
+      AggregateShareReq req, byte[] batch, byte[] digest) {
+    Optional<NoisedAggregateShare> noised = tx.noisedShare(batch);
+    if (noised.isPresent()) {
+      return sameRequestOrOverlap(task, noised.get().requestDigest(), digest, noised.get());
+    }
+    Optional<CollectedInterval> range = Optional.empty();
+    if (req.batchSelector() instanceof BatchSelector.TimeInterval t) {
+      Interval i = t.batchInterval();
+      CollectedInterval r = new CollectedInterval(i.start().value(), i.end().value());
+      if (tx.collectedIntervalOverlaps(r)) {
+        throw DapProblem.dap(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
+            + " a batch that was already collected");
+      }
+      range = Optional.of(r);
+    }
+    NoisedAggregateShare share = draw(tx, task, req, batch, digest);
+    tx.insertNoisedShare(share, range);
+    return share;
   }
 
   /** Returns the released share of a batch, if one was released. */
@@ -168,13 +195,17 @@ public final class NoisedShareService {
           "batch_selector is not consistent with the query");
     }
     if (selector instanceof BatchSelector.TimeInterval t) {
-      long precision = task.configuration().timePrecision();
+      // DAP-18 "Time Interval": the interval is in time_precision units, well-formed, and names
+      // at least one bucket (a duration of at least one unit).
       Interval i = t.batchInterval();
-      if (i.duration().value() == 0
-          || Long.remainderUnsigned(i.start().value(), precision) != 0
-          || Long.remainderUnsigned(i.duration().value(), precision) != 0) {
-        throw DapProblem.dap(DapError.BATCH_INVALID, taskId, "batch interval must be a non-empty"
-            + " multiple of the time precision " + Long.toUnsignedString(precision));
+      if (i.duration().value() == 0 || !i.isWellFormed()) {
+        throw DapProblem.dap(DapError.BATCH_INVALID, taskId, "batch interval must have a"
+            + " duration of at least one time_precision unit and must not overflow");
+      }
+      Optional<Interval> taskInterval = task.configuration().taskInterval();
+      if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
+        throw DapProblem.dap(DapError.BATCH_INVALID, taskId, "batch interval is not within the"
+            + " task_interval extension of the task");
       }
     }
     if (!req.collectionJobReq().extensions().isEmpty()) {
@@ -184,47 +215,22 @@ public final class NoisedShareService {
     }
   }
 
-  /** Refuses a new time-interval batch that overlaps one already collected (DAP-18 batchOverlap). */
-  private void checkNoOverlap(TaskDefinition task, BatchSelector selector) {
-    if (!(selector instanceof BatchSelector.TimeInterval t)) {
-      return; // a leader-selected batch is one bucket; its repeat is caught by the digest check
-    }
-    Interval mine = t.batchInterval();
-    for (byte[] id : store.noisedBatchIdentifiers(task.taskId())) {
-      BatchSelector other;
-      try {
-        other = BatchSelector.decode(id);
-      } catch (DapDecodeException e) {
-        continue;
-      }
-      if (other instanceof BatchSelector.TimeInterval o && overlaps(mine, o.batchInterval())) {
-        throw DapProblem.dap(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
-            + " a batch that was already collected");
-      }
-    }
-  }
-
-  private static boolean overlaps(Interval a, Interval b) {
-    return Long.compareUnsigned(a.start().value(), b.end().value()) < 0
-        && Long.compareUnsigned(b.start().value(), a.end().value()) < 0;
-  }
-
   /** The merged batch buckets of a batch: the host's un-noised aggregate. */
   private record Merged(byte[] aggParam, byte[] share, long reportCount, byte[] checksum,
       int buckets) {
   }
 
-  private Merged merge(TaskDefinition task, AggregateShareReq req) {
+  private static Merged merge(TaskTransaction tx, TaskDefinition task, AggregateShareReq req) {
     TaskId taskId = task.taskId();
     BatchSelector selector = req.batchSelector();
     List<BatchAggregation> buckets;
     if (selector instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
-      buckets = store.batchAggregations(taskId,
+      buckets = tx.batchAggregations(
           BatchBuckets.timeIntervalLowerBound(i.start().value()),
           BatchBuckets.timeIntervalLowerBound(i.end().value()));
     } else {
-      buckets = store.batchAggregation(taskId, BatchBuckets.batchIdentifier(selector))
+      buckets = tx.batchAggregation(BatchBuckets.batchIdentifier(selector))
           .map(List::of).orElse(List.of());
     }
     PrimeField field = task.variant().field();
@@ -269,26 +275,29 @@ public final class NoisedShareService {
     return new Merged(aggParam, share, count, checksum, used);
   }
 
-  private NoisedAggregateShare drawAndPersist(TaskDefinition task, AggregateShareReq req,
-      byte[] batch, byte[] digest) {
+  private NoisedAggregateShare draw(TaskTransaction tx, TaskDefinition task,
+      AggregateShareReq req, byte[] batch, byte[] digest) {
     TaskId taskId = task.taskId();
-    Merged m = merge(task, req);
+    Merged m = merge(tx, task, req);
     long min = task.configuration().minBatchSize();
+    // Refusals name the failed check, never this aggregator's report count: a batch that is not
+    // released must not leak how many reports it holds.
     if (Long.compareUnsigned(m.reportCount(), min) < 0) {
-      throw DapProblem.dap(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds "
-          + Long.toUnsignedString(m.reportCount()) + " reports, the task's minimum batch size is "
-          + Long.toUnsignedString(min));
+      throw DapProblem.dap(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
+          + " than the task's minimum batch size " + Long.toUnsignedString(min));
     }
     byte[] aggParam = req.collectionJobReq().aggParam();
     if (m.aggParam() != null && !Arrays.equals(m.aggParam(), aggParam)) {
       throw DapProblem.dap(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
           + " not match the aggregation parameter of the batch");
     }
-    if (m.reportCount() != req.reportCount()
-        || !MessageDigest.isEqual(m.checksum(), req.checksum())) {
-      throw DapProblem.dap(DapError.BATCH_MISMATCH, taskId, "report_count or checksum differs"
-          + " from this aggregator's (report_count " + Long.toUnsignedString(req.reportCount())
-          + " requested, " + Long.toUnsignedString(m.reportCount()) + " here)");
+    if (m.reportCount() != req.reportCount()) {
+      throw DapProblem.dap(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
+          + " aggregator's count for the batch");
+    }
+    if (!MessageDigest.isEqual(m.checksum(), req.checksum())) {
+      throw DapProblem.dap(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
+          + " aggregator's checksum for the batch");
     }
     byte[] noised;
     if (task.mechanism().addsNoise()) {
@@ -299,15 +308,13 @@ public final class NoisedShareService {
     } else {
       noised = m.share();
     }
-    NoisedAggregateShare candidate = new NoisedAggregateShare(taskId, batch, aggParam,
-        req.reportCount(), req.checksum(), digest, noised, clock.instant());
-    NoisedAggregateShare stored = store.putNoisedShareIfAbsent(candidate);
-    return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
+    return new NoisedAggregateShare(taskId, batch, aggParam, req.reportCount(), req.checksum(),
+        digest, noised, clock.instant());
   }
 
   private ReleasedAggregateShare seal(TaskDefinition task, AggregateShareReq req, byte[] batch,
       byte[] digest, NoisedAggregateShare share) {
-    AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.boundConfiguration(),
+    AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.configuration(),
         req.collectionJobReq());
     HpkeCiphertext ct;
     try {

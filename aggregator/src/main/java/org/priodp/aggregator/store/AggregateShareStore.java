@@ -28,19 +28,25 @@ public interface AggregateShareStore extends AutoCloseable {
   List<BatchAggregation> batchAggregations(TaskId taskId, byte[] fromInclusive, byte[] toExclusive);
 
   /**
-   * Stores the noised share unless one exists for (task, batch identifier), then returns the
-   * stored one: the first writer wins and every caller gets the same share.
+   * Runs {@code work} in one database transaction serialized with every other task transaction of
+   * the same task across all processes sharing the database (PostgreSQL: a transaction-scoped
+   * advisory lock on the task; SQLite: {@code BEGIN IMMEDIATE}, the database write lock). Commits
+   * when {@code work} returns and rolls back when it throws, rethrowing its exception unchanged.
    */
-  NoisedAggregateShare putNoisedShareIfAbsent(NoisedAggregateShare candidate);
+  <T> T inTaskTransaction(TaskId taskId, TaskWork<T> work);
+
+  /** The work of a {@link #inTaskTransaction task transaction}. */
+  @FunctionalInterface
+  interface TaskWork<T> {
+    /** Runs inside the transaction. */
+    T run(TaskTransaction tx);
+  }
 
   /** Returns the noised share for (task, batch identifier), if any. */
   Optional<NoisedAggregateShare> noisedShare(TaskId taskId, byte[] batchIdentifier);
 
-  /**
-   * Returns the batch identifiers of the task's noised shares, in unsigned byte-wise order (used
-   * for the DAP-18 batchOverlap check).
-   */
-  List<byte[]> noisedBatchIdentifiers(TaskId taskId);
+  /** Returns the time ranges of the task's released time-interval batches, by start. */
+  List<CollectedInterval> collectedIntervals(TaskId taskId);
 
   /**
    * Stores the released (sealed) aggregate share unless one exists for (task, batch identifier),

@@ -10,9 +10,12 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.priodp.aggregator.dap.AggregateShareId;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.store.internal.Migrations;
@@ -20,27 +23,46 @@ import org.priodp.aggregator.store.internal.SqlDialect;
 
 /**
  * The {@link AggregateShareStore} over plain JDBC, with the same SQL for SQLite (embedded default:
- * WAL journal, synchronous=FULL, one connection whose use is serialized) and PostgreSQL (one
- * connection per operation from the JDBC URL). The schema is migrated on open.
+ * WAL journal, synchronous=FULL, one connection whose use is serialized, transactions begun
+ * IMMEDIATE so that they take the database write lock first) and PostgreSQL (a HikariCP pool,
+ * {@link #DEFAULT_POOL_SIZE} connections unless told otherwise; task transactions take a
+ * transaction-scoped advisory lock on the task). The schema is migrated on open.
  */
 public final class JdbcAggregateShareStore implements AggregateShareStore {
+  /** The PostgreSQL pool size when none is given. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+  /** How long a request waits for a pooled PostgreSQL connection before it fails. */
+  private static final long CONNECTION_TIMEOUT_MS = 5_000;
+
   private final SqlDialect dialect;
   private final String url;
-  private final Properties properties;
   private final Connection shared;
+  private final HikariDataSource pool;
   private final ReentrantLock lock = new ReentrantLock();
   private final int schemaVersion;
   private volatile boolean closed;
 
-  private JdbcAggregateShareStore(String url, Properties properties) {
+  private JdbcAggregateShareStore(String url, Properties properties, int poolSize) {
+    if (poolSize < 1) {
+      throw new IllegalArgumentException("pool size must be >= 1, got " + poolSize);
+    }
     this.dialect = SqlDialect.ofUrl(url);
     this.url = url;
-    this.properties = properties;
+    Connection c = null;
+    HikariDataSource p = null;
     try {
-      this.shared = dialect == SqlDialect.SQLITE ? openSqliteConnection() : null;
-      this.schemaVersion = withConnection(c -> Migrations.migrate(c, dialect, Migrations.ALL));
-    } catch (SQLException e) {
-      throw new StoreException("cannot open store " + describe(), e);
+      if (dialect == SqlDialect.SQLITE) {
+        c = openSqliteConnection(url, properties);
+      } else {
+        p = openPool(url, properties, poolSize);
+      }
+      this.shared = c;
+      this.pool = p;
+      this.schemaVersion = withConnection(conn -> Migrations.migrate(conn, dialect,
+          Migrations.ALL));
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(c, p);
+      throw new StoreException("cannot open store " + describe(url), e);
     }
   }
 
@@ -56,22 +78,63 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   /** Opens a store with driver properties (e.g. user and password) and migrates it. */
   public static JdbcAggregateShareStore open(String jdbcUrl, Properties properties) {
-    return new JdbcAggregateShareStore(jdbcUrl, (Properties) properties.clone());
+    return open(jdbcUrl, properties, DEFAULT_POOL_SIZE);
   }
 
-  private String describe() {
-    return dialect + " " + url.replaceAll("password=[^&]*", "password=***");
+  /**
+   * Opens a store with driver properties and, for PostgreSQL, a pool of {@code poolSize}
+   * connections (ignored for SQLite, which uses one), and migrates it.
+   */
+  public static JdbcAggregateShareStore open(String jdbcUrl, Properties properties, int poolSize) {
+    return new JdbcAggregateShareStore(jdbcUrl, (Properties) properties.clone(), poolSize);
   }
 
-  private Connection openSqliteConnection() throws SQLException {
-    Connection c = DriverManager.getConnection(url, properties);
+  private static String describe(String url) {
+    return url.replaceAll("password=[^&]*", "password=***");
+  }
+
+  private static Connection openSqliteConnection(String url, Properties properties)
+      throws SQLException {
+    Properties p = (Properties) properties.clone();
+    // BEGIN IMMEDIATE: a transaction takes the write lock when it starts, so two processes'
+    // check-then-insert transactions cannot interleave (the second waits up to busy_timeout).
+    p.setProperty("transaction_mode", "IMMEDIATE");
+    Connection c = DriverManager.getConnection(url, p);
     try (Statement s = c.createStatement()) {
       s.execute("PRAGMA busy_timeout = 10000");
       s.execute("PRAGMA journal_mode = WAL");
       s.execute("PRAGMA synchronous = FULL");
       s.execute("PRAGMA foreign_keys = ON");
+    } catch (SQLException e) {
+      c.close();
+      throw e;
     }
     return c;
+  }
+
+  private static HikariDataSource openPool(String url, Properties properties, int poolSize) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setDataSourceProperties(properties);
+    config.setMaximumPoolSize(poolSize);
+    config.setMinimumIdle(Math.min(2, poolSize));
+    config.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+    config.setPoolName("priodp-store");
+    config.setAutoCommit(true);
+    return new HikariDataSource(config); // fails fast (with the driver's reason) if unreachable
+  }
+
+  private static void closeQuietly(Connection c, HikariDataSource p) {
+    try {
+      if (c != null) {
+        c.close();
+      }
+    } catch (SQLException ignored) {
+      // the open already failed; its cause is what the caller reports
+    }
+    if (p != null) {
+      p.close();
+    }
   }
 
   /** Returns the dialect in use. */
@@ -96,7 +159,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         lock.unlock();
       }
     }
-    try (Connection c = DriverManager.getConnection(url, properties)) {
+    try (Connection c = pool.getConnection()) {
       return work.run(c);
     }
   }
@@ -105,7 +168,156 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     try {
       return withConnection(work);
     } catch (SQLException e) {
-      throw new StoreException(what + " failed on " + dialect, e);
+      throw new StoreException(what + " failed on " + dialect + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public <T> T inTaskTransaction(TaskId taskId, TaskWork<T> work) {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(work, "work");
+    try {
+      return withConnection(c -> {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        boolean committed = false;
+        try {
+          if (dialect == SqlDialect.POSTGRESQL) {
+            try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+              p.setLong(1, advisoryKey(taskId));
+              p.executeQuery().close();
+            }
+          } else {
+            // the IMMEDIATE transaction mode makes the first statement take the write lock
+            try (Statement s = c.createStatement()) {
+              s.executeQuery("SELECT 1").close();
+            }
+          }
+          T result = work.run(new JdbcTaskTransaction(c, taskId));
+          c.commit();
+          committed = true;
+          return result;
+        } catch (WrappedSql e) {
+          throw e.getCause();
+        } finally {
+          if (!committed) {
+            try {
+              c.rollback();
+            } catch (SQLException ignored) {
+              // the connection is broken; the pool discards it and the work's failure stands
+            }
+          }
+          c.setAutoCommit(auto);
+        }
+      });
+    } catch (SQLException e) {
+      throw new StoreException("task transaction failed on " + dialect + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The advisory lock key of a task: its first 8 bytes with a fixed tag mixed in. */
+  static long advisoryKey(TaskId taskId) {
+    byte[] b = taskId.bytes();
+    long k = 0;
+    for (int i = 0; i < 8; i++) {
+      k = (k << 8) | (b[i] & 0xff);
+    }
+    return k ^ 0x7072696f64702d31L; // "priodp-1": keeps clear of other users' small keys
+  }
+
+  /** Carries a checked SQLException out of a {@link TaskTransaction} method. */
+  private static final class WrappedSql extends RuntimeException {
+    WrappedSql(SQLException e) {
+      super(e);
+    }
+
+    @Override
+    public synchronized SQLException getCause() {
+      return (SQLException) super.getCause();
+    }
+  }
+
+  /** Maps unsigned time units to a signed column whose signed order is their unsigned order. */
+  static long flip(long unsigned) {
+    return unsigned ^ Long.MIN_VALUE;
+  }
+
+  private final class JdbcTaskTransaction implements TaskTransaction {
+    private final Connection c;
+    private final TaskId taskId;
+
+    JdbcTaskTransaction(Connection c, TaskId taskId) {
+      this.c = c;
+      this.taskId = taskId;
+    }
+
+    private <T> T sql(SqlWork<T> w) {
+      try {
+        return w.run(c);
+      } catch (SQLException e) {
+        throw new WrappedSql(e);
+      }
+    }
+
+    @Override
+    public TaskId taskId() {
+      return taskId;
+    }
+
+    @Override
+    public Optional<NoisedAggregateShare> noisedShare(byte[] batchIdentifier) {
+      return sql(conn -> readNoised(conn, taskId, batchIdentifier));
+    }
+
+    @Override
+    public Optional<BatchAggregation> batchAggregation(byte[] batchIdentifier) {
+      return sql(conn -> readBatch(conn, taskId, batchIdentifier));
+    }
+
+    @Override
+    public List<BatchAggregation> batchAggregations(byte[] fromInclusive, byte[] toExclusive) {
+      return sql(conn -> readBatches(conn, taskId, fromInclusive, toExclusive));
+    }
+
+    @Override
+    public boolean collectedIntervalOverlaps(CollectedInterval range) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM collected_intervals"
+            + " WHERE task_id = ? AND range_start < ? AND range_end > ? LIMIT 1")) {
+          p.setBytes(1, taskId.bytes());
+          p.setLong(2, flip(range.end()));
+          p.setLong(3, flip(range.start()));
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next();
+          }
+        }
+      });
+    }
+
+    @Override
+    public void insertNoisedShare(NoisedAggregateShare share, Optional<CollectedInterval> range) {
+      if (!share.taskId().equals(taskId)) {
+        throw new IllegalArgumentException("noised share of another task");
+      }
+      sql(conn -> {
+        insertNoised(conn, share);
+        if (range.isPresent()) {
+          insertCollected(conn, taskId, share.batchIdentifier(), range.get());
+        }
+        return null;
+      });
+    }
+  }
+
+  static void insertCollected(Connection c, TaskId taskId, byte[] batchIdentifier,
+      CollectedInterval range) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO collected_intervals"
+        + " (task_id, batch_identifier, range_start, range_end) VALUES (?, ?, ?, ?)")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, batchIdentifier);
+      p.setLong(3, flip(range.start()));
+      p.setLong(4, flip(range.end()));
+      p.executeUpdate();
     }
   }
 
@@ -144,37 +356,43 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public Optional<BatchAggregation> batchAggregation(TaskId taskId, byte[] batchIdentifier) {
-    return run("batchAggregation", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
-          + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier = ?")) {
-        p.setBytes(1, taskId.bytes());
-        p.setBytes(2, batchIdentifier);
-        try (ResultSet rs = p.executeQuery()) {
-          return rs.next() ? Optional.of(batchRow(rs)) : Optional.empty();
-        }
+    return run("batchAggregation", c -> readBatch(c, taskId, batchIdentifier));
+  }
+
+  private static Optional<BatchAggregation> readBatch(Connection c, TaskId taskId,
+      byte[] batchIdentifier) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
+        + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, batchIdentifier);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(batchRow(rs)) : Optional.empty();
       }
-    });
+    }
   }
 
   @Override
   public List<BatchAggregation> batchAggregations(TaskId taskId, byte[] fromInclusive,
       byte[] toExclusive) {
-    return run("batchAggregations", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
-          + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier >= ?"
-          + " AND batch_identifier < ? ORDER BY batch_identifier")) {
-        p.setBytes(1, taskId.bytes());
-        p.setBytes(2, fromInclusive);
-        p.setBytes(3, toExclusive);
-        List<BatchAggregation> out = new ArrayList<>();
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            out.add(batchRow(rs));
-          }
+    return run("batchAggregations", c -> readBatches(c, taskId, fromInclusive, toExclusive));
+  }
+
+  private static List<BatchAggregation> readBatches(Connection c, TaskId taskId,
+      byte[] fromInclusive, byte[] toExclusive) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
+        + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier >= ?"
+        + " AND batch_identifier < ? ORDER BY batch_identifier")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, fromInclusive);
+      p.setBytes(3, toExclusive);
+      List<BatchAggregation> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(batchRow(rs));
         }
-        return out;
       }
-    });
+      return out;
+    }
   }
 
   private static final String NOISED_COLUMNS = "task_id, batch_identifier, aggregation_parameter,"
@@ -197,24 +415,19 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
   }
 
-  @Override
-  public NoisedAggregateShare putNoisedShareIfAbsent(NoisedAggregateShare n) {
-    return run("putNoisedShareIfAbsent", c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO noised_aggregate_shares ("
-          + NOISED_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-        p.setBytes(1, n.taskId().bytes());
-        p.setBytes(2, n.batchIdentifier());
-        p.setBytes(3, n.aggregationParameter());
-        p.setLong(4, n.reportCount());
-        p.setBytes(5, n.checksum());
-        p.setBytes(6, n.requestDigest());
-        p.setBytes(7, n.noisedShare());
-        p.setLong(8, n.createdAt().toEpochMilli());
-        p.executeUpdate();
-      }
-      return readNoised(c, n.taskId(), n.batchIdentifier()).orElseThrow(() ->
-          new SQLException("noised share vanished after insert"));
-    });
+  private static void insertNoised(Connection c, NoisedAggregateShare n) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO noised_aggregate_shares ("
+        + NOISED_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+      p.setBytes(1, n.taskId().bytes());
+      p.setBytes(2, n.batchIdentifier());
+      p.setBytes(3, n.aggregationParameter());
+      p.setLong(4, n.reportCount());
+      p.setBytes(5, n.checksum());
+      p.setBytes(6, n.requestDigest());
+      p.setBytes(7, n.noisedShare());
+      p.setLong(8, n.createdAt().toEpochMilli());
+      p.executeUpdate();
+    }
   }
 
   @Override
@@ -223,15 +436,15 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   }
 
   @Override
-  public List<byte[]> noisedBatchIdentifiers(TaskId taskId) {
-    return run("noisedBatchIdentifiers", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT batch_identifier"
-          + " FROM noised_aggregate_shares WHERE task_id = ? ORDER BY batch_identifier")) {
+  public List<CollectedInterval> collectedIntervals(TaskId taskId) {
+    return run("collectedIntervals", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT range_start, range_end"
+          + " FROM collected_intervals WHERE task_id = ? ORDER BY range_start")) {
         p.setBytes(1, taskId.bytes());
-        List<byte[]> out = new ArrayList<>();
+        List<CollectedInterval> out = new ArrayList<>();
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
-            out.add(rs.getBytes(1));
+            out.add(new CollectedInterval(flip(rs.getLong(1)), flip(rs.getLong(2))));
           }
         }
         return out;
@@ -355,8 +568,11 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       if (shared != null) {
         shared.close();
       }
+      if (pool != null) {
+        pool.close();
+      }
     } catch (SQLException e) {
-      throw new StoreException("closing " + describe() + " failed", e);
+      throw new StoreException("closing " + describe(url) + " failed", e);
     } finally {
       lock.unlock();
     }

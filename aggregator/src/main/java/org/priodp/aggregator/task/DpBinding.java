@@ -18,13 +18,15 @@ import org.priodp.vdaf.SensitivityRule;
 
 /**
  * Binds a task's differential-privacy settings to its {@link TaskConfiguration} (DAP-18 "Task
- * Configuration Agreement and Consistency", "Task Extensions"): a task extension of the
- * unregistered type {@value #EXTENSION_TYPE} whose data is the SHA-256 digest of a canonical
- * encoding of the VDAF, its parameters, the DP strategy with its exact budget, and the sensitivity
- * rule. The extension is part of the {@code AggregateShareAad}, so a Collector (or peer) that
- * configured the task with other DP settings, or without them, fails to open the share instead of
- * silently mixing privacy levels; a DAP peer that does not know the extension refuses the task, as
- * DAP-18 requires for unrecognized task extensions.
+ * Configuration Agreement and Consistency", "Task Extensions"), opt-in per task: a task extension
+ * of the unregistered (private) type {@value #EXTENSION_TYPE} whose data is the SHA-256 digest of
+ * a canonical encoding of the VDAF, its parameters, the DP strategy with its exact budget, and the
+ * sensitivity rule. A task lists it in its task file like any other extension; then it is part of
+ * the TaskConfiguration in the {@code AggregateShareAad}, so a Collector (or peer) that configured
+ * the task with other DP settings, or without them, fails to open the share instead of silently
+ * mixing privacy levels, and a DAP peer that does not know the extension refuses the task, as
+ * DAP-18 requires for unrecognized task extensions. A task without it is plain DAP-18: any
+ * conforming Collector opens its shares.
  *
  * <p>The digested encoding (version 1), in TLS presentation language:
  * <pre>
@@ -124,9 +126,9 @@ public final class DpBinding {
 
   /**
    * Returns the configuration with the binding extension added (extensions stay in increasing
-   * order); this is what goes into the AggregateShareAad. A Collector calls this too, with its
-   * own view of the settings. Throws IllegalArgumentException if the configuration already
-   * carries a different binding.
+   * order): how a task that opts in, and its Collector with its own view of the settings, build
+   * the TaskConfiguration. Throws IllegalArgumentException if the configuration already carries a
+   * different binding.
    */
   public static TaskConfiguration bind(TaskConfiguration config, Prio3Variant variant,
       DpStrategy strategy, SensitivityRule rule) {

@@ -32,7 +32,7 @@ import org.priodp.vdaf.SensitivityRule;
 /**
  * A self-contained leader-selected DAP-18 task for runs on one machine (the demo and the load
  * generator): a fresh collector key pair, a random task id and bearer token, the leader's and
- * the helper's task definitions with the DP settings bound into the configuration, and helpers
+ * the helper's task definitions (plain DAP-18: no DP-binding extension), and helpers
  * to write a batch, build its AggregateShareReq and open what an aggregator released.
  */
 public final class LoopbackTask {
@@ -49,8 +49,8 @@ public final class LoopbackTask {
         HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), collectorKey.publicKey());
     TaskId taskId = new TaskId(bytes(32));
     TaskConfiguration config = TaskDefinition.configurationFor(variant,
-        "prio-dp loopback".getBytes(StandardCharsets.US_ASCII), "http://127.0.0.1/leader/",
-        "http://127.0.0.1/helper/", 3600, minBatchSize, BatchMode.LEADER_SELECTED, List.of());
+        "prio-dp loopback".getBytes(StandardCharsets.US_ASCII), "http://127.0.0.1/",
+        "http://127.0.0.1/", 3600, minBatchSize, BatchMode.LEADER_SELECTED, List.of());
     AuthToken token = AuthToken.of(HexFormat.of().formatHex(bytes(16)));
     helper = new TaskDefinition(taskId, Role.HELPER, config, variant, strategy,
         SensitivityRule.PRIODP, collectorConfig, token);
@@ -94,7 +94,7 @@ public final class LoopbackTask {
    * @throws IllegalStateException if it does not open (wrong key, AAD or DP settings)
    */
   public byte[] open(Role server, AggregateShareReq req, byte[] aggregateShare) {
-    AggregateShareAad aad = new AggregateShareAad(helper.taskId(), helper.boundConfiguration(),
+    AggregateShareAad aad = new AggregateShareAad(helper.taskId(), helper.configuration(),
         req.collectionJobReq());
     try {
       return AggregateShareEncryption.open(helper.collectorHpkeConfig(), collectorKey, server, aad,

@@ -2,9 +2,12 @@ package org.priodp.aggregator.task;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskExtension;
+import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3DpMechanism;
@@ -15,15 +18,18 @@ import org.priodp.vdaf.SensitivityRule;
  * One task as this aggregator serves it (DAP-18 "Task Configuration"): the task ID, this
  * aggregator's role, the agreed {@link TaskConfiguration}, the Prio3 variant it names, the DP
  * strategy and sensitivity rule, the Collector's HPKE configuration and the Leader's bearer token.
- * Construction checks that the configuration's vdaf_type and vdaf_configuration match the variant
- * and that the HPKE suite is usable, and derives the {@link #boundConfiguration()} that carries the
- * {@link DpBinding}. Immutable.
+ * Construction checks that the configuration's vdaf_type and vdaf_configuration match the variant,
+ * that every task extension is one this aggregator implements (DAP-18 "Task Extensions": a
+ * participant MUST NOT take part in a task with an unrecognized extension), that an opt-in
+ * {@link DpBinding} extension carries the digest of this task's DP settings, and that the
+ * Collector's HPKE configuration can actually be sealed to (supported suite, a valid public key
+ * that is not a low-order point), so that a task that could never release a share stops startup
+ * instead of failing after noise was drawn. Immutable.
  */
 public final class TaskDefinition {
   private final TaskId taskId;
   private final Role role;
   private final TaskConfiguration configuration;
-  private final TaskConfiguration boundConfiguration;
   private final Prio3Variant variant;
   private final DpStrategy dpStrategy;
   private final SensitivityRule sensitivityRule;
@@ -74,6 +80,24 @@ public final class TaskDefinition {
           + collectorHpkeConfig.kemId() + "/" + collectorHpkeConfig.kdfId() + "/"
           + collectorHpkeConfig.aeadId());
     }
+    checkCanSeal(collectorHpkeConfig, role);
+    for (TaskExtension e : configuration.extensions()) {
+      if (e.extensionType() == TaskExtension.TASK_INTERVAL) {
+        if (e.asTaskInterval().isEmpty()) {
+          throw new IllegalArgumentException("extensions: task_interval is not a well-formed"
+              + " Interval");
+        }
+      } else if (e.extensionType() == DpBinding.EXTENSION_TYPE) {
+        if (!e.equals(DpBinding.extension(variant, dpStrategy, sensitivityRule))) {
+          throw new IllegalArgumentException("extensions: the dp_binding extension does not carry"
+              + " the digest of this task's VDAF and DP settings");
+        }
+      } else {
+        throw new IllegalArgumentException("extensions: unsupported task extension type "
+            + e.extensionType() + " (this aggregator implements task_interval (1) and"
+            + " dp_binding (" + DpBinding.EXTENSION_TYPE + "))");
+      }
+    }
     Prio3DpMechanism exact = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
     if (hardenedSampler) {
       try {
@@ -84,7 +108,24 @@ public final class TaskDefinition {
     } else {
       this.mechanism = exact;
     }
-    this.boundConfiguration = DpBinding.bind(configuration, variant, dpStrategy, sensitivityRule);
+  }
+
+  /**
+   * Seals a probe message to the Collector's key (DAP-18 "Aggregate Share Encryption"), so an
+   * unusable key (wrong length, not a curve point, a low-order X25519 point whose shared secret
+   * is all zero, RFC 9180 section 7.1.4) is found at load and never after noise is drawn.
+   */
+  private static void checkCanSeal(HpkeConfig config, Role role) {
+    try {
+      org.priodp.aggregator.hpke.Hpke hpke = new org.priodp.aggregator.hpke.Hpke(
+          new org.priodp.aggregator.hpke.HpkeSuite(config.kemId(), config.kdfId(),
+              config.aeadId()));
+      hpke.seal(config.publicKey(), AggregateShareEncryption.info(role), new byte[0],
+          new byte[1]);
+    } catch (HpkeException | RuntimeException e) {
+      throw new IllegalArgumentException("collector_hpke_config: cannot seal to this public key ("
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")", e);
+    }
   }
 
   /**
@@ -110,14 +151,18 @@ public final class TaskDefinition {
     return role;
   }
 
-  /** Returns the configuration as agreed, without the DP binding. */
+  /**
+   * Returns the configuration as provisioned, with exactly the extensions the task lists: the one
+   * that goes into the InputShareAad and AggregateShareAad.
+   */
   public TaskConfiguration configuration() {
     return configuration;
   }
 
-  /** Returns the configuration with the {@link DpBinding} extension: the one used in the AAD. */
-  public TaskConfiguration boundConfiguration() {
-    return boundConfiguration;
+  /** Returns whether the task carries the opt-in {@link DpBinding} extension. */
+  public boolean bindsDpSettings() {
+    return configuration.extensions().stream()
+        .anyMatch(e -> e.extensionType() == DpBinding.EXTENSION_TYPE);
   }
 
   /** Returns the Prio3 variant. */

@@ -42,14 +42,15 @@ import org.priodp.vdaf.SensitivityRule;
  * "PureDpDiscreteLaplace", "budget": {"epsilon": [[1], [10]]}}} (a ratio of BigUint values, each a
  * little-endian array of base-2^32 digits), and in a readable one, {@code {"dp_strategy":
  * "PureDpDiscreteLaplace", "epsilon": "0.1"}} (or "1/10"); likewise ZCdpDiscreteGaussian with
- * {@code rho} (Janus calls the zCDP budget field {@code epsilon} too), and
+ * {@code rho}, or Janus's {@code "budget": {"epsilon": ...}} read as libprio does (rho =
+ * epsilon^2/2, so sigma = sensitivity/epsilon), and
  * {@code {"dp_strategy": "NoDifferentialPrivacy"}}. See docs/DAP.md for the whole format.
  */
 public final class TaskFile {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Set<String> TASK_FIELDS = Set.of("task_id", "role", "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
-      "min_batch_size", "batch_mode", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
+      "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
       "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env");
 
   private TaskFile() {
@@ -98,24 +99,19 @@ public final class TaskFile {
     TaskId taskId = wrap(path + ".task_id", () -> TaskId.fromBase64Url(text(n, path, "task_id")));
     Role role = role(n, path);
     byte[] info = text(n, path, "task_info").getBytes(StandardCharsets.UTF_8);
-    String leader = text(n, path, "leader_aggregator_endpoint");
-    String helper = text(n, path, "helper_aggregator_endpoint");
+    String leader = endpoint(n, path, "leader_aggregator_endpoint");
+    String helper = endpoint(n, path, "helper_aggregator_endpoint");
     long precision = uint64(n, path, "time_precision");
     long minBatch = uint64(n, path, "min_batch_size");
     BatchMode mode = batchMode(n, path);
-    List<TaskExtension> ext = new ArrayList<>();
     if (n.has("task_interval")) {
-      JsonNode ti = n.get("task_interval");
-      String p = path + ".task_interval";
-      if (!ti.isObject()) {
-        throw new IllegalArgumentException(p + ": expected {\"start\": N, \"duration\": N}");
-      }
-      only(ti, p, Set.of("start", "duration"));
-      Interval interval = Interval.of(uint64(ti, p, "start"), uint64(ti, p, "duration"));
-      if (!interval.isWellFormed()) {
-        throw new IllegalArgumentException(p + ": start + duration overflows uint64");
-      }
-      ext.add(TaskExtension.taskInterval(interval));
+      throw new IllegalArgumentException(path + ".task_interval: the task interval is now the"
+          + " DAP-18 task extension: \"extensions\": [{\"type\": \"task_interval\","
+          + " \"start\": \"2026-01-01T00:00:00Z\", \"duration\": 86400}] (seconds)");
+    }
+    if (!n.has("time_precision") || uint64(n, path, "time_precision") == 0) {
+      throw new IllegalArgumentException(path + ".time_precision: must be a positive number of"
+          + " seconds");
     }
     Prio3Variant variant = wrap(path + ".vdaf", () -> vdaf(need(n, path, "vdaf"), path + ".vdaf"));
     DpStrategy strategy = dpStrategy(need(n, path, "dp_strategy"), path + ".dp_strategy");
@@ -123,6 +119,9 @@ public final class TaskFile {
     HpkeConfig hpke = hpkeConfig(need(n, path, "collector_hpke_config"),
         path + ".collector_hpke_config");
     AuthToken token = authToken(n, path, env);
+    List<TaskExtension> ext = n.has("extensions")
+        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
+        : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
     boolean hardened = noiseSampler(n, path);
@@ -147,9 +146,95 @@ public final class TaskFile {
     try {
       return s.get();
     } catch (IllegalArgumentException e) {
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new IllegalArgumentException(m.startsWith(path) ? m : path + ": " + m, e);
+      throw new IllegalArgumentException(prefixed(path, e), e);
     }
+  }
+
+  /**
+   * Returns the message prefixed with the JSON path once: an inner message that already names the
+   * path, or starts with the path's last field names (such as "task_id: "), is not prefixed twice.
+   */
+  static String prefixed(String path, Exception e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (m.startsWith(path)) {
+      return m;
+    }
+    String last = path.substring(path.lastIndexOf('.') + 1);
+    int bracket = last.indexOf('[');
+    String bare = bracket >= 0 ? last.substring(0, bracket) : last;
+    while (!bare.isEmpty() && m.startsWith(bare + ": ")) {
+      m = m.substring(bare.length() + 2);
+    }
+    return path + ": " + m;
+  }
+
+  /**
+   * An endpoint URL (DAP-18 "Task Configuration"): absolute, http or https, with a host; it may
+   * carry a path. Spaces and other characters a URI may not hold are refused.
+   */
+  private static String endpoint(JsonNode n, String path, String field) {
+    String v = text(n, path, field);
+    String p = path + "." + field;
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(v);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(p + ": not a URL (" + e.getReason() + ")");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("https") && !scheme.equals("http")) {
+      throw new IllegalArgumentException(p + ": expected an absolute https:// (or http://) URL,"
+          + " got \"" + v + "\"");
+    }
+    if (uri.getHost() == null || uri.getHost().isEmpty()) {
+      throw new IllegalArgumentException(p + ": the URL has no host");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(p + ": the URL must not have a query or fragment");
+    }
+    return v;
+  }
+
+  /**
+   * Reads "extensions" (DAP-18 "Task Extensions"), listed by name: {@code {"type":
+   * "task_interval", "start": S, "duration": D}} with S in seconds since the epoch or RFC 3339
+   * and D in seconds, both multiples of time_precision, stored as an Interval in time_precision
+   * units; {@code {"type": "dp_binding"}}, prio-dp's opt-in {@link DpBinding}. Each at most once.
+   */
+  private static List<TaskExtension> extensions(JsonNode n, String path, long precision,
+      Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
+    if (!n.isArray()) {
+      throw new IllegalArgumentException(path + ": expected an array of {\"type\": ...} objects");
+    }
+    List<TaskExtension> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < n.size(); i++) {
+      String p = path + "[" + i + "]";
+      JsonNode e = n.get(i);
+      if (!e.isObject()) {
+        throw new IllegalArgumentException(p + ": expected an object with a \"type\"");
+      }
+      String type = text(e, p, "type");
+      if (!seen.add(type)) {
+        throw new IllegalArgumentException(p + ".type: " + type + " is listed twice");
+      }
+      switch (type) {
+        case "task_interval" -> {
+          only(e, p, Set.of("type", "start", "duration"));
+          long start = TimeText.seconds(need(e, p, "start"), p + ".start");
+          long duration = uint64(e, p, "duration");
+          out.add(TaskExtension.taskInterval(TimeText.toUnits(start, duration, precision, p)));
+        }
+        case "dp_binding" -> {
+          only(e, p, Set.of("type"));
+          out.add(DpBinding.extension(variant, strategy, rule));
+        }
+        default -> throw new IllegalArgumentException(p + ".type: unknown task extension '" + type
+            + "' (task_interval, dp_binding)");
+      }
+    }
+    out.sort(java.util.Comparator.comparingInt(TaskExtension::extensionType));
+    return out;
   }
 
   private static void only(JsonNode n, String path, Set<String> allowed) {
@@ -287,7 +372,10 @@ public final class TaskFile {
       }
       case "ZCdpDiscreteGaussian" -> {
         only(n, path, Set.of("dp_strategy", "budget", "rho"));
-        Rational rho = budget(n, path, "rho", "epsilon");
+        Rational value = budget(n, path, "rho", "epsilon");
+        // Janus's shape names libprio's budget: ZCdpBudget { epsilon }, with rho = epsilon^2 / 2
+        // (sigma = sensitivity / epsilon). The readable shape gives rho itself.
+        Rational rho = n.has("budget") ? value.square().divide(Rational.of(2)) : value;
         return wrap(path, () -> new DpStrategy.ZCdpDiscreteGaussian(rho));
       }
       default -> throw new IllegalArgumentException(path + ".dp_strategy: unknown strategy '"

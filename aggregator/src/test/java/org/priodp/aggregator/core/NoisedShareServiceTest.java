@@ -97,19 +97,68 @@ class NoisedShareServiceTest {
   }
 
   @Test
-  void theDpSettingsAreBoundIntoTheAad() throws Exception {
-    Fixture f = Fixture.laplace(3);
+  void theAadIsTheConfigurationAsProvisionedAndTheDpBindingIsOptIn() throws Exception {
+    Fixture plain = Fixture.laplace(3);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
-      f.writeBuckets(store, 2);
-      AggregateShareReq req = f.request(0, 2);
-      byte[] share = service(store).release(f.task, req).aggregateShare();
-      f.open(share, req);
-      assertThrows(HpkeException.class, () -> f.open(share, req, f.task.configuration()),
-          "a Collector that does not bind the DP settings fails");
-      assertThrows(HpkeException.class, () -> f.open(share, req,
-          f.boundWith(DpStrategy.PureDpDiscreteLaplace.parse("0.5"))), "other epsilon fails");
-      assertThrows(HpkeException.class, () -> f.open(share, req,
-          f.boundWith(new DpStrategy.NoDifferentialPrivacy())), "no-DP collector fails");
+      plain.writeBuckets(store, 2);
+      AggregateShareReq req = plain.request(0, 2);
+      byte[] share = service(store).release(plain.task, req).aggregateShare();
+      plain.open(share, req, plain.task.configuration());
+      assertThrows(HpkeException.class, () -> plain.open(share, req,
+          plain.boundWith(plain.task.dpStrategy())), "a binding the task does not list fails");
+    }
+    Fixture bound = Fixture.laplaceBound(13);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+      bound.writeBuckets(store, 2);
+      AggregateShareReq req = bound.request(0, 2);
+      byte[] share = service(store).release(bound.task, req).aggregateShare();
+      bound.open(share, req, bound.boundWith(bound.task.dpStrategy()));
+      assertThrows(HpkeException.class, () -> bound.open(share, req, bound.unbound()),
+          "a Collector that omits the binding fails");
+      assertThrows(HpkeException.class, () -> bound.open(share, req,
+          bound.boundWith(DpStrategy.PureDpDiscreteLaplace.parse("0.5"))), "other epsilon fails");
+      assertThrows(HpkeException.class, () -> bound.open(share, req,
+          bound.boundWith(new DpStrategy.NoDifferentialPrivacy())), "no-DP collector fails");
+    }
+  }
+
+  @Test
+  void concurrentOverlappingRequestsReleaseExactlyOnce() throws Exception {
+    // 16 requests for pairwise overlapping intervals [k, k+16) (all hold bucket 15), all at once,
+    // on two stores (connections) over one SQLite file: exactly one may be released.
+    Fixture f = Fixture.laplace(14);
+    Path db = dir.resolve("race.db");
+    try (JdbcAggregateShareStore a = JdbcAggregateShareStore.openSqlite(db);
+        JdbcAggregateShareStore b = JdbcAggregateShareStore.openSqlite(db)) {
+      f.writeBuckets(a, 31);
+      NoisedShareService sa = service(a);
+      NoisedShareService sb = service(b);
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<Boolean>> out = new ArrayList<>();
+      for (int k = 0; k < 16; k++) {
+        int from = k;
+        NoisedShareService s = k % 2 == 0 ? sa : sb;
+        out.add(pool.submit(() -> {
+          go.await();
+          try {
+            s.release(f.task, f.request(from, from + 16));
+            return true;
+          } catch (DapProblem p) {
+            assertEquals(DapError.BATCH_OVERLAP, p.error().orElseThrow());
+            return false;
+          }
+        }));
+      }
+      go.countDown();
+      int released = 0;
+      for (Future<Boolean> r : out) {
+        released += r.get() ? 1 : 0;
+      }
+      pool.shutdown();
+      assertEquals(1, released, "of 16 pairwise overlapping requests exactly one is released");
+      assertEquals(1, sa.noiseDraws() + sb.noiseDraws());
+      assertEquals(1, a.collectedIntervals(f.taskId).size());
     }
   }
 
@@ -135,16 +184,20 @@ class NoisedShareServiceTest {
           f.request(0, 2, 41, Fixture.checksum(0, 2)))));
       assertEquals(DapError.BATCH_MISMATCH, refusal(() -> s.release(f.task,
           f.request(0, 2, 40, Fixture.checksum(0, 1)))));
-      // 0 reports before time 1000, minimum batch size 10
+      // 0 reports before time 10, minimum batch size 10
       assertEquals(DapError.INVALID_BATCH_SIZE, refusal(() -> s.release(f.task,
           f.request(-3, -1, 0, new byte[32]))));
-      Interval unaligned = Interval.of(1050, 100);
+      Interval empty = Interval.of(10, 0);
       assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(
-          new CollectionJobReq(new Query.TimeInterval(unaligned), new byte[0], List.of()),
-          new BatchSelector.TimeInterval(unaligned), 20, new byte[32]))));
-      Interval wide = Interval.of(1000, 200);
+          new CollectionJobReq(new Query.TimeInterval(empty), new byte[0], List.of()),
+          new BatchSelector.TimeInterval(empty), 0, new byte[32]))), "zero duration");
+      Interval overflowing = Interval.of(-2L, 5);
       assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(
-          new CollectionJobReq(new Query.TimeInterval(Interval.of(1000, 100)), new byte[0],
+          new CollectionJobReq(new Query.TimeInterval(overflowing), new byte[0], List.of()),
+          new BatchSelector.TimeInterval(overflowing), 0, new byte[32]))), "start + duration wraps");
+      Interval wide = Interval.of(10, 2);
+      assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(
+          new CollectionJobReq(new Query.TimeInterval(Interval.of(10, 1)), new byte[0],
               List.of()), new BatchSelector.TimeInterval(wide), 40, Fixture.checksum(0, 2)))));
       assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.release(f.task, new AggregateShareReq(
           new CollectionJobReq(new Query.LeaderSelected(), new byte[0], List.of()),
@@ -161,7 +214,7 @@ class NoisedShareServiceTest {
 
       // Collect buckets 0-1; then any other request for that batch or an overlapping one is refused.
       s.release(f.task, f.request(0, 2));
-      Interval bigger = Interval.of(1000, 400);
+      Interval bigger = Interval.of(10, 4);
       assertEquals(DapError.BATCH_OVERLAP, refusal(() -> s.release(f.task, new AggregateShareReq(
           new CollectionJobReq(new Query.TimeInterval(bigger), new byte[0], List.of()),
           new BatchSelector.TimeInterval(wide), 40, Fixture.checksum(0, 2)))));
@@ -170,6 +223,35 @@ class NoisedShareServiceTest {
           f.request(0, 2, 41, Fixture.checksum(0, 2)))));
       s.release(f.task, f.request(2, 4));
       assertEquals(2, s.noiseDraws());
+    }
+  }
+
+  @Test
+  void timesAreTimePrecisionUnitsAndTheTaskIntervalBoundsBatches() throws Exception {
+    // time_precision 3600 s; buckets at hours 5 and 6; task_interval covers hours [4, 8).
+    Fixture f = Fixture.withTaskInterval(15, 3600, Interval.of(4, 4));
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("u.db"))) {
+      for (long hour : new long[] {5, 6}) {
+        store.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(f.taskId,
+            BatchBuckets.timeIntervalBucket(hour), new byte[0], f.share((int) hour), 10,
+            Fixture.bucketChecksum((int) hour)));
+      }
+      NoisedShareService s = service(store);
+      Interval hour5 = Interval.of(5, 1);
+      AggregateShareReq one = new AggregateShareReq(new CollectionJobReq(
+          new Query.TimeInterval(hour5), new byte[0], List.of()),
+          new BatchSelector.TimeInterval(hour5), 10, Fixture.bucketChecksum(5));
+      byte[] opened = f.open(s.release(f.task, one).aggregateShare(), one);
+      assertEquals(f.unnoisedOf(5).length, opened.length);
+      Interval outside = Interval.of(7, 2);
+      assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(
+          new CollectionJobReq(new Query.TimeInterval(outside), new byte[0], List.of()),
+          new BatchSelector.TimeInterval(outside), 0, new byte[32]))), "outside task_interval");
+      Interval seconds = Interval.of(6 * 3600, 3600);
+      assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(
+          new CollectionJobReq(new Query.TimeInterval(seconds), new byte[0], List.of()),
+          new BatchSelector.TimeInterval(seconds), 10, Fixture.bucketChecksum(6)))),
+          "an interval in seconds is far outside the task interval");
     }
   }
 }

@@ -94,51 +94,105 @@ class JdbcAggregateShareStoreTest {
     }
   }
 
+  /** Inserts a noised share (and its range) in a task transaction if the batch has none. */
+  private static boolean insertIfAbsent(JdbcAggregateShareStore store, NoisedAggregateShare n,
+      CollectedInterval range) {
+    return store.inTaskTransaction(n.taskId(), tx -> {
+      if (tx.noisedShare(n.batchIdentifier()).isPresent()
+          || (range != null && tx.collectedIntervalOverlaps(range))) {
+        return false;
+      }
+      tx.insertNoisedShare(n, java.util.Optional.ofNullable(range));
+      return true;
+    });
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
-  void firstNoisedShareWinsAndIsReturnedToLaterWriters(String backend) {
+  void aTaskTransactionCommitsOrRollsBackWhole(String backend) {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
       byte[] batch = Interval.of(1, 10).encode();
       NoisedAggregateShare first = noised(task, batch, 1);
-      assertEquals(first, store.putNoisedShareIfAbsent(first));
-      assertEquals(first, store.putNoisedShareIfAbsent(noised(task, batch, 2)));
+      assertTrue(insertIfAbsent(store, first, new CollectedInterval(1, 11)));
+      assertFalse(insertIfAbsent(store, noised(task, batch, 2), new CollectedInterval(1, 11)));
       assertEquals(first, store.noisedShare(task, batch).orElseThrow());
       assertTrue(store.noisedShare(task, Interval.of(2, 10).encode()).isEmpty());
+      // work that throws after writing leaves nothing behind, and its exception comes out as is
+      byte[] other = Interval.of(40, 1).encode();
+      IllegalStateException boom = assertThrows(IllegalStateException.class,
+          () -> store.inTaskTransaction(task, tx -> {
+            tx.insertNoisedShare(noised(task, other, 3),
+                java.util.Optional.of(new CollectedInterval(40, 41)));
+            throw new IllegalStateException("boom");
+          }));
+      assertEquals("boom", boom.getMessage());
+      assertTrue(store.noisedShare(task, other).isEmpty());
+      assertEquals(List.of(new CollectedInterval(1, 11)), store.collectedIntervals(task));
+      // a duplicate insert is a store failure, not a silent overwrite
+      assertThrows(StoreException.class, () -> store.inTaskTransaction(task, tx -> {
+        tx.insertNoisedShare(noised(task, batch, 4), java.util.Optional.empty());
+        return null;
+      }));
+      assertEquals(first, store.noisedShare(task, batch).orElseThrow());
     }
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
-  void fiftyConcurrentWritersLeaveExactlyOneShare(String backend) throws Exception {
+  void collectedIntervalsOverlapInUnsignedOrder(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      TaskId task = randomTask();
+      long big = Long.MIN_VALUE + 5; // 2^63 + 5: above every signed long
+      assertTrue(insertIfAbsent(store, noised(task, Interval.of(10, 5).encode(), 1),
+          new CollectedInterval(10, 15)));
+      assertTrue(insertIfAbsent(store, noised(task, Interval.of(big, 5).encode(), 2),
+          new CollectedInterval(big, big + 5)));
+      store.inTaskTransaction(task, tx -> {
+        assertTrue(tx.collectedIntervalOverlaps(new CollectedInterval(14, 16)));
+        assertTrue(tx.collectedIntervalOverlaps(new CollectedInterval(0, 11)));
+        assertFalse(tx.collectedIntervalOverlaps(new CollectedInterval(15, 20)), "half-open");
+        assertFalse(tx.collectedIntervalOverlaps(new CollectedInterval(0, 10)), "half-open");
+        assertTrue(tx.collectedIntervalOverlaps(new CollectedInterval(big + 4, -1L)));
+        assertFalse(tx.collectedIntervalOverlaps(new CollectedInterval(16, big)));
+        return null;
+      });
+      assertEquals(List.of(new CollectedInterval(10, 15), new CollectedInterval(big, big + 5)),
+          store.collectedIntervals(task));
+      assertTrue(store.collectedIntervals(randomTask()).isEmpty());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void concurrentTaskTransactionsOfTwoStoresSerialize(String backend) throws Exception {
+    // 40 check-then-insert transactions of one task, from two store instances (two connections,
+    // as two processes would have), each for a different batch whose ranges [k, k+40) pairwise
+    // overlap: exactly one inserts. Without the per-task serialization two see no overlap and
+    // both insert (their batch keys differ, so no constraint stops them).
     try (JdbcAggregateShareStore store = open(backend);
         JdbcAggregateShareStore second = open(backend)) {
       TaskId task = randomTask();
-      byte[] batch = Interval.of(100, 1).encode();
-      ExecutorService pool = Executors.newFixedThreadPool(50);
+      ExecutorService pool = Executors.newFixedThreadPool(16);
       CountDownLatch start = new CountDownLatch(1);
-      List<Future<NoisedAggregateShare>> results = new ArrayList<>();
-      for (int i = 0; i < 50; i++) {
-        int value = i + 1;
-        JdbcAggregateShareStore s = i % 2 == 0 ? store : second; // two connections/instances
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        int k = i;
+        JdbcAggregateShareStore s = i % 2 == 0 ? store : second;
         results.add(pool.submit(() -> {
           start.await();
-          return s.putNoisedShareIfAbsent(noised(task, batch, value));
+          return insertIfAbsent(s, noised(task, Interval.of(k, 40).encode(), k + 1),
+              new CollectedInterval(k, k + 40));
         }));
       }
       start.countDown();
-      Set<NoisedAggregateShare> seen = new HashSet<>();
-      for (Future<NoisedAggregateShare> f : results) {
-        seen.add(f.get(30, TimeUnit.SECONDS));
+      int inserted = 0;
+      for (Future<Boolean> f : results) {
+        inserted += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
       }
       pool.shutdown();
-      assertEquals(1, seen.size(), "every writer must get the same stored share");
-      NoisedAggregateShare winner = seen.iterator().next();
-      assertEquals(winner, store.noisedShare(task, batch).orElseThrow());
-      assertEquals(winner, second.noisedShare(task, batch).orElseThrow());
-      int v = winner.noisedShare()[0];
-      assertTrue(v >= 1 && v <= 50);
-      assertEquals(noised(task, batch, v), winner, "the winner is stored intact");
+      assertEquals(1, inserted, "exactly one of 40 overlapping batches is recorded");
+      assertEquals(1, second.collectedIntervals(task).size());
     }
   }
 
@@ -148,7 +202,7 @@ class JdbcAggregateShareStoreTest {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
       byte[] batch = Interval.of(5, 5).encode();
-      store.putNoisedShareIfAbsent(noised(task, batch, 3));
+      insertIfAbsent(store, noised(task, batch, 3), null);
       AggregateShareId id = AggregateShareId.random(RANDOM);
       AggregateShareResource r = new AggregateShareResource(task, id, batch, bytes(32, 1),
           Instant.ofEpochMilli(5));
@@ -169,7 +223,7 @@ class JdbcAggregateShareStoreTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
-  void releasedSharesAreWrittenOnceAndNoisedBatchesAreListed(String backend) {
+  void releasedSharesAreWrittenOnce(String backend) {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
       byte[] batch = Interval.of(20, 10).encode();
@@ -181,16 +235,6 @@ class JdbcAggregateShareStoreTest {
       assertEquals(first, store.putReleasedShareIfAbsent(first));
       assertEquals(first, store.putReleasedShareIfAbsent(second), "the first writer wins");
       assertEquals(first, store.releasedShare(task, batch).orElseThrow());
-
-      assertTrue(store.noisedBatchIdentifiers(task).isEmpty());
-      byte[] b2 = Interval.of(10, 10).encode();
-      store.putNoisedShareIfAbsent(noised(task, batch, 1));
-      store.putNoisedShareIfAbsent(noised(task, b2, 2));
-      List<byte[]> ids = store.noisedBatchIdentifiers(task);
-      assertEquals(2, ids.size());
-      assertArrayEquals(b2, ids.get(0));
-      assertArrayEquals(batch, ids.get(1));
-      assertTrue(store.noisedBatchIdentifiers(randomTask()).isEmpty());
     }
   }
 
@@ -202,7 +246,7 @@ class JdbcAggregateShareStoreTest {
     NoisedAggregateShare n = noised(task, batch, 9);
     BatchAggregation a = new BatchAggregation(task, batch, new byte[0], bytes(8, 1), 3, bytes(32, 3));
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(file)) {
-      store.putNoisedShareIfAbsent(n);
+      insertIfAbsent(store, n, null);
       store.putBatchAggregation(a);
     }
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(file)) {
@@ -248,7 +292,7 @@ class JdbcAggregateShareStoreTest {
         NoisedAggregateShare n = new NoisedAggregateShare(new TaskId(t), batch, param, rnd.nextLong(),
             bytes(32, rnd.nextInt(256)), bytes(32, rnd.nextInt(256)), share,
             Instant.ofEpochMilli(rnd.nextLong() >>> 20));
-        assertEquals(n, store.putNoisedShareIfAbsent(n), "seed=" + seed + " case " + i);
+        assertTrue(insertIfAbsent(store, n, null), "seed=" + seed + " case " + i);
         assertEquals(n, store.noisedShare(new TaskId(t), batch).orElseThrow(), "seed=" + seed);
       }
     }

@@ -11,11 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.Optional;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.noise.Rational;
 import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.Sensitivity;
 import org.priodp.vdaf.SensitivityRule;
 
 class TaskFileTest {
@@ -50,9 +54,90 @@ class TaskFileTest {
     TaskDefinition s = tasks.get(1);
     assertEquals(new DpStrategy.ZCdpDiscreteGaussian(Rational.of(1, 2)), s.dpStrategy());
     assertEquals(SensitivityRule.JANUS_COMPATIBLE, s.sensitivityRule());
-    assertTrue(s.configuration().taskInterval().isPresent());
-    assertEquals(1, s.boundConfiguration().extensions().stream()
-        .filter(e -> e.extensionType() == DpBinding.EXTENSION_TYPE).count());
+    // 2023-11-14T22:13:00Z = 1699999980 s = 28333333 minutes; 86400 s = 1440 minutes
+    assertEquals(Optional.of(Interval.of(28333333, 1440)), s.configuration().taskInterval());
+    assertTrue(s.bindsDpSettings());
+    assertEquals(List.of(TaskExtension.TASK_INTERVAL, DpBinding.EXTENSION_TYPE),
+        s.configuration().extensions().stream().map(TaskExtension::extensionType).toList());
+    assertFalse(h.bindsDpSettings(), "the binding is opt-in");
+    assertTrue(h.configuration().extensions().isEmpty());
+  }
+
+  @Test
+  void taskIntervalIsConvertedExactlyToTimePrecisionUnits() throws IOException {
+    String ex = example();
+    assertEquals(Optional.of(Interval.of(28333333, 1440)), parse(ex.replace(
+        "\"2023-11-14T22:13:00Z\"", "1699999980")).get(1).configuration().taskInterval(),
+        "seconds and RFC 3339 agree");
+    String notMultiple = refusal(ex.replace("\"2023-11-14T22:13:00Z\"", "1700000000"));
+    assertTrue(notMultiple.startsWith("tasks[1].extensions[0].start: 1700000000 s is not a"
+        + " multiple of the time_precision 60 s"), notMultiple);
+    assertTrue(refusal(ex.replace("\"duration\": 86400", "\"duration\": 0"))
+        .startsWith("tasks[1].extensions[0].duration: must be at least one"));
+    assertTrue(refusal(ex.replace("2023-11-14T22:13:00Z", "yesterday"))
+        .startsWith("tasks[1].extensions[0].start: expected seconds since the epoch or an RFC"));
+    assertTrue(refusal(ex.replace("{\"type\": \"dp_binding\"}", "{\"type\": \"dp_binding\"},"
+        + " {\"type\": \"dp_binding\"}")).startsWith("tasks[1].extensions[2].type: dp_binding is"
+        + " listed twice"));
+    assertTrue(refusal(ex.replace("\"dp_binding\"", "\"collector_identity\""))
+        .startsWith("tasks[1].extensions[1].type: unknown task extension 'collector_identity'"));
+    String legacy = refusal(ex.replace("\"extensions\": [", "\"task_interval\": {\"start\": 0,"
+        + " \"duration\": 60}, \"extensions\": ["));
+    assertTrue(legacy.startsWith("tasks[1].task_interval: the task interval is now the DAP-18"
+        + " task extension"), legacy);
+  }
+
+  @Test
+  void janusZcdpBudgetIsLibpriosEpsilonSoSigmaIsSensitivityOverEpsilon() throws IOException {
+    // Janus serializes libprio's ZCdpBudget { epsilon }; libprio's discrete Gaussian strategy
+    // uses sigma = l2_sensitivity / epsilon, i.e. rho = epsilon^2 / 2.
+    String janus = example().replace("\"rho\": \"1/2\"", "\"budget\": {\"epsilon\": [[1], [10]]}");
+    assertFalse(janus.equals(example()), "the replacement must apply");
+    TaskDefinition t = parse(janus).get(1);
+    assertEquals(new DpStrategy.ZCdpDiscreteGaussian(Rational.of(1, 200)), t.dpStrategy());
+    Sensitivity sens = Sensitivity.of(t.variant(), t.sensitivityRule());
+    Rational epsilon = Rational.of(1, 10);
+    Rational libprioSigma2 = Rational.of(sens.l2Squared()).divide(epsilon.square());
+    assertEquals(libprioSigma2, ((DpStrategy.ZCdpDiscreteGaussian) t.dpStrategy())
+        .gaussian(sens).sigma2());
+    // the readable shape gives rho itself
+    assertEquals(new DpStrategy.ZCdpDiscreteGaussian(Rational.of(1, 2)),
+        parse(example()).get(1).dpStrategy());
+  }
+
+  @Test
+  void endpointsMustBeAbsoluteHttpUrls() throws IOException {
+    String ex = example();
+    assertTrue(refusal(ex.replaceFirst("https://helper.example/dap/", "not a url"))
+        .startsWith("tasks[0].helper_aggregator_endpoint: not a URL"));
+    assertTrue(refusal(ex.replaceFirst("https://helper.example/dap/", "helper.example/dap/"))
+        .startsWith("tasks[0].helper_aggregator_endpoint: expected an absolute https://"));
+    assertTrue(refusal(ex.replaceFirst("https://leader.example/dap/", "ftp://leader.example/"))
+        .startsWith("tasks[0].leader_aggregator_endpoint: expected an absolute https://"));
+    assertTrue(refusal(ex.replaceFirst("https://helper.example/dap/", "https:///dap/"))
+        .startsWith("tasks[0].helper_aggregator_endpoint: the URL has no host"));
+    assertEquals("http://127.0.0.1:8080/a/b/", parse(ex.replaceFirst(
+        "https://helper.example/dap/", "http://127.0.0.1:8080/a/b/")).get(0).configuration()
+        .helperAggregatorEndpoint());
+  }
+
+  @Test
+  void errorTextsNameThePathOnce() throws IOException {
+    String m = refusal(example().replace("EiJUV6PGSSKfoUuVBWIp5jt_W4e4UIfr-OxiRAwoVqA", "abc"));
+    assertTrue(m.startsWith("tasks[0].task_id: "), m);
+    assertFalse(m.substring("tasks[0].task_id: ".length()).startsWith("task_id"), m);
+  }
+
+  @Test
+  void anUnusableCollectorKeyStopsLoadingNamingTheTask() throws IOException {
+    // the all-zero X25519 point: every shared secret is zero (RFC 9180 section 7.1.4)
+    String zero = example().replaceFirst("fiGxTG6BVvAyj29AqnKZrHrPwmAlup9_B6fXyt5YZXg",
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    String m = refusal(zero);
+    assertTrue(m.startsWith("tasks[0]: collector_hpke_config: cannot seal to this public key"), m);
+    String shortKey = example().replaceFirst("fiGxTG6BVvAyj29AqnKZrHrPwmAlup9_B6fXyt5YZXg",
+        "AAAA");
+    assertTrue(refusal(shortKey).startsWith("tasks[0]"), refusal(shortKey));
   }
 
   @Test

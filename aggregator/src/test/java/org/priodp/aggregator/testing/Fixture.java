@@ -16,6 +16,7 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeException;
@@ -33,8 +34,8 @@ import org.priodp.vdaf.SensitivityRule;
 
 /**
  * A time-interval Prio3Histogram(length 8) Helper task with a collector key pair, batch buckets of
- * 20 reports each from time 1000 with precision 100, and matching aggregate-share requests; shared
- * by the core, service and command tests.
+ * 20 reports each from DAP-18 time 10 (time_precision 100 s, so 1000 s after the epoch), and
+ * matching aggregate-share requests; shared by the core, service and command tests.
  */
 public final class Fixture {
   /** The Leader's bearer token. */
@@ -52,6 +53,15 @@ public final class Fixture {
 
   /** Creates the fixture with a task ID derived from {@code seed} and the given DP strategy. */
   public Fixture(int seed, DpStrategy strategy) {
+    this(seed, strategy, PRECISION, null, false);
+  }
+
+  /**
+   * Creates the fixture with the given time precision (seconds), task interval (time_precision
+   * units, or null for none) and, if {@code bindDp}, the opt-in DP-binding extension.
+   */
+  public Fixture(int seed, DpStrategy strategy, long precision, Interval taskInterval,
+      boolean bindDp) {
     byte[] ikm = new byte[32];
     Arrays.fill(ikm, (byte) seed);
     this.collectorKey = new Hpke(HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm);
@@ -60,11 +70,29 @@ public final class Fixture {
     byte[] id = new byte[32];
     Arrays.fill(id, (byte) (seed + 1));
     this.taskId = new TaskId(id);
+    List<TaskExtension> ext = new java.util.ArrayList<>();
+    if (taskInterval != null) {
+      ext.add(TaskExtension.taskInterval(taskInterval));
+    }
+    if (bindDp) {
+      ext.add(DpBinding.extension(variant, strategy, SensitivityRule.PRIODP));
+    }
     TaskConfiguration config = TaskDefinition.configurationFor(variant, "fixture".getBytes(),
-        "https://leader.example/", "https://helper.example/", PRECISION, 10,
-        BatchMode.TIME_INTERVAL, List.of());
+        "https://leader.example/", "https://helper.example/", precision, 10,
+        BatchMode.TIME_INTERVAL, ext);
     this.task = new TaskDefinition(taskId, Role.HELPER, config, variant, strategy,
         SensitivityRule.PRIODP, collectorConfig, AuthToken.of(TOKEN));
+  }
+
+  /** Returns the fixture with epsilon = 1 and the opt-in DP-binding extension. */
+  public static Fixture laplaceBound(int seed) {
+    return new Fixture(seed, DpStrategy.PureDpDiscreteLaplace.parse("1"), PRECISION, null, true);
+  }
+
+  /** Returns the fixture with epsilon = 1, a time precision and a task interval. */
+  public static Fixture withTaskInterval(int seed, long precision, Interval taskInterval) {
+    return new Fixture(seed, DpStrategy.PureDpDiscreteLaplace.parse("1"), precision,
+        taskInterval, false);
   }
 
   /** Returns the fixture with epsilon = 1. */
@@ -91,11 +119,14 @@ public final class Fixture {
     return c;
   }
 
-  /** Writes buckets 0..n-1 (start 1000 + k*100) with share(k), 20 reports and bucketChecksum(k). */
+  /** The DAP-18 time (time_precision units) of bucket 0. */
+  public static final long FIRST_BUCKET = 10;
+
+  /** Writes buckets 0..n-1 (time 10 + k) with share(k), 20 reports and bucketChecksum(k). */
   public void writeBuckets(AggregateShareStore store, int n) {
     for (int k = 0; k < n; k++) {
       store.putBatchAggregation(new BatchAggregation(taskId,
-          BatchBuckets.timeIntervalBucket(1000 + k * PRECISION, PRECISION), new byte[0], share(k),
+          BatchBuckets.timeIntervalBucket(FIRST_BUCKET + k), new byte[0], share(k),
           BUCKET_REPORTS, bucketChecksum(k)));
     }
   }
@@ -119,14 +150,14 @@ public final class Fixture {
 
   /** Returns the request for buckets from..to-1 with the given count and checksum. */
   public AggregateShareReq request(int from, int to, long reportCount, byte[] checksum) {
-    Interval i = Interval.of(1000 + from * PRECISION, (to - from) * PRECISION);
+    Interval i = Interval.of(FIRST_BUCKET + from, to - from);
     return new AggregateShareReq(new CollectionJobReq(new Query.TimeInterval(i), new byte[0],
         List.of()), new BatchSelector.TimeInterval(i), reportCount, checksum);
   }
 
-  /** Opens an encoded AggregateShare as the Collector with the task's DP-bound configuration. */
+  /** Opens an encoded AggregateShare as the Collector with the task's configuration. */
   public byte[] open(byte[] aggregateShare, AggregateShareReq req) throws HpkeException {
-    return open(aggregateShare, req, task.boundConfiguration());
+    return open(aggregateShare, req, task.configuration());
   }
 
   /** Opens an encoded AggregateShare as the Collector with a given configuration in the AAD. */
@@ -151,8 +182,23 @@ public final class Fixture {
     return out;
   }
 
-  /** Returns the configuration a Collector with other DP settings would use. */
+  /** Returns the configuration a Collector that binds these DP settings would use. */
   public TaskConfiguration boundWith(DpStrategy strategy) {
-    return DpBinding.bind(task.configuration(), variant, strategy, SensitivityRule.PRIODP);
+    TaskConfiguration c = unbound();
+    return DpBinding.bind(c, variant, strategy, SensitivityRule.PRIODP);
+  }
+
+  /** Returns the task's configuration without the DP-binding extension. */
+  public TaskConfiguration unbound() {
+    TaskConfiguration c = task.configuration();
+    return new TaskConfiguration(c.taskInfo(), c.leaderAggregatorEndpoint(),
+        c.helperAggregatorEndpoint(), c.timePrecision(), c.minBatchSize(), c.batchMode(),
+        c.batchConfig(), c.vdafType(), c.vdafConfiguration(), c.extensions().stream()
+            .filter(e -> e.extensionType() != DpBinding.EXTENSION_TYPE).toList());
+  }
+
+  /** Returns share(k) alone: the un-noised aggregate of one bucket. */
+  public byte[] unnoisedOf(int k) {
+    return share(k);
   }
 }

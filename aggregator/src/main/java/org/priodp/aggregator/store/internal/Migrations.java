@@ -13,8 +13,22 @@ import java.util.List;
  * version row, so running {@link #migrate} again is a no-op.
  */
 public final class Migrations {
-  /** One schema step: its version and statements ({@code ${bytes}} is the binary type). */
-  public record Migration(int version, List<String> statements) {
+  /**
+   * One schema step: its version, statements ({@code ${bytes}} is the binary type) and a data
+   * step run after them in the same transaction (or null).
+   */
+  public record Migration(int version, List<String> statements, DataStep data) {
+    /** A migration of statements only. */
+    public Migration(int version, List<String> statements) {
+      this(version, statements, null);
+    }
+  }
+
+  /** Rewrites rows in Java where SQL cannot (e.g. decoding DAP structures). */
+  @FunctionalInterface
+  public interface DataStep {
+    /** Runs inside the migration's transaction. */
+    void run(Connection c) throws SQLException;
   }
 
   /** All migrations in order. */
@@ -55,7 +69,22 @@ public final class Migrations {
               + " request_digest ${bytes} NOT NULL,"
               + " aggregate_share ${bytes} NOT NULL,"
               + " created_at_ms BIGINT NOT NULL,"
-              + " PRIMARY KEY (task_id, batch_identifier))")));
+              + " PRIMARY KEY (task_id, batch_identifier))")),
+      // Version 3: DAP-18 time units and the atomic batchOverlap rule. Each released time-interval
+      // batch records the range it covers (time_precision units, stored sign-flipped so that SQL's
+      // signed order is the unsigned order); the overlap check and the insert run in one
+      // transaction serialized per task. Buckets written by version 2 (keyed by an interval in
+      // seconds whose duration was the time precision) are rekeyed to {start, duration: 1}.
+      new Migration(3, List.of(
+          "CREATE TABLE IF NOT EXISTS collected_intervals ("
+              + " task_id ${bytes} NOT NULL,"
+              + " batch_identifier ${bytes} NOT NULL,"
+              + " range_start BIGINT NOT NULL,"
+              + " range_end BIGINT NOT NULL,"
+              + " PRIMARY KEY (task_id, batch_identifier))",
+          "CREATE INDEX IF NOT EXISTS collected_intervals_by_start"
+              + " ON collected_intervals (task_id, range_start)"),
+          LegacyTimeUnits::migrate));
 
   private Migrations() {
   }
@@ -69,12 +98,19 @@ public final class Migrations {
   public static int migrate(Connection c, SqlDialect dialect, List<Migration> migrations)
       throws SQLException {
     boolean auto = c.getAutoCommit();
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS schema_version ("
-          + " version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)");
+    if (dialect == SqlDialect.POSTGRESQL) {
+      // several replicas may start together: one migrates, the others wait and find it done
+      try (Statement s = c.createStatement()) {
+        s.executeQuery("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")").close();
+      }
     }
-    c.setAutoCommit(false);
     try {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+            + " version INTEGER PRIMARY KEY, applied_at_ms BIGINT NOT NULL)");
+      }
+      c.commit();
       int current = current(c);
       for (Migration m : migrations) {
         if (m.version() <= current) {
@@ -84,6 +120,9 @@ public final class Migrations {
           for (String sql : m.statements()) {
             s.execute(dialect.render(sql));
           }
+        }
+        if (m.data() != null) {
+          m.data().run(c);
         }
         try (PreparedStatement p = c.prepareStatement(
             "INSERT INTO schema_version (version, applied_at_ms) VALUES (?, ?)")) {
@@ -101,8 +140,16 @@ public final class Migrations {
       throw e;
     } finally {
       c.setAutoCommit(auto);
+      if (dialect == SqlDialect.POSTGRESQL) {
+        try (Statement s = c.createStatement()) {
+          s.executeQuery("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")").close();
+        }
+      }
     }
   }
+
+  /** The PostgreSQL session advisory lock key held while migrating ("priodp-m"). */
+  static final long MIGRATION_LOCK = 0x7072696f64702d6dL;
 
   /** Returns the highest applied version, or 0 if none. */
   public static int current(Connection c) throws SQLException {

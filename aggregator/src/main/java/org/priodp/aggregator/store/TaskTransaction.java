@@ -1,0 +1,39 @@
+package org.priodp.aggregator.store;
+
+import java.util.List;
+import java.util.Optional;
+import org.priodp.aggregator.dap.TaskId;
+
+/**
+ * The reads and writes of one task inside one database transaction that is serialized with every
+ * other {@link AggregateShareStore#inTaskTransaction task transaction} of the same task, in this
+ * process and in any other process on the same database (DESIGN.md non-negotiable 3). What the
+ * work reads cannot change before it commits, so a check-then-insert inside it is atomic. Valid
+ * only during the call that received it.
+ */
+public interface TaskTransaction {
+  /** Returns the task this transaction holds. */
+  TaskId taskId();
+
+  /** Returns the noised share of a batch, if any. */
+  Optional<NoisedAggregateShare> noisedShare(byte[] batchIdentifier);
+
+  /** Returns the batch aggregation (bucket) with this identifier, if any. */
+  Optional<BatchAggregation> batchAggregation(byte[] batchIdentifier);
+
+  /**
+   * Returns the task's batch aggregations whose identifiers lie in [fromInclusive, toExclusive)
+   * in unsigned byte-wise order, sorted by identifier.
+   */
+  List<BatchAggregation> batchAggregations(byte[] fromInclusive, byte[] toExclusive);
+
+  /** Returns whether a released batch of the task covers any point of {@code range}. */
+  boolean collectedIntervalOverlaps(CollectedInterval range);
+
+  /**
+   * Inserts the noised share of a new batch and, for a time-interval batch, the range it covers;
+   * throws {@link StoreException} if the batch already has one (the caller checked first, under
+   * the same transaction, so this means a bug).
+   */
+  void insertNoisedShare(NoisedAggregateShare share, Optional<CollectedInterval> range);
+}
