@@ -62,14 +62,23 @@ public final class Fixture {
    */
   public Fixture(int seed, DpStrategy strategy, long precision, Interval taskInterval,
       boolean bindDp) {
+    this(seed, null, strategy, precision, taskInterval, bindDp);
+  }
+
+  /** Creates the fixture for a given task ID (null: derived from {@code seed}). */
+  public Fixture(int seed, TaskId id, DpStrategy strategy, long precision, Interval taskInterval,
+      boolean bindDp) {
     byte[] ikm = new byte[32];
     Arrays.fill(ikm, (byte) seed);
     this.collectorKey = new Hpke(HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm);
     this.collectorConfig = new HpkeConfig(new HpkeConfigId(7), HpkeSuite.DAP_MANDATORY.kem(),
         HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), collectorKey.publicKey());
-    byte[] id = new byte[32];
-    Arrays.fill(id, (byte) (seed + 1));
-    this.taskId = new TaskId(id);
+    if (id == null) {
+      byte[] b = new byte[32];
+      Arrays.fill(b, (byte) (seed + 1));
+      id = new TaskId(b);
+    }
+    this.taskId = id;
     List<TaskExtension> ext = new java.util.ArrayList<>();
     if (taskInterval != null) {
       ext.add(TaskExtension.taskInterval(taskInterval));
@@ -93,6 +102,39 @@ public final class Fixture {
   public static Fixture withTaskInterval(int seed, long precision, Interval taskInterval) {
     return new Fixture(seed, DpStrategy.PureDpDiscreteLaplace.parse("1"), precision,
         taskInterval, false);
+  }
+
+  /** Returns the fixture with epsilon = 1 and a random task ID (for databases that persist). */
+  public static Fixture laplaceRandomTask(int seed, java.util.Random random) {
+    byte[] b = new byte[32];
+    random.nextBytes(b);
+    return new Fixture(seed, new TaskId(b), DpStrategy.PureDpDiscreteLaplace.parse("1"),
+        PRECISION, null, false);
+  }
+
+  /**
+   * Returns the task file JSON (as {@code serve --config} reads it) of the fixtures' tasks, which
+   * must all have epsilon = 1 and no extensions.
+   */
+  public static String taskFileJson(List<Fixture> fixtures) {
+    java.util.Base64.Encoder b = java.util.Base64.getUrlEncoder().withoutPadding();
+    StringBuilder sb = new StringBuilder("{\"tasks\": [");
+    for (int i = 0; i < fixtures.size(); i++) {
+      Fixture f = fixtures.get(i);
+      sb.append(i == 0 ? "" : ", ").append("{\"task_id\": \"").append(f.taskId.toBase64Url())
+          .append("\", \"task_info\": \"fixture\",")
+          .append(" \"leader_aggregator_endpoint\": \"https://leader.example/\",")
+          .append(" \"helper_aggregator_endpoint\": \"https://helper.example/\",")
+          .append(" \"time_precision\": ").append(f.task.configuration().timePrecision())
+          .append(", \"min_batch_size\": 10, \"batch_mode\": \"time_interval\",")
+          .append(" \"vdaf\": {\"type\": \"Prio3Histogram\", \"length\": 8, \"chunk_length\": 2},")
+          .append(" \"dp_strategy\": {\"dp_strategy\": \"PureDpDiscreteLaplace\", \"epsilon\": \"1\"},")
+          .append(" \"collector_hpke_config\": {\"id\": 7, \"kem_id\": 32, \"kdf_id\": 1,")
+          .append(" \"aead_id\": 1, \"public_key\": \"")
+          .append(b.encodeToString(f.collectorKey.publicKey())).append("\"},")
+          .append(" \"auth_token\": \"").append(TOKEN).append("\"}");
+    }
+    return sb.append("]}").toString();
   }
 
   /** Returns the fixture with epsilon = 1. */
