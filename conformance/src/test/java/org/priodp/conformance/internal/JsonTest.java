@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The test-only JSON reader on the shapes test vectors use, and on malformed input. */
+/** The Jackson-backed vector reader on the shapes test vectors use, and on malformed input. */
 class JsonTest {
 
   @Test
