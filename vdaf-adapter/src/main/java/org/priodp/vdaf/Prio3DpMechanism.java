@@ -269,24 +269,38 @@ public final class Prio3DpMechanism {
    * coordinate lies in [-k, k] with probability at least {@code confidence}: exact discrete
    * Laplace tails for 1 and 2 draws, the sub-Gaussian bound for the discrete Gaussian, and for
    * more than two draws the union bound n * k1 with k1 the one-draw half-width at confidence
-   * 1 - (1 - confidence)/n. Zero when no noise is added.
+   * 1 - (1 - confidence)/n. Zero when no noise is added. Any scale is accepted (no overflow).
    */
-  public long noiseHalfWidth(int aggregators, double confidence) {
+  public BigInteger noiseHalfWidthBig(int aggregators, double confidence) {
     checkAggregators(aggregators);
     if (!(confidence > 0 && confidence < 1)) {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
     }
     if (sampler == null) {
-      return 0;
+      return BigInteger.ZERO;
     }
     if (aggregators > 2) {
       double perDraw = 1 - (1 - confidence) / aggregators;
-      return Math.multiplyExact((long) aggregators, noiseHalfWidth(1, perDraw));
+      return BigInteger.valueOf(aggregators).multiply(noiseHalfWidthBig(1, perDraw));
     }
     if (laplaceScale() != null) {
       return Accuracy.laplaceHalfWidth(laplaceScale(), aggregators, confidence);
     }
     return Accuracy.gaussianHalfWidth(((DiscreteGaussian) sampler).sigma2(), aggregators, confidence);
+  }
+
+  /**
+   * Returns {@link #noiseHalfWidthBig} as a long.
+   *
+   * @throws ArithmeticException if the half-width exceeds the long range (Laplace scales of about
+   *     2^60 and more); use {@link #noiseHalfWidthBig}, which never overflows
+   */
+  public long noiseHalfWidth(int aggregators, double confidence) {
+    BigInteger k = noiseHalfWidthBig(aggregators, confidence);
+    if (k.bitLength() > 63) {
+      throw new ArithmeticException("the noise half-width " + k + " exceeds the long range; use noiseHalfWidthBig");
+    }
+    return k.longValue();
   }
 
   private static void checkAggregators(int aggregators) {

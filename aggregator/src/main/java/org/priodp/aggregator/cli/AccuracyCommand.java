@@ -146,6 +146,6 @@ public final class AccuracyCommand implements PrioDpSubcommand {
         Math.sqrt(Accuracy.laplaceVariance(dl.scale())), Accuracy.laplaceHalfWidth(dl.scale(), 1, perCoordinate), 1 - delta);
     out.printf("aggregate of N = %d (two aggregators' noise): count standard deviation %.4f; |error| <= %d per coordinate, all with probability >= %s; mean error <= %.6g%n",
         n, Math.sqrt(2 * Accuracy.laplaceVariance(dl.scale())), Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate), 1 - delta,
-        (double) Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate) / n);
+        Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate).doubleValue() / n);
   }
 }
