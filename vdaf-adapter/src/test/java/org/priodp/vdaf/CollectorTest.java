@@ -213,6 +213,17 @@ class CollectorTest {
         DpStrategy.PureDpDiscreteLaplace.parse("1")));
     assertThrows(IllegalArgumentException.class, () -> wide.checkDecodable(2, 0));
 
+    // the figures docs/PRIVACY.md quotes: Sum(2^40) at epsilon 1 decodes up to 16,777,154 reports;
+    // a Field64 VDAF with Laplace scale 2^59 cannot be decoded at all, one with 2^58 can
+    Collector sum40 = Collector.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(40)),
+        DpStrategy.PureDpDiscreteLaplace.parse("1")));
+    sum40.checkDecodable(2, 16_777_154);
+    assertThrows(IllegalArgumentException.class, () -> sum40.checkDecodable(2, 16_777_155));
+    Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(58)))).checkDecodable(2, 0);
+    assertThrows(IllegalArgumentException.class, () -> Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(59)))).checkDecodable(2, 0));
+
     // at the threshold: Count with scale 1.6e17, so that 2h is about 2^63 and n = p - 1 - 2h fits a long
     BigInteger p = org.priodp.field.Field64.FIELD.modulus();
     Prio3DpMechanism count = Prio3DpMechanism.of(new Prio3Variant.Count(),
