@@ -1,7 +1,9 @@
 package org.priodp.noise;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
+import java.util.function.Function;
 
 /**
  * Accuracy figures for people: variances, tails and confidence intervals of the noise.
@@ -35,12 +37,17 @@ public final class Accuracy {
    * 2 r^k / (1 + r).
    */
   public static double laplaceTail(Rational scale, long k) {
-    double t = positive(scale);
-    if (k <= 0) {
+    return laplaceTail(scale, BigInteger.valueOf(k));
+  }
+
+  /** Returns P[|Z| >= k] for one discrete Laplace draw of scale t, for any k and any scale. */
+  public static double laplaceTail(Rational scale, BigInteger k) {
+    positive(scale);
+    if (k.signum() <= 0) {
       return 1;
     }
-    double r = Math.exp(-1 / t);
-    return Math.min(1, 2 * Math.exp(-k / t) / (1 + r));
+    double r = Math.exp(-quotient(scale.denominator(), scale.numerator()));
+    return Math.min(1, 2 * Math.exp(-kOverT(scale, k)) / (1 + r));
   }
 
   /**
@@ -49,32 +56,41 @@ public final class Accuracy {
    * 2 r^2 / (1 - r^2)) with c = (1 - r)/(1 + r).
    */
   public static double laplaceSumTail(Rational scale, long k) {
-    double t = positive(scale);
-    if (k <= 0) {
+    return laplaceSumTail(scale, BigInteger.valueOf(k));
+  }
+
+  /**
+   * Returns P[|Z1 + Z2| >= k] for two independent discrete Laplace draws of scale t, for any k
+   * and any scale. Summing the PMF over |s| >= k gives, for k >= 1,
+   * 2 r^k / (1 + r)^2 ((k + 1)(1 - r) + r + 2 r^2 / (1 + r)); it is evaluated with u = 1/t and
+   * k/t computed from the exact ratios, so no intermediate overflows whatever t and k are.
+   */
+  public static double laplaceSumTail(Rational scale, BigInteger k) {
+    positive(scale);
+    if (k.signum() <= 0) {
       return 1;
     }
-    double r = Math.exp(-1 / t);
-    double oneMinusR = -Math.expm1(-1 / t);
-    double oneMinusR2 = -Math.expm1(-2 / t);
-    double c = oneMinusR / (1 + r);
-    double rk = Math.exp(-k / t);
-    // sum_{s >= k} r^s (s + 1) = r^k ((k + 1)/(1 - r) + r/(1 - r)^2); sum_{s >= k} r^s = r^k/(1 - r)
-    double bracket = (k + 1) / oneMinusR + r / (oneMinusR * oneMinusR)
-        + 2 * r * r / (oneMinusR2 * oneMinusR);
-    return Math.min(1, 2 * c * c * rk * bracket);
+    double u = quotient(scale.denominator(), scale.numerator());
+    double r = Math.exp(-u);
+    double oneMinusROverU = u == 0 ? 1 : -Math.expm1(-u) / u; // (1 - r)/u, -> 1 as u -> 0
+    double kPlusOneTimesOneMinusR = kOverT(scale, k.add(BigInteger.ONE)) * oneMinusROverU;
+    double bracket = kPlusOneTimesOneMinusR + r + 2 * r * r / (1 + r);
+    return Math.min(1, 2 * Math.exp(-kOverT(scale, k)) / ((1 + r) * (1 + r)) * bracket);
   }
 
   /**
    * Returns the smallest k >= 0 with P[|noise| > k] <= 1 - confidence, for the noise of one
    * ({@code aggregators = 1}) or two ({@code aggregators = 2}) discrete Laplace draws: the
-   * interval value ± k covers the true value with probability at least {@code confidence}.
+   * interval value ± k covers the true value with probability at least {@code confidence}. Any
+   * scale is accepted; the result is as large as it needs to be.
    */
-  public static long laplaceHalfWidth(Rational scale, int aggregators, double confidence) {
+  public static BigInteger laplaceHalfWidth(Rational scale, int aggregators, double confidence) {
     checkConfidence(confidence);
+    positive(scale);
     double alpha = 1 - confidence;
-    java.util.function.LongToDoubleFunction tailAbove = switch (aggregators) {
-      case 1 -> k -> laplaceTail(scale, k + 1);
-      case 2 -> k -> laplaceSumTail(scale, k + 1);
+    Function<BigInteger, Double> tailAbove = switch (aggregators) {
+      case 1 -> k -> laplaceTail(scale, k.add(BigInteger.ONE));
+      case 2 -> k -> laplaceSumTail(scale, k.add(BigInteger.ONE));
       default -> throw new IllegalArgumentException("aggregators must be 1 or 2, got " + aggregators);
     };
     return smallestK(tailAbove, alpha);
@@ -94,16 +110,21 @@ public final class Accuracy {
    * Returns the smallest k with 2 exp(-(k + 1)^2 / (2 n sigma^2)) <= 1 - confidence, for the sum
    * of n = {@code aggregators} independent discrete Gaussians, each sigma^2-sub-Gaussian (CKS
    * 2020): the interval value ± k covers the true value with probability at least
-   * {@code confidence}.
+   * {@code confidence}. Any sigma^2 is accepted.
    */
-  public static long gaussianHalfWidth(Rational sigma2, int aggregators, double confidence) {
+  public static BigInteger gaussianHalfWidth(Rational sigma2, int aggregators, double confidence) {
     checkConfidence(confidence);
+    positive(sigma2);
     if (aggregators != 1 && aggregators != 2) {
       throw new IllegalArgumentException("aggregators must be 1 or 2, got " + aggregators);
     }
-    double v = positive(sigma2) * aggregators;
+    BigInteger twoNSigma2Num = sigma2.numerator().multiply(BigInteger.valueOf(2L * aggregators));
     double alpha = 1 - confidence;
-    return smallestK(k -> Math.min(1, 2 * Math.exp(-(double) (k + 1) * (k + 1) / (2 * v))), alpha);
+    return smallestK(k -> {
+      BigInteger k1 = k.add(BigInteger.ONE);
+      double x = quotient(k1.multiply(k1).multiply(sigma2.denominator()), twoNSigma2Num);
+      return Math.min(1, 2 * Math.exp(-x));
+    }, alpha);
   }
 
   // ------------------------------------------------------------------ real-valued Laplace
@@ -141,31 +162,51 @@ public final class Accuracy {
     checkConfidence(1 - delta);
     int d = m.dimension();
     Rational scale = m.noise().scale();
-    long k = smallestK(h -> -Math.expm1(d * Math.log1p(-laplaceTail(scale, h + 1))), delta);
-    return k / Math.pow(2, m.gridBits());
+    BigInteger k = smallestK(
+        h -> -Math.expm1(d * Math.log1p(-laplaceTail(scale, h.add(BigInteger.ONE)))), delta);
+    return k.doubleValue() / Math.pow(2, m.gridBits());
   }
 
   // ------------------------------------------------------------------ helpers
 
-  /** Smallest k >= 0 with tailAbove(k) <= alpha, for a non-increasing tailAbove. */
-  private static long smallestK(java.util.function.LongToDoubleFunction tailAbove, double alpha) {
-    long hi = 1;
-    while (tailAbove.applyAsDouble(hi) > alpha) {
-      if (hi > Long.MAX_VALUE / 4) {
-        throw new ArithmeticException("interval half-width exceeds the long range");
-      }
-      hi *= 2;
+  /**
+   * Smallest k >= 0 with tailAbove(k) <= alpha, for a non-increasing tailAbove that tends to 0:
+   * doubling, then bisection, in BigInteger so that no scale overflows.
+   */
+  private static BigInteger smallestK(Function<BigInteger, Double> tailAbove, double alpha) {
+    BigInteger hi = BigInteger.ONE;
+    while (tailAbove.apply(hi) > alpha) {
+      hi = hi.shiftLeft(1);
     }
-    long lo = -1; // tailAbove(lo) > alpha (lo = -1 means "none below")
-    while (hi - lo > 1) {
-      long mid = lo + (hi - lo) / 2;
-      if (tailAbove.applyAsDouble(mid) <= alpha) {
+    BigInteger lo = BigInteger.ONE.negate(); // tailAbove(lo) > alpha (lo = -1 means "none below")
+    while (hi.subtract(lo).compareTo(BigInteger.ONE) > 0) {
+      BigInteger mid = lo.add(hi).shiftRight(1);
+      if (tailAbove.apply(mid) <= alpha) {
         hi = mid;
       } else {
         lo = mid;
       }
     }
     return hi;
+  }
+
+  /** Returns k / t as a double, from the exact ratio k * den / num (t = num / den > 0, k >= 0). */
+  private static double kOverT(Rational t, BigInteger k) {
+    return quotient(k.multiply(t.denominator()), t.numerator());
+  }
+
+  /**
+   * Returns a / b (a >= 0, b > 0) as a double with relative error below 2^-52, for integers of
+   * any size: the quotient is formed to 62 significant bits and then scaled by a power of two
+   * (0 on underflow, infinity on overflow).
+   */
+  static double quotient(BigInteger a, BigInteger b) {
+    if (a.signum() == 0) {
+      return 0;
+    }
+    int shift = a.bitLength() - b.bitLength() - 62;
+    BigInteger q = shift >= 0 ? a.divide(b.shiftLeft(shift)) : a.shiftLeft(-shift).divide(b);
+    return Math.scalb(q.doubleValue(), shift);
   }
 
   private static void checkConfidence(double confidence) {

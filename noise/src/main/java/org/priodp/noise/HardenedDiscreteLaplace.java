@@ -29,7 +29,9 @@ import org.priodp.noise.internal.FixedPointExp;
  * total variation distance to the exact discrete Laplace is at most
  * delta = e^(-2^m/t) + (m + 1) 2^-79, computed here as an exact rational upper bound; m is the
  * smallest digit count with delta <= the requested bound (default 2^-64). For epsilon-DP with
- * t = GS/epsilon, the hardened mechanism is (epsilon, (1 + e^epsilon) delta)-DP.
+ * t = GS/epsilon, one hardened draw is (epsilon, (1 + e^epsilon) delta)-DP; a vector of n
+ * independent draws is within n delta of the exact one, hence (epsilon, (1 + e^epsilon) n
+ * delta)-DP.
  *
  * <h2>Threat model</h2>
  *

@@ -10,8 +10,19 @@ import org.priodp.field.PrimeField;
 
 /**
  * The collector side of a noised Prio3 aggregation: unshards the aggregators' (noised)
- * aggregate shares, lifts the result to signed integers, and reports per coordinate the
- * confidence interval of the total noise (DESIGN.md "Facts: the mechanism", collector decoding).
+ * aggregate shares, lifts the result from the field to the integers, and reports per coordinate
+ * the confidence interval of the total noise (DESIGN.md "Facts: the mechanism", collector
+ * decoding).
+ *
+ * <p><b>The lift.</b> A noised coordinate is the true aggregate plus the noise, reduced mod p.
+ * With n reports the true aggregate lies in [0, n * max] (max: 1 for Count, Histogram and
+ * MultihotCountVec, max_measurement for Sum and SumVec), and the total noise lies in [-h, h]
+ * except with probability at most {@link #LIFT_FAILURE_PROBABILITY} (h from the same tail
+ * bounds as the intervals). Each coordinate v is therefore lifted to the integer v + j p nearest
+ * the range R = [-h, n * max + h]: the one inside R when there is one, else the closer one
+ * (the lower on a tie). This is exact whenever the noise stays within [-h, h], however large
+ * the true aggregate is (a Sum of 2^63 over Field64 decodes as 2^63, not as a negative number).
+ * A range R that holds more than p integers would make the lift ambiguous, and is refused.
  *
  * <p>Every aggregator adds its own draw, so the collector sees the sum of one draw per share;
  * the intervals account for all of them. Post-processing is off by default and, when asked for,
@@ -20,6 +31,12 @@ import org.priodp.field.PrimeField;
 public final class Collector {
   /** The default coverage of the reported intervals. */
   public static final double DEFAULT_CONFIDENCE = 0.95;
+
+  /**
+   * The probability, 2^-40, with which the total noise may leave the range the lift assumes (a
+   * tail bound, like the intervals: the true probability is at most this).
+   */
+  public static final double LIFT_FAILURE_PROBABILITY = 0x1p-40;
 
   private final Prio3DpMechanism mechanism;
   private final double confidence;
@@ -65,9 +82,13 @@ public final class Collector {
   /**
    * Decodes and unshards encoded aggregate shares.
    *
+   * @param numMeasurements the number of reports aggregated into the shares (DAP's
+   *     report_count); with DP it bounds the range the lift assumes, so it must be the true count
    * @throws DecodeException if a share has the wrong length or a value >= p; the message names
    *     the share and the element
-   * @throws IllegalArgumentException if there are no shares or numMeasurements < 0
+   * @throws IllegalArgumentException if there are no shares or numMeasurements < 0, or (with DP)
+   *     if the field cannot represent the aggregate plus noise unambiguously ({@link
+   *     #checkDecodable})
    */
   public CollectorResult unshard(List<byte[]> aggregateShares, long numMeasurements) {
     Objects.requireNonNull(aggregateShares, "aggregateShares");
@@ -89,10 +110,13 @@ public final class Collector {
 
   /**
    * Unshards aggregate shares: sums them, decodes the aggregate as the VDAF does, lifts it to
-   * signed integers (with DP) and attaches the intervals and any post-processing.
+   * the integers (with DP, as the class comment describes) and attaches the intervals and any
+   * post-processing.
    *
+   * @param numMeasurements the number of reports aggregated into the shares (DAP's report_count)
    * @throws IllegalArgumentException if there are no shares, a share has the wrong field or
-   *     length, or numMeasurements < 0
+   *     length, numMeasurements < 0, or (with DP) the field cannot represent the aggregate plus
+   *     noise unambiguously ({@link #checkDecodable})
    */
   public CollectorResult unshardVectors(List<FieldVector> aggregateShares, long numMeasurements) {
     Objects.requireNonNull(aggregateShares, "aggregateShares");
@@ -110,12 +134,19 @@ public final class Collector {
     }
     List<BigInteger> fieldValues = variant.decodeAggregate(sum);
     boolean noised = mechanism.addsNoise();
-    List<BigInteger> estimates = new ArrayList<>(fieldValues.size());
-    for (int i = 0; i < fieldValues.size(); i++) {
-      estimates.add(noised ? sum.getSigned(i) : fieldValues.get(i));
-    }
     int noisedShares = noised ? aggregateShares.size() : 0;
-    long halfWidth = noised ? mechanism.noiseHalfWidth(noisedShares, confidence) : 0;
+    List<BigInteger> estimates;
+    if (noised) {
+      BigInteger[] range = liftRange(noisedShares, numMeasurements);
+      BigInteger p = variant.field().modulus();
+      estimates = new ArrayList<>(fieldValues.size());
+      for (BigInteger v : fieldValues) {
+        estimates.add(liftNearest(v, range[0], range[1], p));
+      }
+    } else {
+      estimates = fieldValues;
+    }
+    BigInteger halfWidth = noised ? mechanism.noiseHalfWidthBig(noisedShares, confidence) : BigInteger.ZERO;
     List<BigInteger> post = switch (postProcessing) {
       case NONE -> List.of();
       case CLAMP -> clamp(estimates, upperBound(variant, numMeasurements));
@@ -124,6 +155,75 @@ public final class Collector {
     };
     return new CollectorResult(variant, mechanism.strategy(), numMeasurements, noisedShares,
         fieldValues, estimates, halfWidth, confidence, noiseNote(noisedShares), postProcessing, post);
+  }
+
+  /**
+   * Checks that aggregates of {@code numMeasurements} reports, noised by {@code aggregators}
+   * aggregators, can be decoded: that the range R = [-h, n * max + h] of the class comment holds
+   * at most p integers. Call it when a task is configured (with its largest expected batch) to
+   * learn before any noise is spent what {@link #unshard} would refuse.
+   *
+   * @throws IllegalArgumentException naming the VDAF, the number of reports and the range if it
+   *     does not fit, or if aggregators < 1 or numMeasurements < 0
+   */
+  public void checkDecodable(int aggregators, long numMeasurements) {
+    if (numMeasurements < 0) {
+      throw new IllegalArgumentException("number of measurements must be >= 0, got " + numMeasurements);
+    }
+    if (mechanism.addsNoise()) {
+      liftRange(aggregators, numMeasurements);
+    } else if (aggregators < 1) {
+      throw new IllegalArgumentException("aggregators must be >= 1, got " + aggregators);
+    }
+  }
+
+  /**
+   * Returns {lo, hi} = {-h, n * max + h}, h the half-width of the total noise of {@code
+   * noisedShares} draws at failure probability {@link #LIFT_FAILURE_PROBABILITY}; refuses a
+   * range of more than p integers.
+   */
+  private BigInteger[] liftRange(int noisedShares, long numMeasurements) {
+    Prio3Variant variant = mechanism.variant();
+    BigInteger h = mechanism.noiseHalfWidthBig(noisedShares, 1 - LIFT_FAILURE_PROBABILITY);
+    BigInteger top = upperBound(variant, numMeasurements);
+    BigInteger lo = h.negate();
+    BigInteger hi = top.add(h);
+    BigInteger p = variant.field().modulus();
+    if (hi.subtract(lo).compareTo(p) >= 0) {
+      throw new IllegalArgumentException(describe(variant) + " with " + numMeasurements + " reports and "
+          + mechanism.strategy().describe() + ": the valid range of the aggregate plus noise, [-" + h + ", "
+          + top + " + " + h + "] (noise bound h at failure probability 2^-40), spans >= p = " + p + "; "
+          + variant.field().name() + " cannot represent it unambiguously");
+    }
+    return new BigInteger[] {lo, hi};
+  }
+
+  /**
+   * Returns the integer congruent to v mod p nearest [lo, hi] (inside it if one is; the lower of
+   * two equally near ones), for hi - lo < p.
+   */
+  static BigInteger liftNearest(BigInteger v, BigInteger lo, BigInteger hi, BigInteger p) {
+    BigInteger above = lo.add(v.subtract(lo).mod(p)); // the least representative >= lo
+    if (above.compareTo(hi) <= 0) {
+      return above;
+    }
+    BigInteger below = above.subtract(p); // < lo
+    return above.subtract(hi).compareTo(lo.subtract(below)) < 0 ? above : below;
+  }
+
+  /** Returns the VDAF and the parameters that bound its aggregate, e.g. "Prio3Sum(max_measurement=7)". */
+  static String describe(Prio3Variant variant) {
+    String name = variant.algorithm().specName();
+    if (variant instanceof Prio3Variant.Sum s) {
+      return name + "(max_measurement=" + s.maxMeasurement() + ")";
+    } else if (variant instanceof Prio3Variant.SumVec v) {
+      return name + "(length=" + v.length() + ", max_measurement=" + v.maxMeasurement() + ")";
+    } else if (variant instanceof Prio3Variant.Histogram hist) {
+      return name + "(length=" + hist.length() + ")";
+    } else if (variant instanceof Prio3Variant.MultihotCountVec m) {
+      return name + "(length=" + m.length() + ", max_weight=" + m.maxWeight() + ")";
+    }
+    return name;
   }
 
   private String noiseNote(int noisedShares) {
@@ -139,7 +239,10 @@ public final class Collector {
         + " covers the noise-free value with probability at least " + confidence;
   }
 
-  /** The largest noise-free value of one coordinate: numMeasurements * per-coordinate maximum. */
+  /**
+   * The largest noise-free value of one coordinate: numMeasurements * the per-coordinate maximum
+   * (max_measurement for Sum and SumVec, 1 for Count, Histogram and MultihotCountVec).
+   */
   static BigInteger upperBound(Prio3Variant variant, long numMeasurements) {
     BigInteger n = BigInteger.valueOf(numMeasurements);
     if (variant instanceof Prio3Variant.Sum s) {

@@ -13,15 +13,19 @@ import java.util.Objects;
  * {@code noisedShares} independent draws ({@link #noiseNote()} says so); the interval
  * [estimate - halfWidth, estimate + halfWidth] covers the noise-free value with probability at
  * least {@code confidence}. Without DP the estimates are the exact VDAF result in [0, p).
+ * With DP each estimate is the integer representative of the field value nearest the valid
+ * range of the aggregate widened by the noise ({@link Collector} describes the lift).
  *
  * @param variant the VDAF parameters
  * @param strategy the DP strategy the aggregators used
  * @param numMeasurements the number of measurements aggregated
  * @param noisedShares how many aggregate shares carry noise (0 without DP)
  * @param fieldValues the VDAF's decoded aggregate, each in [0, p)
- * @param estimates the estimates: the signed lift of {@code fieldValues} (in [-(p-1)/2,
- *     (p-1)/2]) with DP, {@code fieldValues} as they are without
- * @param halfWidth the half-width of every coordinate's interval (0 without DP)
+ * @param estimates the estimates: with DP the lift of {@code fieldValues} to the integers
+ *     (congruent mod p, nearest [-h, numMeasurements * max + h]); {@code fieldValues} as they
+ *     are without
+ * @param halfWidth the half-width of every coordinate's interval (0 without DP); a BigInteger
+ *     because very large noise scales give half-widths beyond the long range
  * @param confidence the interval's coverage probability
  * @param noiseNote what noise the estimates carry, for people
  * @param postProcessing the post-processing applied, {@link PostProcessing#NONE} by default
@@ -34,7 +38,7 @@ public record CollectorResult(
     int noisedShares,
     List<BigInteger> fieldValues,
     List<BigInteger> estimates,
-    long halfWidth,
+    BigInteger halfWidth,
     double confidence,
     String noiseNote,
     PostProcessing postProcessing,
@@ -46,6 +50,10 @@ public record CollectorResult(
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(noiseNote, "noiseNote");
     Objects.requireNonNull(postProcessing, "postProcessing");
+    Objects.requireNonNull(halfWidth, "halfWidth");
+    if (halfWidth.signum() < 0) {
+      throw new IllegalArgumentException("halfWidth must be >= 0, got " + halfWidth);
+    }
     fieldValues = List.copyOf(fieldValues);
     estimates = List.copyOf(estimates);
     postProcessed = List.copyOf(postProcessed);
@@ -57,11 +65,11 @@ public record CollectorResult(
 
   /** Returns the lower end of coordinate {@code i}'s interval. */
   public BigInteger lower(int i) {
-    return estimates.get(i).subtract(BigInteger.valueOf(halfWidth));
+    return estimates.get(i).subtract(halfWidth);
   }
 
   /** Returns the upper end of coordinate {@code i}'s interval. */
   public BigInteger upper(int i) {
-    return estimates.get(i).add(BigInteger.valueOf(halfWidth));
+    return estimates.get(i).add(halfWidth);
   }
 }

@@ -16,6 +16,12 @@ import org.priodp.noise.Rational;
  * Laplace with scale L1/epsilon (epsilon-DP, papers/prio3-pure-dp-discrete-laplace.txt,
  * Theorem 4) or discrete Gaussian with sigma^2 = L2^2/(2 rho) (rho-zCDP, Canonne, Kamath and
  * Steinke 2020). Either guarantee holds as long as one aggregator is honest.
+ *
+ * <p><b>Unit of privacy.</b> One report, under replacement: epsilon (or rho) bounds what the
+ * released aggregate reveals about any single report's measurement, between two batches of the
+ * same size that differ in that one measurement. A user who contributes k reports to a batch
+ * gets k epsilon (for zCDP k^2 rho) by group privacy. Each collection of a batch spends the
+ * budget once; budgets across batches, collections and tasks are the operator's to track.
  */
 public sealed interface DpStrategy
     permits DpStrategy.NoDifferentialPrivacy,

@@ -25,6 +25,14 @@ import org.priodp.noise.Rational;
  * aggregator is honest. No floating point is used on this path; the accuracy methods return
  * doubles for people.
  *
+ * <p><b>Unit of privacy.</b> One report, under replacement: the released aggregate is
+ * epsilon-DP (or rho-zCDP) with respect to two batches with the same number of reports that
+ * differ in one report's measurement, replaced by any other valid measurement (the relation
+ * {@link Sensitivity} is computed for; the report count itself is not protected, DAP reveals
+ * it). A user who contributes k reports to a batch is protected only through group privacy:
+ * k epsilon (k^2 rho). The guarantee is for one release of one batch; repeated collections and
+ * other tasks compose, which the operator must account for.
+ *
  * <p>Instances are immutable and thread-safe; the {@link RandomSource} passed to each call is
  * not, so give each thread its own.
  */
@@ -84,9 +92,10 @@ public final class Prio3DpMechanism {
    * Returns this mechanism with the fixed-work {@link HardenedDiscreteLaplace} in place of the
    * exact discrete Laplace sampler: the same scale, but every draw runs the same loop and reads
    * the same number of random bits whatever the noise, so the time spent noising a share does
-   * not leak the noise. The output is within total variation delta <= 2^-64 of the exact
-   * distribution (see {@link HardenedDiscreteLaplace#delta()}), so the guarantee becomes
-   * (epsilon, (1 + e^epsilon) delta)-DP.
+   * not leak the noise. Each draw is within total variation delta <= 2^-64 of the exact
+   * distribution (see {@link HardenedDiscreteLaplace#delta()}), so a share of n =
+   * {@code outputLength()} independently noised coordinates is within n delta of the exact
+   * mechanism, and the guarantee becomes (epsilon, (1 + e^epsilon) n delta)-DP.
    *
    * @throws IllegalArgumentException if the strategy is not PureDpDiscreteLaplace, or its scale
    *     is too large for the fixed-work sampler
@@ -269,24 +278,38 @@ public final class Prio3DpMechanism {
    * coordinate lies in [-k, k] with probability at least {@code confidence}: exact discrete
    * Laplace tails for 1 and 2 draws, the sub-Gaussian bound for the discrete Gaussian, and for
    * more than two draws the union bound n * k1 with k1 the one-draw half-width at confidence
-   * 1 - (1 - confidence)/n. Zero when no noise is added.
+   * 1 - (1 - confidence)/n. Zero when no noise is added. Any scale is accepted (no overflow).
    */
-  public long noiseHalfWidth(int aggregators, double confidence) {
+  public BigInteger noiseHalfWidthBig(int aggregators, double confidence) {
     checkAggregators(aggregators);
     if (!(confidence > 0 && confidence < 1)) {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
     }
     if (sampler == null) {
-      return 0;
+      return BigInteger.ZERO;
     }
     if (aggregators > 2) {
       double perDraw = 1 - (1 - confidence) / aggregators;
-      return Math.multiplyExact((long) aggregators, noiseHalfWidth(1, perDraw));
+      return BigInteger.valueOf(aggregators).multiply(noiseHalfWidthBig(1, perDraw));
     }
     if (laplaceScale() != null) {
       return Accuracy.laplaceHalfWidth(laplaceScale(), aggregators, confidence);
     }
     return Accuracy.gaussianHalfWidth(((DiscreteGaussian) sampler).sigma2(), aggregators, confidence);
+  }
+
+  /**
+   * Returns {@link #noiseHalfWidthBig} as a long.
+   *
+   * @throws ArithmeticException if the half-width exceeds the long range (Laplace scales of about
+   *     2^60 and more); use {@link #noiseHalfWidthBig}, which never overflows
+   */
+  public long noiseHalfWidth(int aggregators, double confidence) {
+    BigInteger k = noiseHalfWidthBig(aggregators, confidence);
+    if (k.bitLength() > 63) {
+      throw new ArithmeticException("the noise half-width " + k + " exceeds the long range; use noiseHalfWidthBig");
+    }
+    return k.longValue();
   }
 
   private static void checkAggregators(int aggregators) {

@@ -61,7 +61,7 @@ class CollectorTest {
       long expected = truth[i] + s.sample(a) + s.sample(b);
       negative |= expected < 0;
       assertEquals(BigInteger.valueOf(expected), r.estimates().get(i), "coordinate " + i);
-      assertEquals(r.estimates().get(i).subtract(BigInteger.valueOf(r.halfWidth())), r.lower(i));
+      assertEquals(r.estimates().get(i).subtract(r.halfWidth()), r.lower(i));
     }
     assertTrue(negative, "seed chosen so that a noised count is negative");
     assertEquals(Accuracy.laplaceHalfWidth(Rational.of(4), 2, 0.95), r.halfWidth());
@@ -106,6 +106,143 @@ class CollectorTest {
           m.noiseHalfWidth(2, Collector.DEFAULT_CONFIDENCE));
       assertTrue(coverage >= 0.95 - 4 * Math.sqrt(0.95 * 0.05 / n), strategy.describe() + " coverage " + coverage);
     }
+  }
+
+  /**
+   * Issue 14: Prio3Sum(max_measurement = 2^40) with 2^23 clients who all send the maximum: the
+   * true sum 2^63 is below p but above (p - 1)/2, so the symmetric signed lift decoded it near
+   * -9.22e18 and the interval excluded the truth. The lift to the valid range decodes it.
+   */
+  @Test
+  void sumOfTwoToThe63DecodesToTheTruth() {
+    long seed = 0x263L;
+    System.out.println("seed " + Long.toHexString(seed));
+    Prio3Variant.Sum sum = new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(40));
+    Prio3DpMechanism m = Prio3DpMechanism.of(sum, DpStrategy.PureDpDiscreteLaplace.parse("1"));
+    long reports = 1L << 23;
+    BigInteger truth = BigInteger.ONE.shiftLeft(63);
+    PrimeField f = sum.field();
+    FieldVector mask = Prio3DpMechanismTest.randomShare(f, 1, new SplittableRandom(seed));
+    FieldVector other = FieldVector.of(f, truth).sub(mask);
+    String hexA = Long.toHexString(seed) + "a";
+    String hexB = Long.toHexString(seed) + "b";
+    byte[] leader = m.addNoiseToAggShare(mask.encode(), SeededRandomSource.fromHex(hexA));
+    byte[] helper = m.addNoiseToAggShare(other.encode(), SeededRandomSource.fromHex(hexB));
+    CollectorResult r = Collector.of(m).unshard(List.of(leader, helper), reports);
+
+    NoiseSampler s = m.sampler().orElseThrow();
+    BigInteger noise = s.sampleBig(SeededRandomSource.fromHex(hexA)).add(s.sampleBig(SeededRandomSource.fromHex(hexB)));
+    BigInteger estimate = r.estimates().get(0);
+    System.out.printf("true sum %s, noise %s, estimate %s, 95%% interval [%s, %s]; symmetric lift would give %s%n",
+        truth, noise, estimate, r.lower(0), r.upper(0), FieldVector.of(f, r.fieldValues().get(0)).getSigned(0));
+    assertEquals(truth.add(noise), estimate);
+    assertTrue(r.lower(0).compareTo(truth) <= 0 && truth.compareTo(r.upper(0)) <= 0, "the interval holds 2^63");
+    assertTrue(FieldVector.of(f, r.fieldValues().get(0)).getSigned(0).signum() < 0,
+        "the symmetric lift is what failed here");
+  }
+
+  /**
+   * A Laplace scale of 2^71 (a histogram at epsilon 2^-70) gives intervals wider than the long
+   * range; Field128 still holds them, so the collector decodes and reports them without overflow.
+   */
+  @Test
+  void hugeScaleIntervalsDoNotOverflow() {
+    long seed = 0x2e71L;
+    System.out.println("seed " + Long.toHexString(seed));
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
+    Prio3DpMechanism m = Prio3DpMechanism.of(h,
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(70)));
+    long[] truth = {3, 0, 1, 6};
+    List<FieldVector> shares = secretShare(Field128.FIELD, truth, new SplittableRandom(seed));
+    RandomSource a = SeededRandomSource.fromHex(Long.toHexString(seed) + "0a");
+    RandomSource b = SeededRandomSource.fromHex(Long.toHexString(seed) + "0b");
+    CollectorResult r = Collector.of(m).unshardVectors(
+        List.of(m.addNoiseToAggShare(shares.get(0), a), m.addNoiseToAggShare(shares.get(1), b)), 10);
+    assertTrue(r.halfWidth().bitLength() > 63, "half-width " + r.halfWidth());
+    NoiseSampler s = m.sampler().orElseThrow();
+    RandomSource a2 = SeededRandomSource.fromHex(Long.toHexString(seed) + "0a");
+    RandomSource b2 = SeededRandomSource.fromHex(Long.toHexString(seed) + "0b");
+    BigInteger[] za = new BigInteger[truth.length];
+    for (int i = 0; i < truth.length; i++) {
+      za[i] = s.sampleBig(a2);
+    }
+    for (int i = 0; i < truth.length; i++) {
+      assertEquals(BigInteger.valueOf(truth[i]).add(za[i]).add(s.sampleBig(b2)), r.estimates().get(i), "coordinate " + i);
+      assertEquals(r.estimates().get(i).add(r.halfWidth()), r.upper(i));
+    }
+    System.out.printf("scale 2^71: 95%% half-width %s (%d bits), estimates %s%n", r.halfWidth(),
+        r.halfWidth().bitLength(), r.estimates());
+  }
+
+  /** The lift picks the representative inside the range, else the nearer one (the lower on a tie). */
+  @Test
+  void liftNearestHandCases() {
+    BigInteger p = BigInteger.valueOf(101);
+    BigInteger lo = BigInteger.valueOf(-10);
+    BigInteger hi = BigInteger.valueOf(60); // 71 integers; the other 30 residues lie in (60, 91)
+    assertEquals(BigInteger.valueOf(60), Collector.liftNearest(BigInteger.valueOf(60), lo, hi, p));
+    assertEquals(BigInteger.valueOf(-10), Collector.liftNearest(BigInteger.valueOf(91), lo, hi, p));
+    assertEquals(BigInteger.valueOf(-1), Collector.liftNearest(BigInteger.valueOf(100), lo, hi, p));
+    assertEquals(BigInteger.valueOf(75), Collector.liftNearest(BigInteger.valueOf(75), lo, hi, p), "15 above, 16 below");
+    assertEquals(BigInteger.valueOf(-25), Collector.liftNearest(BigInteger.valueOf(76), lo, hi, p), "16 above, 15 below");
+    assertEquals(BigInteger.valueOf(-26), Collector.liftNearest(BigInteger.valueOf(75), lo, BigInteger.valueOf(59), p),
+        "16 above and 16 below: the lower");
+    assertEquals(BigInteger.valueOf(0), Collector.liftNearest(BigInteger.ZERO, lo, hi, p));
+  }
+
+  /**
+   * A range [-h, n * max + h] of more than p integers is refused with a message naming the VDAF,
+   * the count and p; one of exactly p integers is accepted and decodes both of its ends.
+   */
+  @Test
+  void aRangeOfMoreThanPIntegersIsRefused() {
+    // epsilon 2^30: scale 2^32, so h (about 2^37) is small next to 4 * 2^62 = 2^64 > p
+    Prio3DpMechanism huge = Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(62)),
+        DpStrategy.PureDpDiscreteLaplace.parse("1073741824"));
+    FieldVector zero = FieldVector.zeros(org.priodp.field.Field64.FIELD, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Collector.of(huge).unshardVectors(List.of(zero, zero), 4));
+    System.out.println("refusal: " + e.getMessage());
+    assertTrue(e.getMessage().startsWith("Prio3Sum(max_measurement=4611686018427387904) with 4 reports"), e.getMessage());
+    assertTrue(e.getMessage().contains("spans >= p = 18446744069414584321; Field64 cannot represent it unambiguously"),
+        e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Collector.of(huge).checkDecodable(2, 4));
+    Collector.of(huge).checkDecodable(2, 3);
+    // with epsilon 1 the scale is 2^62 and the noise alone outgrows Field64: even 0 reports are refused
+    Collector wide = Collector.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(62)),
+        DpStrategy.PureDpDiscreteLaplace.parse("1")));
+    assertThrows(IllegalArgumentException.class, () -> wide.checkDecodable(2, 0));
+
+    // the figures docs/PRIVACY.md quotes: Sum(2^40) at epsilon 1 decodes up to 16,777,154 reports;
+    // a Field64 VDAF with Laplace scale 2^59 cannot be decoded at all, one with 2^58 can
+    Collector sum40 = Collector.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(40)),
+        DpStrategy.PureDpDiscreteLaplace.parse("1")));
+    sum40.checkDecodable(2, 16_777_154);
+    assertThrows(IllegalArgumentException.class, () -> sum40.checkDecodable(2, 16_777_155));
+    Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(58)))).checkDecodable(2, 0);
+    assertThrows(IllegalArgumentException.class, () -> Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(59)))).checkDecodable(2, 0));
+
+    // at the threshold: Count with scale 1.6e17, so that 2h is about 2^63 and n = p - 1 - 2h fits a long
+    BigInteger p = org.priodp.field.Field64.FIELD.modulus();
+    Prio3DpMechanism count = Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/160000000000000000"));
+    BigInteger h = count.noiseHalfWidthBig(2, 1 - Collector.LIFT_FAILURE_PROBABILITY);
+    long n = p.subtract(BigInteger.ONE).subtract(h.shiftLeft(1)).longValueExact();
+    System.out.printf("Count at scale 1.6e17: h = %s, the largest decodable report count is %d%n", h, n);
+    Collector c = Collector.of(count);
+    c.checkDecodable(2, n); // hi - lo = n + 2h = p - 1: p integers, each residue once
+    IllegalArgumentException over = assertThrows(IllegalArgumentException.class, () -> c.checkDecodable(2, n + 1));
+    assertTrue(over.getMessage().startsWith("Prio3Count with " + (n + 1) + " reports"), over.getMessage());
+    BigInteger hi = BigInteger.valueOf(n).add(h);
+    for (BigInteger end : new BigInteger[] {h.negate(), hi, BigInteger.ZERO, BigInteger.valueOf(n)}) {
+      FieldVector agg = FieldVector.of(org.priodp.field.Field64.FIELD, end.mod(p));
+      assertEquals(end, c.unshardVectors(List.of(agg), n).estimates().get(0), "decodes " + end);
+    }
+    // a noise beyond h by one lands on the other end of the range: the 2^-40 failure event
+    FieldVector beyond = FieldVector.of(org.priodp.field.Field64.FIELD, hi.add(BigInteger.ONE).mod(p));
+    assertEquals(h.negate(), c.unshardVectors(List.of(beyond), n).estimates().get(0));
   }
 
   @Test

@@ -163,16 +163,37 @@ class Prio3DpMechanismTest {
   void accuracyFiguresMatchTheNoiseModule() {
     Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"));
     Rational scale = Rational.of(2);
-    assertEquals(Accuracy.laplaceHalfWidth(scale, 1, 0.95), m.noiseHalfWidth(1, 0.95));
-    assertEquals(Accuracy.laplaceHalfWidth(scale, 2, 0.95), m.noiseHalfWidth(2, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 1, 0.95), m.noiseHalfWidthBig(1, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 2, 0.95), m.noiseHalfWidthBig(2, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 2, 0.95).longValueExact(), m.noiseHalfWidth(2, 0.95));
     assertTrue(m.noiseHalfWidth(3, 0.95) >= m.noiseHalfWidth(2, 0.95));
     assertEquals(2 * Accuracy.laplaceVariance(scale), m.noiseVariance(2), 1e-12);
     assertEquals("discrete Laplace with scale 2", m.describeNoise());
     assertThrows(IllegalArgumentException.class, () -> m.noiseHalfWidth(0, 0.95));
     assertThrows(IllegalArgumentException.class, () -> m.noiseHalfWidth(2, 1.0));
     Prio3DpMechanism g = Prio3DpMechanism.of(new Prio3Variant.Count(), DpStrategy.ZCdpDiscreteGaussian.parse("1/2"));
-    assertEquals(Accuracy.gaussianHalfWidth(Rational.ONE, 2, 0.95), g.noiseHalfWidth(2, 0.95));
+    assertEquals(Accuracy.gaussianHalfWidth(Rational.ONE, 2, 0.95), g.noiseHalfWidthBig(2, 0.95));
     assertEquals(2.0, g.noiseVariance(2), 1e-12);
+  }
+
+  /**
+   * A Laplace scale of 2^71 (epsilon 2^-70 on a histogram) has half-widths beyond the long
+   * range: the BigInteger figure is computed, the long one refuses with a message, not an
+   * overflow deep inside.
+   */
+  @Test
+  void hugeScalesHaveHalfWidthsBeyondTheLongRange() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(70)));
+    for (int aggregators = 1; aggregators <= 3; aggregators++) {
+      BigInteger k = m.noiseHalfWidthBig(aggregators, 0.95);
+      assertTrue(k.bitLength() > 63 && k.bitLength() < 80, aggregators + " aggregators: " + k);
+    }
+    ArithmeticException e = assertThrows(ArithmeticException.class, () -> m.noiseHalfWidth(2, 0.95));
+    assertTrue(e.getMessage().contains("noiseHalfWidthBig"), e.getMessage());
+    Prio3DpMechanism g = Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.ZCdpDiscreteGaussian.parse("1/" + BigInteger.ONE.shiftLeft(200)));
+    assertTrue(g.noiseHalfWidthBig(2, 0.95).bitLength() > 90);
   }
 
   @Test

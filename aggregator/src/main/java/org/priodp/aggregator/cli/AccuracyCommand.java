@@ -23,11 +23,13 @@ import picocli.CommandLine.Spec;
     name = "accuracy",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the standard deviation and error bound a user should expect from a mechanism,",
-      "for one report and for the aggregate of N.",
-      "rr, krr, rappor: local randomizers (debiased counts and the mean, lecture Theorem 5);",
-      "laplace: the lecture's Laplace mechanism (Theorem 12) beside the exact grid version;",
-      "discrete-laplace: central noise added by each of two aggregators (integer sensitivity)."
+      "Prints the standard deviation and error bound a user should expect from a",
+      "mechanism, for one report and for the aggregate of N.",
+      "rr, krr, rappor: local randomizers (debiased counts and the mean, lecture",
+      "Theorem 5); laplace: the lecture's Laplace mechanism (Theorem 12) beside the",
+      "exact grid version; discrete-laplace: central noise added by each of two",
+      "aggregators (integer sensitivity).",
+      "Example: prio-dp accuracy --mechanism krr --epsilon 1 --k 4 --n 10000"
     })
 public final class AccuracyCommand implements PrioDpSubcommand {
 
@@ -146,6 +148,6 @@ public final class AccuracyCommand implements PrioDpSubcommand {
         Math.sqrt(Accuracy.laplaceVariance(dl.scale())), Accuracy.laplaceHalfWidth(dl.scale(), 1, perCoordinate), 1 - delta);
     out.printf("aggregate of N = %d (two aggregators' noise): count standard deviation %.4f; |error| <= %d per coordinate, all with probability >= %s; mean error <= %.6g%n",
         n, Math.sqrt(2 * Accuracy.laplaceVariance(dl.scale())), Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate), 1 - delta,
-        (double) Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate) / n);
+        Accuracy.laplaceHalfWidth(dl.scale(), 2, perCoordinate).doubleValue() / n);
   }
 }

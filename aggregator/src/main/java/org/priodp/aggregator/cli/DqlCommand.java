@@ -22,8 +22,15 @@ import picocli.CommandLine.Spec;
     name = "dql",
     mixinStandardHelpOptions = true,
     description = {
-      "Dyadic quantized Laplace: a few bits per value, decoded value = x + Laplace(1/epsilon),",
-      "epsilon*d-private against the database and ell*epsilon*d-private against the decoder."
+      "Dyadic quantized Laplace: a few bits per value, decoded value =",
+      "x + Laplace(1/epsilon), epsilon*d-private against the database and",
+      "ell*epsilon*d-private against the decoder.",
+      "Each encoding uses its own report index of the shared randomness: encode draws",
+      "a fresh random one (SecureRandom) unless --report is given and prints it;",
+      "decode needs it.",
+      "Example: prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25",
+      "         prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report N",
+      "         --count 2 HEX"
     },
     subcommands = {DqlCommand.Encode.class, DqlCommand.Decode.class})
 public final class DqlCommand implements PrioDpSubcommand {
@@ -34,6 +41,14 @@ public final class DqlCommand implements PrioDpSubcommand {
   @Override
   public Integer call() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand (encode or decode)");
+  }
+
+  /**
+   * Returns a fresh report index in [0, 2^63) from SecureRandom: two encodings share a stream
+   * only if their indices collide (probability about m^2 / 2^64 for m encodings).
+   */
+  static long freshReport() {
+    return new java.security.SecureRandom().nextLong() >>> 1;
   }
 
   /** Options shared by encode and decode. */
@@ -47,8 +62,10 @@ public final class DqlCommand implements PrioDpSubcommand {
     @Option(names = "--shared-seed", required = true, paramLabel = "HEX", description = "Seed shared by encoder and decoder (hex).")
     String sharedSeed;
 
-    @Option(names = "--report", defaultValue = "0", paramLabel = "N", description = "Report index of the shared randomness (default ${DEFAULT-VALUE}).")
-    long report;
+    @Option(names = "--report", paramLabel = "N",
+        description = "Report index of the shared randomness, >= 0; never use one twice with the same --shared-seed."
+            + " encode: default a fresh random index, printed as 'report N'; decode: required.")
+    Long report;
 
     @Option(names = "--code", defaultValue = "delta", paramLabel = "CODE", description = "Signed Elias code: delta (default) or gamma.")
     String code;
@@ -59,7 +76,7 @@ public final class DqlCommand implements PrioDpSubcommand {
         case "gamma" -> EliasCode.GAMMA;
         default -> throw new IllegalArgumentException("--code must be delta or gamma, got '" + code + "'");
       };
-      if (report < 0) {
+      if (report != null && report < 0) {
         throw new IllegalArgumentException("--report must be >= 0, got " + report);
       }
       return DqlCodec.of(DqlParameters.parse(epsilon, ell), c);
@@ -72,14 +89,18 @@ public final class DqlCommand implements PrioDpSubcommand {
 
   /** Encodes values into a description. */
   @Command(name = "encode", mixinStandardHelpOptions = true,
-      description = {"Encodes values; prints the description (hex) and its length in bits.",
-        "Local randomness comes from SecureRandom unless --local-seed is given."})
+      description = {"Encodes values; prints the description (hex), its length in bits and",
+        "'report N', the report index decode needs (a fresh random one unless --report",
+        "is given). Local randomness comes from SecureRandom unless --local-seed is",
+        "given.",
+        "Example: prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25"})
   static final class Encode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
     @CommandLine.Mixin Common common = new Common();
 
-    @Option(names = "--local-seed", paramLabel = "HEX", description = "Seed of the encoder's local randomness, for reproducible runs only.")
+    @Option(names = "--local-seed", paramLabel = "HEX",
+        description = "Seed of the encoder's local randomness (its privacy noise): reproducible, so for tests only.")
     String localSeed;
 
     @Parameters(paramLabel = "X", arity = "1..*", description = "Values to encode (negative values after --, or as -0.5).")
@@ -98,17 +119,26 @@ public final class DqlCommand implements PrioDpSubcommand {
         }
       }
       RandomSource local = localSeed == null ? RandomSource.secure() : SeededRandomSource.fromHex(localSeed);
-      DqlDescription d = codec.encode(x, shared, common.report, local);
+      long report = common.report != null ? common.report : freshReport();
+      DqlDescription d = codec.encode(x, shared, report, local);
+      if (localSeed != null) {
+        InsecureSeed.warn(spec, "--local-seed");
+      }
       PrintWriter out = spec.commandLine().getOut();
       out.println(d.hex());
       out.println(d.bitLength() + " bits");
+      out.println("report " + report);
       out.flush();
       return 0;
     }
   }
 
   /** Decodes a description into values. */
-  @Command(name = "decode", mixinStandardHelpOptions = true, description = "Decodes a description (hex); prints one value per line.")
+  @Command(name = "decode", mixinStandardHelpOptions = true,
+      description = {"Decodes a description (hex) with the --report index encode printed; prints",
+        "one value per line.",
+        "Example: prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report 5",
+        "         --count 2 HEX"})
   static final class Decode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -129,6 +159,9 @@ public final class DqlCommand implements PrioDpSubcommand {
         bytes = HexFormat.of().parseHex(hex.strip());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("description must be an even number of hex digits, got '" + hex + "'");
+      }
+      if (common.report == null) {
+        throw new IllegalArgumentException("missing --report: give the report index encode printed ('report N')");
       }
       double[] xhat = codec.decode(bytes, count, shared, common.report);
       PrintWriter out = spec.commandLine().getOut();

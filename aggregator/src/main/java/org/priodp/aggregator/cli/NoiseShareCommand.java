@@ -19,10 +19,12 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Reads an encoded, un-noised Prio3 aggregate share (hex) and writes the noised share in",
-      "the same encoding: one independent draw per coordinate, with the scale derived from the",
-      "VDAF's parameters and --epsilon or --rho. Nothing is written when anything is wrong.",
-      "Example: prio-dp noise-share --vdaf Prio3Histogram --length 4 --chunk-length 2 --epsilon 1 --in share.hex"
+      "Reads an encoded, un-noised Prio3 aggregate share (hex) and writes the noised",
+      "share in the same encoding: one independent draw per coordinate, with the scale",
+      "derived from the VDAF's parameters and --epsilon or --rho. Nothing is written",
+      "when anything is wrong. The noise comes from SecureRandom.",
+      "Example: prio-dp noise-share --vdaf Prio3Histogram --length 4 --chunk-length 2",
+      "         --epsilon 1 --in share.hex"
     })
 public final class NoiseShareCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -31,9 +33,9 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
 
   @Mixin DpOptions dp = new DpOptions();
 
-  @Option(names = "--seed", paramLabel = "HEX",
-      description = "Seed a deterministic noise source (tests and reproducible runs only: anybody who"
-          + " knows the seed knows the noise). Default: SecureRandom.")
+  @Option(names = "--insecure-seed", paramLabel = "HEX",
+      description = "Seed a deterministic noise source: anybody who knows the seed knows the noise, so"
+          + " for tests only (a warning is printed on stderr). Default: SecureRandom.")
   String seed;
 
   @Option(names = "--hardened",
@@ -66,6 +68,9 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
       w.flush();
     } else {
       CliIo.writeAtomically(out, noised);
+    }
+    if (seed != null) {
+      InsecureSeed.warn(spec, "--insecure-seed");
     }
     return 0;
   }

@@ -23,8 +23,16 @@ import picocli.CommandLine.Spec;
     name = "ppr",
     mixinStandardHelpOptions = true,
     description = {
-      "Poisson private representation: compresses x + N(0, sigma^2 I) to an index K (Elias delta);",
-      "the decoder's output has exactly that Gaussian distribution; 2*alpha*eps-LDP for eps-LDP mechanisms."
+      "Poisson private representation: compresses x + N(0, sigma^2 I) to an index K",
+      "(Elias delta); the decoder's output has exactly that Gaussian distribution. The",
+      "Gaussian mechanism is (eps, delta)-LDP, so the index is",
+      "(2*alpha*eps, 2*delta)-LDP (PPR paper, Theorem 4.6).",
+      "Each encoding uses its own report index of the shared randomness: encode draws",
+      "a fresh random one (SecureRandom) unless --report is given and prints it;",
+      "decode needs it.",
+      "Example: prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1",
+      "         prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report N --dim 3",
+      "         --index K"
     },
     subcommands = {PprCommand.Encode.class, PprCommand.Decode.class})
 public final class PprCommand implements PrioDpSubcommand {
@@ -51,8 +59,10 @@ public final class PprCommand implements PrioDpSubcommand {
     @Option(names = "--shared-seed", required = true, paramLabel = "HEX", description = "Seed shared by encoder and decoder (hex).")
     String sharedSeed;
 
-    @Option(names = "--report", defaultValue = "0", paramLabel = "N", description = "Report index of the shared randomness (default ${DEFAULT-VALUE}); never reuse one.")
-    long report;
+    @Option(names = "--report", paramLabel = "N",
+        description = "Report index of the shared randomness, >= 0; never use one twice with the same --shared-seed."
+            + " encode: default a fresh random index, printed as 'report N'; decode: required.")
+    Long report;
 
     static double number(String option, String text) {
       double v;
@@ -79,7 +89,7 @@ public final class PprCommand implements PrioDpSubcommand {
       return GaussianPprChunk.of(dim, s, c);
     }
 
-    PprCodec<double[]> codec(GaussianPprChunk chunk, long cap) {
+    PprCodec<double[]> codec(GaussianPprChunk chunk, long report, long cap) {
       double a = number("--alpha", alpha);
       if (a <= 1) {
         throw new IllegalArgumentException("--alpha must be > 1, got " + alpha);
@@ -93,14 +103,18 @@ public final class PprCommand implements PrioDpSubcommand {
 
   /** Encodes one chunk. */
   @Command(name = "encode", mixinStandardHelpOptions = true,
-      description = {"Encodes the chunk X (its values, dimension = their count); prints the index K, its Elias-delta code",
-        "(hex) and length, and the encoder's work. Local randomness comes from SecureRandom unless --local-seed is given."})
+      description = {"Encodes the chunk X (its values, dimension = their count); prints the index",
+        "K, its Elias-delta code (hex) and length, the encoder's work, and 'report N',",
+        "the report index decode needs (a fresh random one unless --report is given).",
+        "Local randomness comes from SecureRandom unless --local-seed is given.",
+        "Example: prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1"})
   static final class Encode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
     @CommandLine.Mixin Common common = new Common();
 
-    @Option(names = "--local-seed", paramLabel = "HEX", description = "Seed of the encoder's local randomness, for reproducible runs only.")
+    @Option(names = "--local-seed", paramLabel = "HEX",
+        description = "Seed of the encoder's local randomness (it chooses K): reproducible, so for tests only.")
     String localSeed;
 
     @Option(names = "--cap", defaultValue = "10000000", paramLabel = "N", description = "Iteration cap (default ${DEFAULT-VALUE}); a capped run is reported and exits with 3.")
@@ -119,9 +133,13 @@ public final class PprCommand implements PrioDpSubcommand {
       if (cap < 1) {
         throw new IllegalArgumentException("--cap must be >= 1, got " + cap);
       }
-      PprCodec<double[]> codec = common.codec(chunk, cap);
+      long report = common.report != null ? common.report : DqlCommand.freshReport();
+      PprCodec<double[]> codec = common.codec(chunk, report, cap);
       RandomSource local = localSeed == null ? RandomSource.secure() : SeededRandomSource.fromHex(localSeed);
       PprEncoding e = codec.encode(chunk.target(x), local);
+      if (localSeed != null) {
+        InsecureSeed.warn(spec, "--local-seed");
+      }
       BitWriter w = new BitWriter();
       PprCodec.writeIndex(w, e.index());
       PrintWriter out = spec.commandLine().getOut();
@@ -129,6 +147,7 @@ public final class PprCommand implements PrioDpSubcommand {
       out.println("code " + HexFormat.of().formatHex(w.toByteArray()) + " (" + e.bits() + " bits, Elias delta)");
       out.printf("work %d points, %d density ratios; proposal variance %.6g%n", e.iterations(), e.evaluations(),
           chunk.proposalVariance());
+      out.println("report " + report);
       out.flush();
       if (e.capped()) {
         spec.commandLine().getErr().println("capped: stopped at " + cap + " points before the choice was certain; K is NOT an exact PPR sample");
@@ -140,7 +159,11 @@ public final class PprCommand implements PrioDpSubcommand {
   }
 
   /** Decodes one chunk. */
-  @Command(name = "decode", mixinStandardHelpOptions = true, description = "Decodes an index (--index) or its code (--code); prints one value per line.")
+  @Command(name = "decode", mixinStandardHelpOptions = true,
+      description = {"Decodes an index (--index) or its code (--code) with the --report index",
+        "encode printed; prints one value per line.",
+        "Example: prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report 3 --dim 3",
+        "         --index 12"})
   static final class Decode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -166,7 +189,10 @@ public final class PprCommand implements PrioDpSubcommand {
         throw new IllegalArgumentException("--dim must be >= 1, got " + dim);
       }
       GaussianPprChunk chunk = common.chunk(dim);
-      PprCodec<double[]> codec = common.codec(chunk, 1);
+      if (common.report == null) {
+        throw new IllegalArgumentException("missing --report: give the report index encode printed ('report N')");
+      }
+      PprCodec<double[]> codec = common.codec(chunk, common.report, 1);
       long k;
       if (source.index != null) {
         k = source.index;

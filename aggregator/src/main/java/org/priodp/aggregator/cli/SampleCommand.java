@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Prints exact noise samples, one integer per line.",
-      "Without --seed the randomness comes from SecureRandom."
+      "The randomness comes from SecureRandom; --insecure-seed makes it reproducible",
+      "(for tests only).",
+      "Example: prio-dp sample --mechanism discrete-laplace --scale 5/2 --count 10"
     })
 public final class SampleCommand implements PrioDpSubcommand {
 
@@ -53,7 +55,9 @@ public final class SampleCommand implements PrioDpSubcommand {
   @Option(names = "--count", defaultValue = "1", description = "Number of samples (default ${DEFAULT-VALUE}).")
   long count;
 
-  @Option(names = "--seed", paramLabel = "HEX", description = "Seed (hex) for a reproducible AES-CTR stream; never for production noise.")
+  @Option(names = "--insecure-seed", paramLabel = "HEX",
+      description = "Seed (hex) for a reproducible AES-CTR stream: anybody who knows it knows the noise;"
+          + " for tests only (a warning is printed on stderr).")
   String seed;
 
   @Option(names = "--hardened", description = "Use the fixed-work discrete Laplace (delta <= 2^-64, printed on stderr).")
@@ -80,6 +84,9 @@ public final class SampleCommand implements PrioDpSubcommand {
     }
     NoiseSampler sampler = sampler();
     RandomSource rnd = seed == null ? RandomSource.secure() : SeededRandomSource.fromHex(seed);
+    if (seed != null) {
+      InsecureSeed.warn(spec, "--insecure-seed");
+    }
     PrintWriter out = spec.commandLine().getOut();
     StringBuilder line = new StringBuilder(24);
     for (long i = 0; i < count; i++) {

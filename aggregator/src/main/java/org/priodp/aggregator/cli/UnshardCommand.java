@@ -22,12 +22,16 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Sums the aggregators' (noised) aggregate shares, lifts the result to signed integers and",
-      "prints it as JSON with the confidence interval of the total noise per coordinate (every",
-      "aggregator adds its own draw, so the noise is the sum of one draw per share).",
-      "Give the same --epsilon or --rho the aggregators used; without either, the shares are",
-      "taken as un-noised and decoded exactly.",
-      "Example: prio-dp unshard --vdaf Prio3Count --num-measurements 5 --epsilon 1 SHARE1 SHARE2"
+      "Sums the aggregators' (noised) aggregate shares, lifts each coordinate to the",
+      "integer nearest its valid range [0, n * max] widened by the noise bound",
+      "(failure probability 2^-40), and prints the result as JSON with the confidence",
+      "interval of the total noise per coordinate (every aggregator adds its own",
+      "draw, so the noise is the sum of one draw per share). --num-measurements must",
+      "be the true report count; a range the field cannot hold unambiguously is",
+      "refused. Give the same --epsilon or --rho the aggregators used; without",
+      "either, the shares are taken as un-noised and decoded exactly.",
+      "Example: prio-dp unshard --vdaf Prio3Count --num-measurements 5 --epsilon 1",
+      "         SHARE1 SHARE2"
     })
 public final class UnshardCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -36,7 +40,7 @@ public final class UnshardCommand implements PrioDpSubcommand {
 
   @Mixin DpOptions dp = new DpOptions();
 
-  @Option(names = "--num-measurements", paramLabel = "N", description = "Number of measurements aggregated (required).")
+  @Option(names = "--num-measurements", paramLabel = "N", description = "Number of measurements (reports) aggregated (required; DAP's report_count).")
   String numMeasurements;
 
   @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",

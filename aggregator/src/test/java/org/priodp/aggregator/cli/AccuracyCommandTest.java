@@ -52,6 +52,15 @@ class AccuracyCommandTest {
     assertTrue(lap.out().contains(String.format("max |error| <= %.6g", Math.log(100.0))), lap.out());
   }
 
+  /** A scale of 4e19 (past 2^61) used to overflow the half-width search; now it prints the figure. */
+  @Test
+  void hugeDiscreteLaplaceScalePrintsItsHalfWidth() {
+    CliRun r = CliRun.of("accuracy", "--mechanism", "discrete-laplace", "--epsilon", "1/10000000000000000000",
+        "--sensitivity", "4");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("|noise| <= 119829290942159607524 per coordinate"), r.out());
+  }
+
   @Test
   void badInputFailsWithOneClearLine() {
     String[][] cases = {

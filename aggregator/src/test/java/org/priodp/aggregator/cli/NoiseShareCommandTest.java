@@ -38,22 +38,25 @@ class NoiseShareCommandTest {
     Path in = dir.resolve("share.hex");
     Path out = dir.resolve("noised.hex");
     Files.writeString(in, HexFormat.of().formatHex(SHARE.encode()) + "\n");
-    CliRun r = CliRun.of(args("--epsilon", "1", "--seed", "c0ffee", "--in", in.toString(), "--out", out.toString()));
+    CliRun r = CliRun.of(args("--epsilon", "1", "--insecure-seed", "c0ffee", "--in", in.toString(), "--out", out.toString()));
     assertEquals(0, r.code(), r.err());
     assertEquals("", r.out());
+    assertEquals("warning: --insecure-seed: noise drawn from a fixed seed is reproducible and gives no privacy;"
+        + " for tests only\n", r.err());
     byte[] expected = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"))
         .addNoiseToAggShare(SHARE.encode(), SeededRandomSource.fromHex("c0ffee"));
     assertEquals(HexFormat.of().formatHex(expected) + "\n", Files.readString(out));
     assertEquals(0, Files.list(dir).filter(p -> p.toString().endsWith(".tmp")).count(), "no temp file left");
 
     // to stdout, same seed: same bytes; another seed: different noise
-    CliRun again = CliRun.of(args("--epsilon", "1", "--seed", "c0ffee", "--in", in.toString()));
+    CliRun again = CliRun.of(args("--epsilon", "1", "--insecure-seed", "c0ffee", "--in", in.toString()));
     assertEquals(Files.readString(out), again.out());
-    CliRun other = CliRun.of(args("--epsilon", "1", "--seed", "c0ffef", "--in", in.toString()));
+    CliRun other = CliRun.of(args("--epsilon", "1", "--insecure-seed", "c0ffef", "--in", in.toString()));
     assertNotEquals(again.out(), other.out());
     // without a seed: SecureRandom; the output still decodes to 4 elements
     CliRun secure = CliRun.of(args("--rho", "1/2", "--in", in.toString()));
     assertEquals(0, secure.code(), secure.err());
+    assertEquals("", secure.err(), "no warning without a seed");
     assertEquals(4, FieldVector.decode(Field128.FIELD, HexFormat.of().parseHex(secure.out().strip())).length());
   }
 
@@ -61,7 +64,7 @@ class NoiseShareCommandTest {
   void hardenedNoiseMatchesTheLibrarysFixedWorkSampler() throws IOException {
     Path in = dir.resolve("share.hex");
     Files.writeString(in, HexFormat.of().formatHex(SHARE.encode()) + "\n");
-    CliRun r = CliRun.of(args("--epsilon", "1", "--hardened", "--seed", "0b", "--in", in.toString()));
+    CliRun r = CliRun.of(args("--epsilon", "1", "--hardened", "--insecure-seed", "0b", "--in", in.toString()));
     assertEquals(0, r.code(), r.err());
     byte[] expected = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"))
         .withHardenedSampler().addNoiseToAggShare(SHARE.encode(), SeededRandomSource.fromHex("0b"));
@@ -102,11 +105,15 @@ class NoiseShareCommandTest {
     String[][] cases = {
       {"--in", in.toString(), "--out", out.toString()}, // no budget
       {"--epsilon", "0", "--in", in.toString(), "--out", out.toString()},
-      {"--epsilon", "1", "--seed", "abc", "--in", in.toString(), "--out", out.toString()},
+      {"--epsilon", "1", "--insecure-seed", "abc", "--in", in.toString(), "--out", out.toString()},
       {"--epsilon", "1", "--in", dir.resolve("missing.hex").toString(), "--out", out.toString()},
     };
     String[] messages = {"needs --epsilon or --rho", "epsilon must be > 0", "seed must be an even number of hex digits",
         "cannot read --in"};
+    CliRun oldName = CliRun.of(args("--epsilon", "1", "--seed", "c0ffee", "--in", in.toString(), "--out", out.toString()));
+    assertEquals(2, oldName.code());
+    assertTrue(oldName.err().startsWith("Unknown options: '--seed'"), oldName.err());
+    assertFalse(Files.exists(out), "the old --seed is refused, nothing written");
     for (int i = 0; i < cases.length; i++) {
       CliRun r = CliRun.of(args(cases[i]));
       assertTrue(r.failedWithOneLine(messages[i]), r.err());
@@ -122,7 +129,8 @@ class NoiseShareCommandTest {
   void help() {
     CliRun r = CliRun.of("noise-share", "--help");
     assertEquals(0, r.code());
-    assertTrue(r.out().contains("--seed"), r.out());
+    assertTrue(r.out().contains("--insecure-seed"), r.out());
+    assertTrue(r.out().contains("Example: prio-dp noise-share"), r.out());
     assertArrayEquals(new byte[0], r.err().getBytes());
   }
 }

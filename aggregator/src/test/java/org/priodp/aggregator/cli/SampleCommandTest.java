@@ -14,9 +14,11 @@ class SampleCommandTest {
 
   @Test
   void seededLaplaceSamplesMatchTheLibrary() {
-    CliRun r = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "5/2", "--count", "50", "--seed", "0a0b");
+    CliRun r = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "5/2", "--count", "50", "--insecure-seed", "0a0b");
     assertEquals(0, r.code(), r.err());
     assertEquals(50, r.out().lines().count());
+    assertEquals("warning: --insecure-seed: noise drawn from a fixed seed is reproducible and gives no privacy;"
+        + " for tests only\n", r.err());
     RandomSource rnd = SeededRandomSource.fromHex("0a0b");
     DiscreteLaplace dl = DiscreteLaplace.of(Rational.of(5, 2));
     for (String line : r.out().lines().toList()) {
@@ -26,17 +28,31 @@ class SampleCommandTest {
 
   @Test
   void seededGaussianAndHardenedSamples() {
-    CliRun g = CliRun.of("sample", "--mechanism", "discrete-gaussian", "--sigma2", "25", "--count", "20", "--seed", "01");
+    CliRun g = CliRun.of("sample", "--mechanism", "discrete-gaussian", "--sigma2", "25", "--count", "20", "--insecure-seed", "01");
     assertEquals(0, g.code(), g.err());
     RandomSource rnd = SeededRandomSource.fromHex("01");
     DiscreteGaussian dg = DiscreteGaussian.of(Rational.of(25));
     for (String line : g.out().lines().toList()) {
       assertEquals(dg.sample(rnd), Long.parseLong(line));
     }
-    CliRun h = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--seed", "01");
+    CliRun h = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--insecure-seed", "01");
     assertEquals(0, h.code(), h.err());
     assertEquals(10, h.out().lines().count());
     assertTrue(h.err().startsWith("hardened: 7 digits, 641 random bits per sample, delta <= 2^-"), h.err());
+    assertTrue(h.err().contains("warning: --insecure-seed"), h.err());
+  }
+
+  @Test
+  void secureByDefaultAndTheOldSeedOptionIsGone() {
+    CliRun secure = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "3");
+    assertEquals(0, secure.code(), secure.err());
+    assertEquals(3, secure.out().lines().count());
+    assertEquals("", secure.err(), "no warning without a seed");
+    CliRun old = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--seed", "01");
+    assertEquals(2, old.code());
+    assertTrue(old.err().startsWith("Unknown options: '--seed'"), old.err());
+    CliRun help = CliRun.of("sample", "--help");
+    assertTrue(help.out().contains("--insecure-seed") && help.out().contains("Example: prio-dp sample"), help.out());
   }
 
   @Test
@@ -47,7 +63,7 @@ class SampleCommandTest {
       {"--mechanism", "discrete-laplace"},
       {"--mechanism", "discrete-gaussian", "--scale", "2"},
       {"--mechanism", "discrete-gaussian", "--sigma2", "2", "--hardened"},
-      {"--mechanism", "discrete-laplace", "--scale", "1", "--seed", "xyz"},
+      {"--mechanism", "discrete-laplace", "--scale", "1", "--insecure-seed", "xyz"},
       {"--mechanism", "discrete-laplace", "--scale", "1", "--count", "-1"},
     };
     for (String[] c : cases) {

@@ -86,4 +86,24 @@ class UnshardCommandTest {
         "--num-measurements", "3", hex(s));
     assertTrue(r.failedWithOneLine("Field128 vector of 4 elements needs 64 bytes, got 32"), r.err());
   }
+
+  /** Issue 14: a Sum of 2^63 (2^23 reports of max 2^40) decodes to 2^63, not to a negative number. */
+  @Test
+  void largeSumDecodesToTheValidRange() {
+    FieldVector leader = FieldVector.of(Field64.FIELD, java.math.BigInteger.ONE.shiftLeft(63));
+    FieldVector helper = FieldVector.zeros(Field64.FIELD, 1);
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Sum", "--max-measurement", "1099511627776",
+        "--num-measurements", "8388608", "--epsilon", "1", hex(leader), hex(helper));
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\"aggregate\": [9223372036854775808],"), r.out());
+  }
+
+  @Test
+  void aRangeTheFieldCannotHoldIsRefusedWithOneLine() {
+    FieldVector zero = FieldVector.zeros(Field64.FIELD, 1);
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Sum", "--max-measurement", "4611686018427387904",
+        "--num-measurements", "4", "--epsilon", "1073741824", hex(zero), hex(zero));
+    assertTrue(r.failedWithOneLine("unshard: Prio3Sum(max_measurement=4611686018427387904) with 4 reports"), r.err());
+    assertTrue(r.err().contains("Field64 cannot represent it unambiguously"), r.err());
+  }
 }

@@ -38,7 +38,7 @@ class AdapterPrivacyAuditTest {
    * Runs the whole path RUNS times on the aggregate {@code truth} and returns s = min_j
    * direction_j * (estimate_j - reference_j) over the coordinates j where direction_j != 0.
    */
-  static long[] outputs(Prio3DpMechanism honest, long[] truth, long[] reference, int[] direction,
+  static long[] outputs(Prio3DpMechanism honest, long reports, long[] truth, long[] reference, int[] direction,
       SplittableRandom masks, RandomSource rnd) {
     Prio3Variant v = honest.variant();
     PrimeField f = v.field();
@@ -60,7 +60,7 @@ class AdapterPrivacyAuditTest {
       FieldVector helperShare = aggregate.sub(leaderShare);
       byte[] leader = honest.addNoiseToAggShare(leaderShare.encode(), rnd);
       byte[] helper = helperShare.encode(); // the other aggregator adds no noise
-      CollectorResult r = collector.unshard(List.of(leader, helper), 0);
+      CollectorResult r = collector.unshard(List.of(leader, helper), reports);
       long s = Long.MAX_VALUE;
       for (int j = 0; j < truth.length; j++) {
         if (direction[j] != 0) {
@@ -72,7 +72,7 @@ class AdapterPrivacyAuditTest {
     return out;
   }
 
-  static PrivacyAudit audit(String what, Prio3DpMechanism honest, long[] truthX, long[] truthNeighbour,
+  static PrivacyAudit audit(String what, Prio3DpMechanism honest, long reports, long[] truthX, long[] truthNeighbour,
       long shift, long[] thresholds, long seed) {
     int[] direction = new int[truthX.length];
     for (int j = 0; j < truthX.length; j++) {
@@ -81,8 +81,8 @@ class AdapterPrivacyAuditTest {
     SplittableRandom masks = new SplittableRandom(seed);
     RandomSource rnd = SeededRandomSource.fromHex(String.format("%016x", seed));
     long start = System.nanoTime();
-    long[] a = outputs(honest, truthX, truthX, direction, masks, rnd);
-    long[] b = outputs(honest, truthNeighbour, truthX, direction, masks, rnd);
+    long[] a = outputs(honest, reports, truthX, truthX, direction, masks, rnd);
+    long[] b = outputs(honest, reports, truthNeighbour, truthX, direction, masks, rnd);
     PrivacyAudit r = PrivacyAudit.run(a, b, thresholds, ALPHA);
     System.out.printf("%s: seed=%016x shift=%d epsilon lower bound %.4f (threshold %d), %d runs in %.1f s%n",
         what, seed, shift, r.epsilonLowerBound(), r.bestThreshold(), RUNS, (System.nanoTime() - start) / 1e9);
@@ -115,7 +115,7 @@ class AdapterPrivacyAuditTest {
     long[][] q = histogramAggregates();
     Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), strategy);
     // s shifts by 1 between the datasets; tails P[s >= k] = (P[Z >= k])^2 for k >= 1
-    return audit(what, m, q[0], q[1], 1, new long[] {2, 3, 4}, seed);
+    return audit(what, m, 20, q[0], q[1], 1, new long[] {2, 3, 4}, seed);
   }
 
   @Test
@@ -158,7 +158,7 @@ class AdapterPrivacyAuditTest {
     Prio3DpMechanism m = Prio3DpMechanism.of(Prio3Variant.SumVec.of(3, SUMVEC_MAX, 3), strategy);
     // scale 15/epsilon; s shifts by 5; P[s >= k] = (P[Z >= k])^3
     long t = 15; // the scale at epsilon = 1
-    return audit(what, m, q[0], q[1], 5, new long[] {6, 6 + t / 3, 6 + 2 * t / 3}, seed);
+    return audit(what, m, 10, q[0], q[1], 5, new long[] {6, 6 + t / 3, 6 + 2 * t / 3}, seed);
   }
 
   @Test

@@ -27,7 +27,7 @@ import org.priodp.vdaf.Prio3Variant;
  * The collector on every official Prio3 vector with an aggregate result (all of
  * ../shared/vectors/vdaf-18, or the folder named by the system property
  * {@code priodp.vdafVectors}): the vector's agg_shares, decoded with the vector's parameters and
- * unsharded, give agg_result exactly, both without DP and through the signed lift.
+ * unsharded, give agg_result exactly, both without DP and through the DP lift to the valid range.
  */
 class CollectorVectorTest {
   private static final HexFormat HEX = HexFormat.of();
@@ -84,9 +84,9 @@ class CollectorVectorTest {
         .unshard(shares, reports);
     assertEquals(expected, exact.fieldValues(), name);
     assertEquals(expected, exact.estimates(), name);
-    assertEquals(0, exact.halfWidth());
+    assertEquals(BigInteger.ZERO, exact.halfWidth());
 
-    // with a DP strategy the same shares lift to the same (small, non-negative) signed values
+    // with a DP strategy the same shares lift to the same values (they lie in [0, reports * max])
     CollectorResult lifted = Collector.of(Prio3DpMechanism.of(variant.get(), DpStrategy.PureDpDiscreteLaplace.parse("1")))
         .unshard(shares, reports);
     assertEquals(expected, lifted.estimates(), name);

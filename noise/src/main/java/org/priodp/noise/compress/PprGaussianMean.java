@@ -9,9 +9,19 @@ import org.priodp.noise.RandomSource;
  * chunks of dimension m (the last one may be shorter); each chunk plus N(0, sigma^2 I) is
  * compressed by PPR ({@link GaussianPprChunk}, report i * chunks + j of the shared randomness).
  * The server decodes every chunk and averages: the decoded vectors are exactly x_i + N(0,
- * sigma^2 I), so the mean is unbiased with MSE d sigma^2 / n and the central (epsilon, delta) is
- * that of the Gaussian mechanism with multiplier sigma sqrt(n) ({@link RenyiAccountant}); each
- * client is in addition 2 alpha epsilon_local-LDP by Theorem 4.5 applied to its chunks.
+ * sigma^2 I), so the mean is unbiased with MSE d sigma^2 / n.
+ *
+ * <p><b>Privacy.</b> Central: the decoded sum carries N(0, n sigma^2 I), so it is the Gaussian
+ * mechanism with noise multiplier sigma sqrt(n), whose (epsilon, delta) {@link RenyiAccountant}
+ * computes for zero-out neighbours (one client's vector replaced by 0, n fixed; see there for
+ * other relations). Local, against the server that sees the indices and the shared randomness:
+ * chunk j with norm bound c_j is the Gaussian mechanism with L2 sensitivity 2 c_j (any two
+ * chunks of norm at most c_j), which is (epsilon_j, delta_j)-DP for any delta_j with
+ * epsilon_j = {@code RenyiAccountant.gaussianEpsilon(sigma / (2 c_j), delta_j)}; it is not
+ * pure epsilon-DP, so Theorem 4.5 does not apply. By Theorem 4.6 the PPR index of chunk j is
+ * (2 alpha epsilon_j, 2 delta_j)-LDP ({@link PprGuarantees#localApproxDp}), and since the
+ * chunks use disjoint shared randomness a client's whole message is, by basic composition,
+ * (sum_j 2 alpha epsilon_j, sum_j 2 delta_j)-LDP.
  */
 public final class PprGaussianMean {
   private final int d;

@@ -5,7 +5,23 @@ import java.util.function.DoubleUnaryOperator;
 /**
  * Rényi-DP accounting for the Gaussian mechanisms of the PPR paper's mean estimation (Sec. 5,
  * App. G) and for its baseline CSGM (Chen et al., coordinate-subsampled Gaussian mechanism).
- * Neighbouring datasets differ by adding or removing one client; sensitivities are L2.
+ * Sensitivities are L2.
+ *
+ * <p><b>Neighbouring relation.</b> The bounds below are for <em>zero-out</em> neighbours: two
+ * datasets of the same n clients in which one client's vector is replaced by the zero vector,
+ * n being fixed and public.
+ *
+ * <ul>
+ *   <li>PPR mean estimation: every client, the zeroed one included, adds its own N(0, sigma^2 I),
+ *       so the noise of the sum is N(0, n sigma^2 I) on both sides and the sum moves by at most
+ *       1: the Gaussian mechanism with mu = sigma sqrt(n). This is not the add/remove relation:
+ *       adding a client also adds its noise, so the two sums differ in variance as well, and the
+ *       shift bound does not cover that. For replacement of one vector by any other (of norm at
+ *       most 1) the sum moves by up to 2: use mu = sigma sqrt(n) / 2.
+ *   <li>CSGM: the server adds the noise, so zeroing a client out and removing it give the same
+ *       output distribution; the subsampled-Gaussian bound below holds for both. Replacement of
+ *       one client's vector by another is not covered by it.
+ * </ul>
  *
  * <ul>
  *   <li>Gaussian mechanism with noise multiplier mu = sigma/Delta: RDP epsilon(lambda) = lambda /
@@ -19,9 +35,9 @@ import java.util.function.DoubleUnaryOperator;
  * </ul>
  *
  * <p>For the averaged Gaussian mechanism of n clients, each adding N(0, sigma^2) to a vector of
- * norm at most 1, the sum carries N(0, n sigma^2) and has sensitivity 1, so mu = sigma sqrt(n).
- * Doubles throughout: these numbers choose parameters and are shown to people (the compression
- * package's exception of non-negotiable 1).
+ * norm at most 1, the sum carries N(0, n sigma^2) and has zero-out sensitivity 1, so mu = sigma
+ * sqrt(n). Doubles throughout: these numbers choose parameters and are shown to people (the
+ * compression package's exception of non-negotiable 1).
  */
 public final class RenyiAccountant {
   private RenyiAccountant() {}

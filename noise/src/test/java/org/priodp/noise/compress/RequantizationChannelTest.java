@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
 import org.junit.jupiter.api.Test;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
@@ -20,6 +23,61 @@ class RequantizationChannelTest {
     assertEquals(Math.log(2.5), c.epsilon(), 1e-15);
     assertTrue(c.epsilon() >= Math.log(2.5));
     assertEquals(Rational.of(3, 8), c.probability(2, 0));
+  }
+
+  /**
+   * A ratio of 2^60/(2^60 - 1) has ln about 8.7e-19: ln of its double (1.0) is 0, so the old
+   * epsilon() reported 1e-323 and understated it. The value is now never below the truth and
+   * within 8 ulps of it, for ratios from 1 + 2^-61 to 2^61.
+   */
+  @Test
+  void epsilonNeverUnderstatesEvenForRatiosNearOne() {
+    BigInteger half = BigInteger.ONE.shiftLeft(60);
+    RequantizationChannel c = RequantizationChannel.of(LloydMaxQuantizer.of(0, 1), OUT2,
+        new long[][] {{(1L << 60) + 1, (1L << 60) - 1}, {1L << 60, 1L << 60}}, 1L << 61);
+    assertEquals(Rational.of(half, half.subtract(BigInteger.ONE)), c.maxRatio());
+    checkUpperBound(c.maxRatio().numerator(), c.maxRatio().denominator(), c.epsilon());
+    long[][] cases = {{3, 2}, {2, 1}, {5, 2}, {3, 1}, {1000, 999}, {(1L << 61) + 1, 1L << 61}, {1L << 61, 1},
+        {(1L << 61) - 1, (1L << 61) - 2}, {7, 3}};
+    for (long[] nd : cases) {
+      BigInteger n = BigInteger.valueOf(nd[0]);
+      BigInteger d = BigInteger.valueOf(nd[1]);
+      checkUpperBound(n, d, RequantizationChannel.lnUpperBound(n, d));
+    }
+    assertEquals(0.0, RequantizationChannel.lnUpperBound(BigInteger.TEN, BigInteger.TEN));
+  }
+
+  private static void checkUpperBound(BigInteger n, BigInteger d, double got) {
+    BigDecimal truth = ln(n, d);
+    BigDecimal g = new BigDecimal(got);
+    assertTrue(g.compareTo(truth) >= 0, "ln(" + n + "/" + d + ") = " + truth + " but epsilon() = " + got);
+    BigDecimal slack = truth.multiply(BigDecimal.valueOf(8 * Math.ulp(1.0)));
+    assertTrue(g.subtract(truth).compareTo(slack) <= 0, "ln(" + n + "/" + d + ") = " + truth + ", epsilon() = " + got);
+  }
+
+  /** ln(n/d) to 60 digits: k ln 2 + 2 atanh((m - 1)/(m + 1)) with m = n/(d 2^k) in [1, 2). */
+  static BigDecimal ln(BigInteger n, BigInteger d) {
+    MathContext mc = new MathContext(60);
+    int k = n.bitLength() - d.bitLength();
+    if (n.compareTo(d.shiftLeft(Math.max(k, 0))) < 0) {
+      k--;
+    }
+    BigDecimal m = new BigDecimal(n).divide(new BigDecimal(d.shiftLeft(Math.max(k, 0))), mc);
+    BigDecimal ln2 = atanh2(BigDecimal.ONE.divide(BigDecimal.valueOf(3), mc), mc);
+    BigDecimal y = m.subtract(BigDecimal.ONE).divide(m.add(BigDecimal.ONE), mc);
+    return ln2.multiply(BigDecimal.valueOf(k)).add(atanh2(y, mc), mc);
+  }
+
+  /** 2 atanh(y) = 2 (y + y^3/3 + y^5/5 + ...), |y| <= 1/3. */
+  private static BigDecimal atanh2(BigDecimal y, MathContext mc) {
+    BigDecimal sum = BigDecimal.ZERO;
+    BigDecimal pow = y;
+    BigDecimal y2 = y.multiply(y, mc);
+    for (int j = 1; j < 400; j += 2) {
+      sum = sum.add(pow.divide(BigDecimal.valueOf(j), mc), mc);
+      pow = pow.multiply(y2, mc);
+    }
+    return sum.multiply(BigDecimal.valueOf(2), mc);
   }
 
   @Test
