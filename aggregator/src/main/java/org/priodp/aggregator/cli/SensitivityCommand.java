@@ -54,8 +54,8 @@ public final class SensitivityCommand implements PrioDpSubcommand {
       line(out, "noise per aggregator and coordinate", m.describeNoise());
       line(out, "standard deviation, one aggregator", figure(m.noiseStandardDeviation(1)));
       line(out, "standard deviation, two aggregators", figure(m.noiseStandardDeviation(2)));
-      line(out, pct + " interval half-width, one aggregator", Long.toString(m.noiseHalfWidth(1, conf)));
-      line(out, pct + " interval half-width, two aggregators", Long.toString(m.noiseHalfWidth(2, conf)));
+      line(out, pct + " interval half-width, one aggregator", m.noiseHalfWidthBig(1, conf).toString());
+      line(out, pct + " interval half-width, two aggregators", m.noiseHalfWidthBig(2, conf).toString());
       out.append("(the collector sees the sum of both aggregators' noise; privacy holds if one is honest)\n");
     }
     PrintWriter w = spec.commandLine().getOut();

@@ -85,6 +85,15 @@ class SensitivityCommandTest {
   }
 
   @Test
+  void hugeScalesPrintTheirHalfWidthsInsteadOfFailing() {
+    // scale 10^21: beyond a long; the half-width is printed exactly, not overflowed
+    CliRun r = CliRun.of("sensitivity", "--vdaf", "Prio3Count", "--epsilon",
+        "1/1000000000000000000000");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("half-width, one aggregator: 2995732273553990188119\n"), r.out());
+  }
+
+  @Test
   void help() {
     CliRun r = CliRun.of("sensitivity", "--help");
     assertEquals(0, r.code());
