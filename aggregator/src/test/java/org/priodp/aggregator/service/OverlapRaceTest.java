@@ -3,13 +3,10 @@ package org.priodp.aggregator.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,8 +15,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +24,7 @@ import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.aggregator.testing.Fixture;
+import org.priodp.aggregator.testing.ServeProcess;
 import org.priodp.noise.RandomSource;
 
 /**
@@ -42,8 +38,6 @@ import org.priodp.noise.RandomSource;
 class OverlapRaceTest {
   private static final int ROUNDS = 50;
   private static final int CONCURRENT = 16;
-  private static final Pattern LISTENING =
-      Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
 
   @TempDir
   Path dir;
@@ -153,53 +147,21 @@ class OverlapRaceTest {
     }
     Path config = dir.resolve("tasks.json");
     Files.writeString(config, Fixture.taskFileJson(fixtures));
-    Process a = startServer(config, url, dir.resolve("a.log"));
-    Process b = startServer(config, url, dir.resolve("b.log"));
+    Process a = ServeProcess.start(config, url, dir.resolve("a.log"), List.of());
+    Process b = ServeProcess.start(config, url, dir.resolve("b.log"), List.of());
     int[] oks = new int[ROUNDS];
     try {
-      int[] ports = {awaitPort(a), awaitPort(b)};
+      int[] ports = {ServeProcess.awaitPort(a), ServeProcess.awaitPort(b)};
       for (int r = 0; r < ROUNDS; r++) {
         oks[r] = round(fixtures.get(r), ports);
       }
     } finally {
-      a.destroy();
-      b.destroy();
-      a.waitFor(20, TimeUnit.SECONDS);
-      b.waitFor(20, TimeUnit.SECONDS);
+      ServeProcess.stop(a);
+      ServeProcess.stop(b);
     }
     System.out.println("OverlapRaceTest PostgreSQL, 2 serve processes: " + histogram(oks));
     for (int r = 0; r < ROUNDS; r++) {
       assertEquals(1, oks[r], "round " + r + ": " + histogram(oks) + " (seed " + seed + ")");
     }
-  }
-
-  private static Process startServer(Path config, String db, Path log) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
-        "-Xmx256m", "org.priodp.aggregator.cli.PrioDp", "serve", "--config", config.toString(),
-        "--port", "0", "--db", db));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    return pb.start();
-  }
-
-  private static int awaitPort(Process p) throws Exception {
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.UTF_8));
-    String line = CompletableFuture.supplyAsync(() -> {
-      try {
-        for (String l = r.readLine(); l != null; l = r.readLine()) {
-          if (LISTENING.matcher(l).find()) {
-            return l;
-          }
-        }
-        return null;
-      } catch (java.io.IOException e) {
-        return null;
-      }
-    }).get(60, TimeUnit.SECONDS);
-    Matcher m = LISTENING.matcher(String.valueOf(line));
-    assertTrue(m.find(), "server did not start: " + line);
-    return Integer.parseInt(m.group(1));
   }
 }
