@@ -19,6 +19,7 @@ import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.LoopbackTask;
@@ -90,8 +91,8 @@ public final class LoadGenerator {
       try {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-        URI uri = URI.create("http://127.0.0.1:" + port + "/tasks/"
-            + task.helper().taskId().toBase64Url() + "/aggregate_shares");
+        URI uri = URI.create("http://127.0.0.1:" + port
+            + TaskRoutes.aggregateSharesPath(task.helper()));
         String auth = task.helper().authToken().authorizationHeader();
         progress.printf("load: service on 127.0.0.1:%d, %d new shares then %d repeats, %d in flight%n",
             port, newShares, repeats, concurrency);
