@@ -99,7 +99,7 @@ public final class HelperServer {
     HttpServer s = v.createHttpServer(options).requestHandler(this::onRequest);
     try {
       s.listen().await();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Vert.x rethrows the bind failure (a checked exception) as is
       v.close().await();
       throw new IllegalStateException("cannot listen on " + host + ":" + port + ": "
           + Causes.message(Causes.root(e)), e);
