@@ -66,7 +66,7 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Option(names = "--port", paramLabel = "N", defaultValue = "${env:PRIODP_PORT:-8080}",
       description = "TCP port (0 picks a free one; default 8080). [PRIODP_PORT]")
-  int port;
+  String port;
 
   @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "${env:PRIODP_BIND:-127.0.0.1}",
       description = "Address to listen on (default 127.0.0.1). [PRIODP_BIND]")
@@ -114,9 +114,10 @@ public final class ServeCommand implements PrioDpSubcommand {
     if (configFile == null) {
       throw new IllegalArgumentException("--config FILE (or PRIODP_CONFIG) is required");
     }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("--port: must be in [0, 65535], got " + port);
-    }
+    int port = parsePort(blankToNull(this.port) == null ? "8080" : this.port.strip());
+    String bind = blankToNull(this.bind) == null ? "127.0.0.1" : this.bind.strip();
+    String db = blankToNull(this.db) == null ? "jdbc:sqlite:priodp-helper.db" : this.db.strip();
+    this.db = db;
     String cert = blankToNull(tlsCert);
     String key = blankToNull(tlsKey);
     if ((cert == null) != (key == null)) {
@@ -124,7 +125,7 @@ public final class ServeCommand implements PrioDpSubcommand {
           ? "--tls-key needs --tls-cert (or PRIODP_TLS_CERT) too"
           : "--tls-cert needs --tls-key (or PRIODP_TLS_KEY) too");
     }
-    LogFormat format = LogFormat.parse(logFormat);
+    LogFormat format = blankToNull(logFormat) == null ? LogFormat.TEXT : LogFormat.parse(logFormat);
     format.apply();
     if (PrioDp.isVerbose(spec.commandLine())) {
       LogFormat.verbose();
@@ -173,6 +174,19 @@ public final class ServeCommand implements PrioDpSubcommand {
     return 0;
   }
 
+  private static int parsePort(String s) {
+    int p;
+    try {
+      p = Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      p = -1;
+    }
+    if (p < 0 || p > 65535) {
+      throw new IllegalArgumentException("--port: expected a number in [0, 65535], got " + s);
+    }
+    return p;
+  }
+
   private static String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s;
   }
@@ -199,7 +213,7 @@ public final class ServeCommand implements PrioDpSubcommand {
         throw new IOException("--db-password-file " + f + ": cannot read ("
             + e.getClass().getSimpleName() + ")", e);
       }
-    } else if (environment.get("PRIODP_DB_PASSWORD") != null) {
+    } else if (blankToNull(environment.get("PRIODP_DB_PASSWORD")) != null) {
       password = environment.get("PRIODP_DB_PASSWORD");
     }
     if (password != null) {

@@ -352,6 +352,10 @@ class ServeCommandTest {
         "xml"), "--log-format: expected text or json, got xml");
     assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--db",
         "jdbc:mysql://h/x"), "--db: expected jdbc:sqlite:FILE or jdbc:postgresql://");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--port", "http"),
+        "--port: expected a number in [0, 65535], got http");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--port", "65536"),
+        "--port: expected a number in [0, 65535], got 65536");
   }
 
   @Test
@@ -443,6 +447,7 @@ class ServeCommandTest {
     Process p = startWithEnvironment(Map.of(
         "PRIODP_CONFIG", config().toString(),
         "PRIODP_PORT", "0",
+        "PRIODP_TLS_CERT", "", // empty counts as unset
         "PRIODP_BIND", "127.0.0.1",
         "PRIODP_DB", "jdbc:sqlite:" + dir.resolve("env.db"),
         "PRIODP_LOG_FORMAT", "json"), err);
