@@ -178,6 +178,12 @@ public final class HelperServer {
       byte[] bytes = body.getBytes();
       vertx.executeBlocking(() -> handler.handle(method, path, auth, type, bytes), false)
           .onComplete(ar -> {
+            if (ar.failed()) {
+              // an Error that escaped the handler (which turns exceptions into replies itself)
+              LOG.error("500 on {} {}: {}", method, handler.routeOf(path),
+                  Causes.forLog(ar.cause()));
+              LOG.debug("500 on {} {}", method, handler.routeOf(path), ar.cause());
+            }
             HttpReply reply = ar.succeeded() ? ar.result()
                 : AggregateShareHandler.problem(DapProblem.http(500, "Internal Server Error",
                     "the aggregator could not complete the request", null));

@@ -348,4 +348,45 @@ class HelperServerTest {
       }
     }
   }
+
+  /** Even an Error that escapes the handler becomes a 500 problem and a logged root cause. */
+  @Test
+  void anErrorEscapingTheHandlerIsA500WithItsRootCauseLogged() throws Exception {
+    Fixture f = Fixture.laplace(26);
+    Logger requestLog = (Logger) LoggerFactory.getLogger("org.priodp.aggregator.request");
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    requestLog.addAppender(captured);
+    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+      org.priodp.aggregator.store.AggregateShareStore broken =
+          (org.priodp.aggregator.store.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {org.priodp.aggregator.store.AggregateShareStore.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("close")) {
+                  return null;
+                }
+                throw new AssertionError("invariant broken",
+                    new IllegalStateException("the root of it"));
+              });
+      HelperServer server = new HelperServer(List.of(f.task), broken, RandomSource.secure());
+      int port = server.start(0);
+      try {
+        HttpResponse<String> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            f.request(0, 2).encode()), HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, r.statusCode());
+        assertEquals("application/problem+json", r.headers().firstValue("Content-Type")
+            .orElseThrow());
+        assertFalse(r.body().contains("root of it"));
+      } finally {
+        server.stop();
+      }
+    } finally {
+      requestLog.detachAppender(captured);
+    }
+    assertTrue(captured.list.stream().anyMatch(e -> e.getLevel() == Level.ERROR
+        && e.getFormattedMessage().contains("java.lang.AssertionError: invariant broken")
+        && e.getFormattedMessage().contains("java.lang.IllegalStateException: the root of it")),
+        captured.list.toString());
+  }
 }
