@@ -14,6 +14,16 @@ final class CliIo {
   private CliIo() {}
 
   /**
+   * A command failed for a reason outside the user's input (a database that does not answer, a
+   * port in use): reported as one line with the root cause, exit status 1.
+   */
+  static final class Failure extends RuntimeException {
+    Failure(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
    * Parses hex (whitespace ignored, either case), naming {@code what} in errors.
    *
    * @throws IllegalArgumentException on an odd number of digits or a non-hex character

@@ -10,7 +10,11 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import org.priodp.aggregator.service.internal.Causes;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /** The root of the {@code ./prio-dp} command line: one {@code --help} for every command. */
@@ -24,6 +28,10 @@ import picocli.CommandLine.Spec;
 public final class PrioDp implements Runnable {
 
   @Spec CommandSpec spec;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+      description = "On an error, print the stack trace too; log prio-dp at DEBUG.")
+  boolean verbose;
 
   /** Without a command: print the usage and fail, so scripts notice. */
   @Override
@@ -54,16 +62,41 @@ public final class PrioDp implements Runnable {
         });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          // Errors from bad input are reported as one line; anything else is a bug with a trace.
+          // Errors from bad input (exit 2) and from the environment (exit 1) are one line naming
+          // the cause, walked down to the root reason; --verbose adds the stack trace. Anything
+          // else is a bug and keeps its trace.
           PrintWriter err = commandLine.getErr();
-          if (ex instanceof IllegalArgumentException || ex instanceof IOException) {
-            err.println(commandLine.getCommandName() + ": " + ex.getMessage());
-            err.flush();
-            return 2;
+          int code;
+          if (ex instanceof IllegalArgumentException || ex instanceof IOException
+              || ex instanceof java.io.UncheckedIOException) {
+            code = 2;
+          } else if (ex instanceof CliIo.Failure) {
+            code = 1;
+          } else {
+            throw ex;
           }
-          throw ex;
+          if (isVerbose(commandLine)) {
+            ex.printStackTrace(err);
+          }
+          err.println(commandLine.getCommandName() + ": " + Causes.describe(ex));
+          err.flush();
+          return code;
         });
     return cl;
+  }
+
+  /** Returns true if {@code --verbose} was given anywhere on the command line of {@code cl}. */
+  static boolean isVerbose(CommandLine cl) {
+    CommandLine root = cl;
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    for (ParseResult r = root.getParseResult(); r != null; r = r.subcommand()) {
+      if (r.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Runs the command line and exits with its code. */

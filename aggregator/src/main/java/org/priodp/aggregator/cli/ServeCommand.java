@@ -2,14 +2,26 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Date;
 import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.LogFormat;
+import org.priodp.aggregator.service.TaskRoutes;
+import org.priodp.aggregator.service.TlsCredentials;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
+import org.priodp.aggregator.store.StoreException;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.aggregator.task.TaskFile;
 import org.priodp.noise.RandomSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,58 +33,269 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves DAP-18 aggregate shares (POST /tasks/{task-id}/aggregate_shares, GET and DELETE on",
-      "the Location, GET /healthz) for the tasks in --config, noising each batch exactly once",
-      "and persisting it before it is released. Stops gracefully on SIGTERM or Ctrl-C.",
-      "Example: prio-dp serve --config tasks.json --port 8080 --db jdbc:sqlite:helper.db"
+      "Serves DAP-18 aggregate shares for the Helper tasks in --config, noising",
+      "each batch exactly once and persisting it before it is released. A task",
+      "is served under the path of its helper_aggregator_endpoint:",
+      "https://helper.example/dap/ gives POST /dap/tasks/{task-id}/aggregate_shares,",
+      "then GET and DELETE on the Location. At the root: GET /healthz (liveness),",
+      "GET /readyz (200 if the store answers, else 503), GET /metrics (Prometheus).",
+      "",
+      "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in",
+      "front of this server. Every option can come from the environment variable",
+      "in brackets. The database password comes only from PRIODP_DB_PASSWORD or",
+      "--db-password-file, never from the command line.",
+      "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s),",
+      "exit 0. Exit status 1: the service cannot start (store, port); 2: bad",
+      "options or files. Errors are one line; --verbose adds the stack trace.",
+      "",
+      "Example:",
+      "  export PRIODP_DB_PASSWORD=secret",
+      "  prio-dp serve --config tasks.json --port 8443 \\",
+      "      --tls-cert cert.pem --tls-key key.pem --log-format json \\",
+      "      --db jdbc:postgresql://db.internal/priodp --db-user helper",
+      ""
     })
 public final class ServeCommand implements PrioDpSubcommand {
+  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
   @Spec CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", required = true,
-      description = "The task file (JSON; see docs/DAP.md).")
-  Path config;
+  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The task file (JSON; see docs/DAP.md). Required. [PRIODP_CONFIG]")
+  String config;
 
-  @Option(names = "--port", paramLabel = "N", defaultValue = "8080",
-      description = "TCP port (0 picks a free one; default ${DEFAULT-VALUE}).")
-  int port;
+  @Option(names = "--port", paramLabel = "N", defaultValue = "${env:PRIODP_PORT:-8080}",
+      description = "TCP port (0 picks a free one; default 8080). [PRIODP_PORT]")
+  String port;
 
-  @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
-      description = "Address to listen on (default ${DEFAULT-VALUE}).")
+  @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "${env:PRIODP_BIND:-127.0.0.1}",
+      description = "Address to listen on (default 127.0.0.1). [PRIODP_BIND]")
   String bind;
 
-  @Option(names = "--db", paramLabel = "URL", defaultValue = "jdbc:sqlite:priodp-helper.db",
-      description = "JDBC URL of the store: jdbc:sqlite:FILE (default ${DEFAULT-VALUE}) or"
-          + " jdbc:postgresql://...")
+  @Option(names = "--db", paramLabel = "URL",
+      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      description = "JDBC URL of the store: jdbc:sqlite:FILE (default"
+          + " jdbc:sqlite:priodp-helper.db) or jdbc:postgresql://HOST[:PORT]/DB. [PRIODP_DB]")
   String db;
+
+  @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
+      description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
+  String dbUser;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_DB_PASSWORD_FILE}",
+      description = "File whose first line is the PostgreSQL password; it wins over the"
+          + " PRIODP_DB_PASSWORD variable. [PRIODP_DB_PASSWORD_FILE]")
+  String dbPasswordFile;
+
+  @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:PRIODP_TLS_CERT}",
+      description = "PEM certificate chain (server certificate first); serves HTTPS. Needs"
+          + " --tls-key. [PRIODP_TLS_CERT]")
+  String tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE", defaultValue = "${env:PRIODP_TLS_KEY}",
+      description = "PEM private key of the certificate (PKCS#8, PKCS#1 RSA or SEC1 EC)."
+          + " [PRIODP_TLS_KEY]")
+  String tlsKey;
+
+  @Option(names = "--log-format", paramLabel = "FORMAT",
+      defaultValue = "${env:PRIODP_LOG_FORMAT:-text}",
+      description = "Log lines on stderr: text (default) or json (one JSON object per line)."
+          + " [PRIODP_LOG_FORMAT]")
+  String logFormat;
+
+  /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
+  java.util.Map<String, String> environment = System.getenv();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("--port: must be in [0, 65535]");
+    // 1. options, without touching the outside world
+    String configFile = blankToNull(config);
+    if (configFile == null) {
+      throw new IllegalArgumentException("--config FILE (or PRIODP_CONFIG) is required");
     }
-    List<TaskDefinition> tasks = TaskFile.read(config);
-    JdbcAggregateShareStore store = JdbcAggregateShareStore.open(db);
+    int port = parsePort(blankToNull(this.port) == null ? "8080" : this.port.strip());
+    String bind = blankToNull(this.bind) == null ? "127.0.0.1" : this.bind.strip();
+    String db = blankToNull(this.db) == null ? "jdbc:sqlite:priodp-helper.db" : this.db.strip();
+    this.db = db;
+    String cert = blankToNull(tlsCert);
+    String key = blankToNull(tlsKey);
+    if ((cert == null) != (key == null)) {
+      throw new IllegalArgumentException(cert == null
+          ? "--tls-key needs --tls-cert (or PRIODP_TLS_CERT) too"
+          : "--tls-cert needs --tls-key (or PRIODP_TLS_KEY) too");
+    }
+    LogFormat format = blankToNull(logFormat) == null ? LogFormat.TEXT : LogFormat.parse(logFormat);
+    format.apply();
+    if (PrioDp.isVerbose(spec.commandLine())) {
+      LogFormat.verbose();
+    }
+
+    // 2. files: TLS material, tasks, password
+    TlsCredentials tls = cert == null ? null : TlsCredentials.load(Path.of(cert), Path.of(key));
+    List<TaskDefinition> tasks = TaskFile.read(Path.of(configFile));
+    TaskRoutes routes = TaskRoutes.of(tasks);
+    Properties dbProperties = dbProperties();
+
+    // 3. the store, then the socket
+    JdbcAggregateShareStore store = openStore(dbProperties);
     HelperServer server = new HelperServer(tasks, store, RandomSource.secure());
     int bound;
     try {
-      bound = server.start(bind, port);
+      bound = server.start(bind, port, tls);
     } catch (RuntimeException e) {
       store.close();
-      throw new IllegalArgumentException(e.getMessage(), e);
+      throw new CliIo.Failure(e.getMessage(), e);
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      server.stop();
-      store.close();
-      stopped.countDown();
-    }, "prio-dp-serve-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+
+    for (TaskDefinition t : routes.servedTasks()) {
+      LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
+    }
+    for (TaskDefinition t : routes.leaderTasks()) {
+      LOG.warn("task {} has role leader: not served on this Helper endpoint",
+          t.taskId().toBase64Url());
+    }
+    if (tls == null) {
+      LOG.warn("serving plain HTTP: DAP requires TLS, so it must be terminated in front of this"
+          + " server (or give --tls-cert and --tls-key)");
+    } else if (tls.expiredOrNotYetValid(new Date())) {
+      LOG.warn("the TLS certificate in {} is outside its validity period (not after {})",
+          tls.certFile(), tls.certificate().getNotAfter().toInstant());
+    }
+
+    Shutdown shutdown = new Shutdown(server, store);
+    shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
-    out.println("prio-dp serve: " + tasks.size() + " task(s), listening on http://" + bind + ":"
-        + bound);
+    out.println("prio-dp serve: " + routes.servedTasks().size() + " task(s), listening on "
+        + (tls == null ? "http" : "https") + "://" + bind + ":" + bound);
     out.flush();
-    stopped.await();
+    shutdown.requested.await();
+    shutdown.drain();
     return 0;
+  }
+
+  private static int parsePort(String s) {
+    int p;
+    try {
+      p = Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      p = -1;
+    }
+    if (p < 0 || p > 65535) {
+      throw new IllegalArgumentException("--port: expected a number in [0, 65535], got " + s);
+    }
+    return p;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  Properties dbProperties() throws IOException {
+    Properties p = new Properties();
+    if (!db.startsWith("jdbc:postgresql:")) {
+      return p; // SQLite takes neither user nor password
+    }
+    String user = blankToNull(dbUser);
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    String password = null;
+    String file = blankToNull(dbPasswordFile);
+    if (file != null) {
+      Path f = Path.of(file);
+      if (!Files.isRegularFile(f)) {
+        throw new IOException("--db-password-file " + f + ": no such file");
+      }
+      try {
+        password = Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse("");
+      } catch (IOException e) {
+        throw new IOException("--db-password-file " + f + ": cannot read ("
+            + e.getClass().getSimpleName() + ")", e);
+      }
+    } else if (blankToNull(environment.get("PRIODP_DB_PASSWORD")) != null) {
+      password = environment.get("PRIODP_DB_PASSWORD");
+    }
+    if (password != null) {
+      p.setProperty("password", password);
+    }
+    return p;
+  }
+
+  private JdbcAggregateShareStore openStore(Properties properties) {
+    String where = redact(db);
+    if (db.startsWith("jdbc:sqlite:")) {
+      String file = db.substring("jdbc:sqlite:".length());
+      int q = file.indexOf('?');
+      file = q < 0 ? file : file.substring(0, q);
+      if (file.startsWith("file:")) {
+        file = file.substring("file:".length());
+      }
+      if (!file.isEmpty() && !file.startsWith(":memory:")) {
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+          throw new CliIo.Failure("cannot open store " + where + ": directory " + parent
+              + " does not exist", null);
+        }
+      }
+    } else if (!db.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("--db: expected jdbc:sqlite:FILE or"
+          + " jdbc:postgresql://..., got " + where);
+    }
+    try {
+      return JdbcAggregateShareStore.open(db, properties);
+    } catch (StoreException | IllegalArgumentException e) {
+      throw new CliIo.Failure("cannot open store " + where, e);
+    }
+  }
+
+  /** Hides a password given in the URL. */
+  static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+  }
+
+  /**
+   * Stops the server once: on SIGTERM or SIGINT through a signal handler (so that the process
+   * exits 0 after draining, not 143), and from a shutdown hook for any other way the JVM ends.
+   */
+  private static final class Shutdown {
+    final CountDownLatch requested = new CountDownLatch(1);
+    private final HelperServer server;
+    private final JdbcAggregateShareStore store;
+    private final AtomicBoolean drained = new AtomicBoolean();
+
+    Shutdown(HelperServer server, JdbcAggregateShareStore store) {
+      this.server = server;
+      this.store = store;
+    }
+
+    void install() {
+      for (String name : new String[] {"TERM", "INT"}) {
+        try {
+          sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+            LOG.info("SIG{} received", sig.getName().toUpperCase(Locale.ROOT));
+            requested.countDown();
+          });
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+          // the JVM keeps this signal (e.g. -Xrs); the shutdown hook still drains
+          LOG.debug("cannot handle SIG{}: {}", name, e.toString());
+        }
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(this::drain, "prio-dp-serve-shutdown"));
+    }
+
+    void drain() {
+      if (!drained.compareAndSet(false, true)) {
+        return;
+      }
+      LOG.info("draining requests (up to 10 s)");
+      try {
+        server.stop();
+      } finally {
+        store.close();
+      }
+      LOG.info("stopped");
+      requested.countDown();
+    }
   }
 }

@@ -15,8 +15,8 @@ import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
-import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.LoopbackTask;
@@ -45,7 +45,6 @@ record DapFlow(byte[] leaderShare, byte[] helperShare, String helperUrl, Path he
     LoopbackTask task = new LoopbackTask(variant, strategy, Math.min(agg.accepted(), 100), random);
     BatchId batchId = task.newBatchId();
     AggregateShareReq req = task.request(batchId, agg.accepted(), agg.checksum());
-    TaskId taskId = task.helper().taskId();
 
     Path helperDb = dataDir.resolve("helper.sqlite");
     try (AggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(helperDb);
@@ -60,7 +59,7 @@ record DapFlow(byte[] leaderShare, byte[] helperShare, String helperUrl, Path he
       byte[] helperSealed;
       try {
         HttpRequest post = HttpRequest.newBuilder(
-                URI.create(url + "/tasks/" + taskId.toBase64Url() + "/aggregate_shares"))
+                URI.create(url + TaskRoutes.aggregateSharesPath(task.helper())))
             .header("Authorization", task.helper().authToken().authorizationHeader())
             .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())
             .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode()))

@@ -6,12 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.DapProblem;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.AggregateShareId;
@@ -23,16 +22,30 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.store.AggregateShareResource;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.ReleasedAggregateShare;
+import org.priodp.aggregator.store.StoreException;
+import org.priodp.aggregator.service.internal.Causes;
 import org.priodp.aggregator.task.TaskDefinition;
 
 /**
  * Handles the Helper's aggregate-share resources independently of the HTTP server (DAP-18
  * "Obtaining Aggregate Shares", "Aggregate Share Deletion", "Resource Creation", "Errors"):
- * {@code POST /tasks/{task-id}/aggregate_shares} answers synchronously with 200, a Location and
- * the AggregateShare; {@code GET} and {@code DELETE} act on that Location; {@code GET /healthz}
- * reports liveness. Every refusal is an {@code application/problem+json} document: DAP error
- * types use their URN with "taskid" when the task is known; HTTP-level refusals (401 missing or
- * wrong bearer token, 404, 405, 413, 415) use {@code about:blank}. Store failures are 500.
+ * {@code POST {base}tasks/{task-id}/aggregate_shares} answers synchronously with 200, a Location
+ * and the AggregateShare; {@code GET} and {@code DELETE} act on that Location. {@code {base}} is
+ * the path of the task's helper_aggregator_endpoint ({@link TaskRoutes}). At the root: {@code GET
+ * /healthz} (liveness, no store access), {@code GET /readyz} (asks the store; 200 or 503) and
+ * {@code GET /metrics} (Prometheus text, {@link ServiceMetrics}).
+ *
+ * <p>Every refusal is an {@code application/problem+json} document: DAP error types use their
+ * URN with "taskid" when the task is known; HTTP-level refusals (401 missing or wrong bearer
+ * token, 404, 405 with an Allow header, 413, 415) use {@code about:blank}. Under a base path that
+ * no configured task uses, a task-shaped path is a plain 404; under a configured base path, a
+ * task that is unknown there (or a Leader task) is unrecognizedTask. Store and other server
+ * failures are 500; the reply says nothing more, the log gets the root cause.
+ *
+ * <p>The request Content-Type is parsed per RFC 9110 ({@link MediaType}): {@code
+ * application/ppm-dap} in any case, the {@code message} parameter exactly {@code
+ * aggregate-share-req} (any other value or none: 415), other parameters (such as DAP's {@code
+ * version}) are accepted and ignored.
  *
  * <p>The aggregate share ID is derived from the task and the request digest, so a repeated POST
  * finds the same resource (DAP-18 "Resource Creation"). Blocking: call it off the event loop.
@@ -41,24 +54,39 @@ public final class AggregateShareHandler {
   /** The default limit on request bodies, in bytes. */
   public static final int DEFAULT_MAX_BODY = 64 * 1024;
   static final String PROBLEM_JSON = "application/problem+json";
+  /** The route template of paths that match no resource (for metrics). */
+  public static final String UNMATCHED_ROUTE = "unmatched";
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(AggregateShareHandler.class);
   private static final byte[] ID_LABEL =
       "prio-dp aggregate share id v1".getBytes(StandardCharsets.US_ASCII);
+  private static final Set<String> ROOT_ROUTES = Set.of("/healthz", "/readyz", "/metrics");
 
-  private final Map<TaskId, TaskDefinition> tasks;
+  private final TaskRoutes routes;
   private final AggregateShareStore store;
   private final NoisedShareService service;
   private final int maxBody;
+  private final ServiceMetrics metrics;
+  private final AtomicBoolean lastReady = new AtomicBoolean(true);
 
-  /** Creates the handler for the tasks over the store and core service. */
+  /** Creates the handler for the tasks over the store and core service, with its own metrics. */
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
       NoisedShareService service, int maxBody) {
-    this.tasks = Objects.requireNonNull(tasks, "tasks").stream()
-        .collect(Collectors.toUnmodifiableMap(TaskDefinition::taskId, Function.identity()));
+    this(tasks, store, service, maxBody, new ServiceMetrics());
+  }
+
+  /**
+   * Creates the handler for the tasks over the store and core service, recording into {@code
+   * metrics}; throws IllegalArgumentException for a task whose helper endpoint is not an
+   * absolute http(s) URL.
+   */
+  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+      NoisedShareService service, int maxBody, ServiceMetrics metrics) {
+    this.routes = TaskRoutes.of(Objects.requireNonNull(tasks, "tasks"));
     this.store = Objects.requireNonNull(store, "store");
     this.service = Objects.requireNonNull(service, "service");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     if (maxBody < 1) {
       throw new IllegalArgumentException("maxBody must be positive");
     }
@@ -75,6 +103,33 @@ public final class AggregateShareHandler {
     return service;
   }
 
+  /** Returns the metrics this handler records into. */
+  public ServiceMetrics metrics() {
+    return metrics;
+  }
+
+  /** Returns the task routes. */
+  public TaskRoutes routes() {
+    return routes;
+  }
+
+  /**
+   * Returns the low-cardinality route template of a path for metrics: {@code /healthz}, {@code
+   * /readyz}, {@code /metrics}, {@code {base}tasks/{task-id}/aggregate_shares[/{id}]} for a
+   * configured base path, else {@value #UNMATCHED_ROUTE}.
+   */
+  public String routeOf(String path) {
+    if (path != null && ROOT_ROUTES.contains(path)) {
+      return path;
+    }
+    TaskRoutes.Target t = TaskRoutes.parse(path);
+    if (t == null || !routes.isBasePath(t.basePath())) {
+      return UNMATCHED_ROUTE;
+    }
+    return t.basePath() + "tasks/{task-id}/aggregate_shares"
+        + (t.shareId() == null ? "" : "/{aggregate-share-id}");
+  }
+
   /**
    * Handles one request; {@code path} excludes the query string, {@code authorization} and
    * {@code contentType} are header values or null. Never throws for client input.
@@ -84,10 +139,18 @@ public final class AggregateShareHandler {
     try {
       return route(method, path, authorization, contentType, body == null ? new byte[0] : body);
     } catch (DapProblem p) {
+      if (p.error().orElse(null) == DapError.BATCH_OVERLAP) {
+        metrics.batchOverlap();
+      }
       return problem(p);
     } catch (RuntimeException e) {
-      LOG.warn("server fault on {} {}: {}", method, path, e.toString());
-      // A server fault (e.g. the database is down); details stay in the log, never in the reply.
+      if (Causes.find(e, StoreException.class) != null) {
+        metrics.storeError();
+      }
+      // A server fault (e.g. the database is down): the root cause goes to the log (never a
+      // token or a share: neither is part of an exception message), nothing to the client.
+      LOG.error("500 on {} {}: {}", method, routeOf(path), Causes.forLog(e));
+      LOG.debug("500 on {} {}", method, routeOf(path), e);
       return problem(DapProblem.http(500, "Internal Server Error",
           "the aggregator could not complete the request", null));
     }
@@ -95,27 +158,29 @@ public final class AggregateShareHandler {
 
   private HttpReply route(String method, String path, String authorization, String contentType,
       byte[] body) {
-    if ("/healthz".equals(path)) {
+    if (path != null && ROOT_ROUTES.contains(path)) {
       if (!"GET".equals(method) && !"HEAD".equals(method)) {
-        throw DapProblem.http(405, "Method Not Allowed", "use GET", null);
+        return notAllowed("GET, HEAD", null);
       }
-      return new HttpReply(200, Map.of("Content-Type", "application/json"),
-          "{\"status\":\"ok\"}".getBytes(StandardCharsets.US_ASCII));
+      return switch (path) {
+        case "/healthz" -> json(200, "{\"status\":\"ok\"}");
+        case "/readyz" -> ready();
+        default -> new HttpReply(200, Map.of("Content-Type", ServiceMetrics.CONTENT_TYPE),
+            metrics.scrape().getBytes(StandardCharsets.UTF_8));
+      };
     }
-    String[] parts = path == null ? new String[0] : path.split("/", -1);
-    // "", "tasks", "{task-id}", "aggregate_shares"[, "{id}"]
-    if (parts.length < 4 || parts.length > 5 || !parts[0].isEmpty() || !"tasks".equals(parts[1])
-        || !"aggregate_shares".equals(parts[3])) {
+    TaskRoutes.Target target = TaskRoutes.parse(path);
+    if (target == null || !routes.isBasePath(target.basePath())) {
       throw DapProblem.http(404, "Not Found", "no such resource", null);
     }
     TaskId taskId;
     try {
-      taskId = TaskId.fromBase64Url(parts[2]);
+      taskId = TaskId.fromBase64Url(target.taskId());
     } catch (DapDecodeException e) {
       throw DapProblem.dap(DapError.UNRECOGNIZED_TASK, null, "the task ID is not 32 bytes of"
           + " URL-safe unpadded base64");
     }
-    TaskDefinition task = tasks.get(taskId);
+    TaskDefinition task = routes.task(target.basePath(), taskId);
     if (task == null) {
       throw DapProblem.dap(DapError.UNRECOGNIZED_TASK, taskId, "unknown task");
     }
@@ -125,41 +190,83 @@ public final class AggregateShareHandler {
     if (!task.authToken().matchesAuthorization(authorization)) {
       throw DapProblem.http(401, "Unauthorized", "wrong bearer token", taskId);
     }
-    if (parts.length == 4) {
+    if (target.shareId() == null) {
       if (!"POST".equals(method)) {
-        throw DapProblem.http(405, "Method Not Allowed", "use POST", taskId);
+        return notAllowed("POST", taskId);
       }
-      return post(task, contentType, body);
+      HttpReply r = post(task, contentType, body);
+      metrics.shareReleased();
+      return r;
     }
     AggregateShareId id;
     try {
-      id = AggregateShareId.fromBase64Url(parts[4]);
+      id = AggregateShareId.fromBase64Url(target.shareId());
     } catch (DapDecodeException e) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", taskId);
     }
     return switch (method) {
       case "GET" -> get(task, id);
       case "DELETE" -> delete(task, id);
-      default -> throw DapProblem.http(405, "Method Not Allowed", "use GET or DELETE", taskId);
+      default -> notAllowed("GET, DELETE", taskId);
     };
   }
 
-  private static boolean isAggregateShareReqType(String contentType) {
-    if (contentType == null) {
-      return false;
+  private static HttpReply json(int status, String body) {
+    return new HttpReply(status, Map.of("Content-Type", "application/json"),
+        body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static HttpReply notAllowed(String allow, TaskId taskId) {
+    return problem(DapProblem.http(405, "Method Not Allowed", "allowed methods: " + allow,
+        taskId)).withHeader("Allow", allow);
+  }
+
+  private HttpReply ready() {
+    try {
+      store.checkReady();
+    } catch (RuntimeException e) {
+      if (lastReady.getAndSet(false)) {
+        LOG.warn("not ready: the store does not answer: {}", Causes.forLog(e));
+      }
+      return problem(DapProblem.http(503, "Service Unavailable", "the store does not answer: "
+          + Causes.message(Causes.root(e)), null));
     }
-    String t = contentType.toLowerCase(Locale.ROOT).replace(" ", "").replace("\t", "");
-    return t.equals(DapMediaType.AGGREGATE_SHARE_REQ.contentType())
-        || t.equals(DapMediaType.BASE + ";message=\"" + DapMediaType.AGGREGATE_SHARE_REQ.message()
-            + "\"");
+    if (!lastReady.getAndSet(true)) {
+      LOG.info("ready: the store answers again");
+    }
+    return json(200, "{\"status\":\"ready\"}");
+  }
+
+  /** Checks the Content-Type of an AggregateShareReq; throws a 415 problem otherwise. */
+  static void checkAggregateShareReqType(String contentType, TaskId taskId) {
+    String expected = DapMediaType.AGGREGATE_SHARE_REQ.contentType();
+    if (contentType == null) {
+      throw DapProblem.http(415, "Unsupported Media Type", "missing Content-Type; expected "
+          + expected, taskId);
+    }
+    MediaType type;
+    try {
+      type = MediaType.parse(contentType);
+    } catch (IllegalArgumentException e) {
+      throw DapProblem.http(415, "Unsupported Media Type", "malformed Content-Type ("
+          + e.getMessage() + "); expected " + expected, taskId);
+    }
+    int slash = DapMediaType.BASE.indexOf('/');
+    if (!type.is(DapMediaType.BASE.substring(0, slash), DapMediaType.BASE.substring(slash + 1))) {
+      throw DapProblem.http(415, "Unsupported Media Type", "expected Content-Type " + expected,
+          taskId);
+    }
+    String message = type.parameter("message");
+    if (!DapMediaType.AGGREGATE_SHARE_REQ.message().equals(message)) {
+      throw DapProblem.http(415, "Unsupported Media Type", (message == null
+          ? "the message parameter is missing" : "the message parameter names another message")
+          + "; expected " + expected, taskId);
+    }
   }
 
   private HttpReply post(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (!isAggregateShareReqType(contentType)) {
-      throw DapProblem.http(415, "Unsupported Media Type", "expected Content-Type "
-          + DapMediaType.AGGREGATE_SHARE_REQ.contentType(), taskId);
-    }
+    checkAggregateShareReqType(contentType, taskId);
     if (body.length > maxBody) {
       throw DapProblem.http(413, "Content Too Large", "the body exceeds " + maxBody + " bytes",
           taskId);
@@ -198,14 +305,17 @@ public final class AggregateShareHandler {
   private static HttpReply share(TaskDefinition task, AggregateShareId id,
       ReleasedAggregateShare released) {
     Map<String, String> h = new LinkedHashMap<>();
-    h.put("Location", location(task.taskId(), id));
+    h.put("Location", location(task, id));
     h.put("Content-Type", DapMediaType.AGGREGATE_SHARE.contentType());
     return new HttpReply(200, h, released.aggregateShare());
   }
 
-  /** Returns the resource path {@code /tasks/{task-id}/aggregate_shares/{id}}. */
-  public static String location(TaskId taskId, AggregateShareId id) {
-    return "/tasks/" + taskId.toBase64Url() + "/aggregate_shares/" + id.toBase64Url();
+  /**
+   * Returns the resource path {@code {base}tasks/{task-id}/aggregate_shares/{id}}, {@code {base}}
+   * being the path of the task's helper endpoint.
+   */
+  public static String location(TaskDefinition task, AggregateShareId id) {
+    return TaskRoutes.aggregateSharesPath(task) + "/" + id.toBase64Url();
   }
 
   /** Derives the aggregate share ID from the task and the request digest. */

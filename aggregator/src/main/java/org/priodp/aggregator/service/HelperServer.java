@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.priodp.aggregator.core.DapProblem;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.service.internal.Causes;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.noise.RandomSource;
 import org.slf4j.Logger;
@@ -22,12 +23,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Helper's DAP-18 aggregate-share endpoint on Vert.x ("Obtaining Aggregate Shares",
- * "Aggregate Share Deletion"): an HTTP/1.1 server that reads each body up to the size limit
- * (413 beyond it), runs the blocking {@link AggregateShareHandler} on a worker thread, and logs
- * one line per request at INFO (method, path, status, body sizes, milliseconds; never a token, a
- * share or a noise value). Binds to 127.0.0.1 unless told otherwise. {@link #stop()} stops
- * accepting connections, lets requests in flight finish (up to 10 s) and releases the threads;
- * the caller owns and closes the store.
+ * "Aggregate Share Deletion"): an HTTP/1.1 server (HTTPS when given {@link TlsCredentials}) that
+ * reads each body up to the size limit (413 beyond it), runs the blocking {@link
+ * AggregateShareHandler} on a worker thread, records each request in the handler's {@link
+ * ServiceMetrics}, and logs one line per request at INFO (method, path, status, body sizes,
+ * milliseconds; never a token, a share or a noise value; DEBUG for /healthz, /readyz and
+ * /metrics). Binds to 127.0.0.1 unless told otherwise. {@link #stop()} stops accepting
+ * connections, lets requests in flight finish (up to 10 s) and releases the threads; the caller
+ * owns and closes the store.
+ *
+ * <p>HTTP/2 is off: no h2c (an {@code Upgrade: h2c} request is answered over HTTP/1.1 and the
+ * prior-knowledge preface is refused) and no ALPN with TLS, so the 413 path, which closes the
+ * connection with {@code Connection: close}, behaves the same for every client.
  *
  * <p>In-process use (e.g. by the demo): {@code int port = new HelperServer(tasks, store,
  * RandomSource.secure()).start(0);} then {@code stop()}.
@@ -35,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class HelperServer {
   private static final Logger LOG = LoggerFactory.getLogger("org.priodp.aggregator.request");
   private static final long SHUTDOWN_SECONDS = 10;
+  private static final java.util.Set<String> OPERATOR_ROUTES =
+      java.util.Set.of("/healthz", "/readyz", "/metrics");
 
   private final AggregateShareHandler handler;
   private Vertx vertx;
@@ -62,8 +71,17 @@ public final class HelperServer {
     return start("127.0.0.1", port);
   }
 
-  /** Starts on the given address and port (0 = any free port) and returns the bound port. */
-  public synchronized int start(String host, int port) {
+  /** Starts plain HTTP on the given address and port (0 = any free port); returns the port. */
+  public int start(String host, int port) {
+    return start(host, port, null);
+  }
+
+  /**
+   * Starts on the given address and port (0 = any free port), serving HTTPS with {@code tls} or
+   * plain HTTP when it is null, and returns the bound port. Throws IllegalStateException naming
+   * the address and the reason (e.g. "Address already in use") when it cannot listen.
+   */
+  public synchronized int start(String host, int port, TlsCredentials tls) {
     if (vertx != null) {
       throw new IllegalStateException("already started");
     }
@@ -72,14 +90,19 @@ public final class HelperServer {
         .setHost(host).setPort(port)
         .setMaxInitialLineLength(4096).setMaxHeaderSize(16 * 1024)
         .setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS)
-        .setCompressionSupported(false);
+        .setCompressionSupported(false)
+        .setHttp2ClearTextEnabled(false)
+        .setUseAlpn(false);
+    if (tls != null) {
+      options.setSsl(true).setKeyCertOptions(tls.keyCertOptions());
+    }
     HttpServer s = v.createHttpServer(options).requestHandler(this::onRequest);
     try {
       s.listen().await();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Vert.x rethrows the bind failure (a checked exception) as is
       v.close().await();
       throw new IllegalStateException("cannot listen on " + host + ":" + port + ": "
-          + e.getMessage(), e);
+          + Causes.message(Causes.root(e)), e);
     }
     this.vertx = v;
     this.server = s;
@@ -155,6 +178,12 @@ public final class HelperServer {
       byte[] bytes = body.getBytes();
       vertx.executeBlocking(() -> handler.handle(method, path, auth, type, bytes), false)
           .onComplete(ar -> {
+            if (ar.failed()) {
+              // an Error that escaped the handler (which turns exceptions into replies itself)
+              LOG.error("500 on {} {}: {}", method, handler.routeOf(path),
+                  Causes.forLog(ar.cause()));
+              LOG.debug("500 on {} {}", method, handler.routeOf(path), ar.cause());
+            }
             HttpReply reply = ar.succeeded() ? ar.result()
                 : AggregateShareHandler.problem(DapProblem.http(500, "Internal Server Error",
                     "the aggregator could not complete the request", null));
@@ -180,7 +209,16 @@ public final class HelperServer {
       resp.putHeader(h.getKey(), h.getValue());
     }
     resp.end(Buffer.buffer(reply.body()));
-    LOG.info("{} {} {} in={}B out={}B {}ms", req.method().name(), req.path(), reply.status(),
-        bodyIn, reply.body().length, (System.nanoTime() - started) / 1_000_000);
+    long nanos = System.nanoTime() - started;
+    String route = handler.routeOf(req.path());
+    handler.metrics().request(route, req.method().name(), reply.status(), nanos);
+    if (OPERATOR_ROUTES.contains(route)) {
+      // probes and scrapes: not one INFO line every few seconds
+      LOG.debug("{} {} {} out={}B {}ms", req.method().name(), req.path(), reply.status(),
+          reply.body().length, nanos / 1_000_000);
+    } else {
+      LOG.info("{} {} {} in={}B out={}B {}ms", req.method().name(), req.path(), reply.status(),
+          bodyIn, reply.body().length, nanos / 1_000_000);
+    }
   }
 }

@@ -15,6 +15,13 @@ public record HttpReply(int status, Map<String, String> headers, byte[] body) {
     Objects.requireNonNull(body, "body");
   }
 
+  /** Returns a copy with one more header (or one replaced). */
+  public HttpReply withHeader(String name, String value) {
+    java.util.Map<String, String> h = new java.util.LinkedHashMap<>(headers);
+    h.put(name, value);
+    return new HttpReply(status, h, body);
+  }
+
   /** Returns the Content-Type header, or null. */
   public String contentType() {
     return headers.get("Content-Type");

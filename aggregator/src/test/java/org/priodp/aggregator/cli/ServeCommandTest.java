@@ -249,4 +249,232 @@ class ServeCommandTest {
       assertTrue(restarted.waitFor(20, TimeUnit.SECONDS));
     }
   }
+
+  private static final String PG_ENV = "PRIODP_PG_URL";
+
+  private Path config() throws Exception {
+    Path config = dir.resolve("tasks.json");
+    Files.writeString(config, taskJson(Fixture.laplace(32)));
+    return config;
+  }
+
+  /** Asserts a failed start: non-zero, one line on stderr naming {@code cause}, no stack. */
+  private static void assertOneLineFailure(CliRun r, String... causes) {
+    assertTrue(r.code() != 0, "exit status " + r.code());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+    assertTrue(r.err().startsWith("serve: "), r.err());
+    for (String c : causes) {
+      assertTrue(r.err().contains(c), "expected \"" + c + "\" in: " + r.err());
+    }
+  }
+
+  private static int closedPort() throws Exception {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void aDatabaseThatIsDownIsOneLineWithTheRootCause() throws Exception {
+    String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x";
+    CliRun r = CliRun.of("serve", "--config", config().toString(), "--port", "0", "--db", url);
+    assertOneLineFailure(r, "cannot open store " + url + ": Connection refused");
+    assertEquals(1, r.code());
+  }
+
+  @Test
+  void anUnwritableSqlitePathIsOneLine() throws Exception {
+    CliRun r = CliRun.of("serve", "--config", config().toString(), "--port", "0", "--db",
+        "jdbc:sqlite:/proc/nonexistent/x.db");
+    assertOneLineFailure(r, "cannot open store jdbc:sqlite:/proc/nonexistent/x.db",
+        "/proc/nonexistent does not exist");
+    // the directory exists but the file cannot be created there (even as root)
+    r = CliRun.of("serve", "--config", config().toString(), "--port", "0", "--db",
+        "jdbc:sqlite:/proc/x.db");
+    assertOneLineFailure(r, "cannot open store jdbc:sqlite:/proc/x.db: ");
+  }
+
+  @Test
+  void aMissingPostgresqlRoleIsOneLine() throws Exception {
+    String pg = System.getenv(PG_ENV);
+    if (pg == null || pg.isBlank()) {
+      System.out.println("SKIPPED ServeCommandTest.aMissingPostgresqlRoleIsOneLine: " + PG_ENV
+          + " is not set");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(pg != null && !pg.isBlank());
+    String url = pg.replaceAll("([?&])user=[^&]*", "$1user=nosuchrole");
+    if (!url.contains("user=nosuchrole")) {
+      url = url + (url.contains("?") ? "&" : "?") + "user=nosuchrole";
+    }
+    CliRun r = CliRun.of("serve", "--config", config().toString(), "--port", "0", "--db", url);
+    assertOneLineFailure(r, "cannot open store ", "nosuchrole");
+    assertEquals(1, r.code());
+  }
+
+  @Test
+  void aPortInUseIsOneLine() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      CliRun r = CliRun.of("serve", "--config", config().toString(), "--port",
+          Integer.toString(taken.getLocalPort()), "--db", "jdbc:sqlite:" + dir.resolve("p.db"));
+      assertOneLineFailure(r, "cannot listen on 127.0.0.1:" + taken.getLocalPort(),
+          "Address already in use");
+      assertEquals(1, r.code());
+    }
+  }
+
+  @Test
+  void tlsFilesAreCheckedBeforeStarting() throws Exception {
+    Path cert = dir.resolve("cert.pem");
+    Files.writeString(cert, "not a certificate\n");
+    CliRun r = CliRun.of("serve", "--config", config().toString(), "--tls-cert", cert.toString());
+    assertOneLineFailure(r, "--tls-cert needs --tls-key");
+    assertEquals(2, r.code());
+    r = CliRun.of("serve", "--config", config().toString(), "--tls-key", cert.toString());
+    assertOneLineFailure(r, "--tls-key needs --tls-cert");
+    r = CliRun.of("serve", "--config", config().toString(), "--tls-cert", cert.toString(),
+        "--tls-key", dir.resolve("missing.pem").toString());
+    assertOneLineFailure(r, "TLS key " + dir.resolve("missing.pem") + ": no such file");
+    r = CliRun.of("serve", "--config", config().toString(), "--tls-cert", cert.toString(),
+        "--tls-key", cert.toString());
+    assertOneLineFailure(r, "TLS certificate " + cert + ": no -----BEGIN CERTIFICATE-----");
+    assertEquals(2, r.code());
+  }
+
+  @Test
+  void badOptionsAndMissingFilesAreOneLine() throws Exception {
+    assertOneLineFailure(CliRun.of("serve"), "--config FILE (or PRIODP_CONFIG) is required");
+    assertOneLineFailure(CliRun.of("serve", "--config", dir.resolve("nope.json").toString()),
+        dir.resolve("nope.json") + ": no such file");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--log-format",
+        "xml"), "--log-format: expected text or json, got xml");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--db",
+        "jdbc:mysql://h/x"), "--db: expected jdbc:sqlite:FILE or jdbc:postgresql://");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--port", "http"),
+        "--port: expected a number in [0, 65535], got http");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--port", "65536"),
+        "--port: expected a number in [0, 65535], got 65536");
+  }
+
+  @Test
+  void verboseAddsTheStackTrace() throws Exception {
+    String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x";
+    CliRun r = CliRun.of("--verbose", "serve", "--config", config().toString(), "--port", "0",
+        "--db", url);
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("\tat "), r.err());
+    assertTrue(r.err().strip().endsWith("Connection refused"), r.err());
+    r = CliRun.of("serve", "--verbose", "--config", config().toString(), "--port", "0",
+        "--db", url);
+    assertTrue(r.err().contains("\tat "), "--verbose works after the command too");
+  }
+
+  @Test
+  void thePasswordComesFromTheEnvironmentOrAFileNeverTheCommandLine() throws Exception {
+    ServeCommand c = new ServeCommand();
+    c.db = "jdbc:postgresql://db.example/priodp";
+    c.dbUser = "helper";
+    c.environment = java.util.Map.of("PRIODP_DB_PASSWORD", "from-env");
+    java.util.Properties p = c.dbProperties();
+    assertEquals("helper", p.getProperty("user"));
+    assertEquals("from-env", p.getProperty("password"));
+    Path file = dir.resolve("pw");
+    Files.writeString(file, "from-file\nignored second line\n");
+    c.dbPasswordFile = file.toString();
+    assertEquals("from-file", c.dbProperties().getProperty("password"));
+    c.db = "jdbc:sqlite:x.db";
+    assertTrue(c.dbProperties().isEmpty(), "SQLite gets neither user nor password");
+    c.db = "jdbc:postgresql://db.example/priodp";
+    c.dbPasswordFile = null;
+    c.dbUser = null;
+    c.environment = java.util.Map.of();
+    assertTrue(c.dbProperties().isEmpty());
+    assertEquals("jdbc:postgresql://h/x?user=u&password=***&ssl=true",
+        ServeCommand.redact("jdbc:postgresql://h/x?user=u&password=s3cret&ssl=true"));
+    CliRun help = CliRun.of("serve", "--help");
+    assertFalse(help.out().contains("--db-password "), "no password option");
+    for (String v : new String[] {"PRIODP_CONFIG", "PRIODP_PORT", "PRIODP_BIND", "PRIODP_DB",
+        "PRIODP_DB_USER", "PRIODP_DB_PASSWORD", "PRIODP_TLS_CERT", "PRIODP_TLS_KEY",
+        "PRIODP_LOG_FORMAT", "Example:"}) {
+      assertTrue(help.out().contains(v), v + " is documented in --help");
+    }
+  }
+
+  /** Starts {@code prio-dp serve} in a real JVM with the production logging configuration. */
+  private Process startWithEnvironment(Map<String, String> env, Path err, String... args)
+      throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+        "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
+        // the test class path also holds logback-test.xml; use the one that ships
+        "-Dlogback.configurationFile=" + Path.of(ServeCommand.class.getResource("/logback.xml")
+            .toURI()), "org.priodp.aggregator.cli.PrioDp", "serve"));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("PRIODP_"));
+    pb.environment().putAll(env);
+    pb.redirectError(ProcessBuilder.Redirect.to(err.toFile()));
+    return pb.start();
+  }
+
+  @Test
+  void sigtermDrainsAndExitsZero() throws Exception {
+    Path err = dir.resolve("sigterm.log");
+    Process p = startWithEnvironment(Map.of(), err, "--config", config().toString(), "--port",
+        "0", "--db", "jdbc:sqlite:" + dir.resolve("t.db"));
+    try {
+      int port = awaitPort(p);
+      HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, health.statusCode());
+      p.destroy(); // SIGTERM
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
+    } finally {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(err);
+    assertEquals(0, p.exitValue(), log);
+    assertTrue(log.contains("draining requests (up to 10 s)"), log);
+    assertTrue(log.contains(" stopped"), log);
+    assertTrue(log.contains("DAP requires TLS"), "plain HTTP is warned about once: " + log);
+    assertEquals(1, log.lines().filter(l -> l.contains("DAP requires TLS")).count());
+  }
+
+  @Test
+  void everyOptionCanComeFromTheEnvironmentAndJsonLogsAreOneObjectPerLine() throws Exception {
+    Path err = dir.resolve("env.log");
+    Process p = startWithEnvironment(Map.of(
+        "PRIODP_CONFIG", config().toString(),
+        "PRIODP_PORT", "0",
+        "PRIODP_TLS_CERT", "", // empty counts as unset
+        "PRIODP_BIND", "127.0.0.1",
+        "PRIODP_DB", "jdbc:sqlite:" + dir.resolve("env.db"),
+        "PRIODP_LOG_FORMAT", "json"), err);
+    try {
+      int port = awaitPort(p);
+      assertEquals(200, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+          + "/readyz")).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+      assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+          + "/nothing")).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    } finally {
+      p.destroyForcibly();
+    }
+    assertEquals(0, p.exitValue());
+    assertTrue(Files.exists(dir.resolve("env.db")), "PRIODP_DB was used");
+    List<String> lines = Files.readAllLines(err);
+    assertTrue(lines.size() >= 4, lines.toString());
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> messages = new ArrayList<>();
+    for (String line : lines) {
+      com.fasterxml.jackson.databind.JsonNode n = json.readTree(line);
+      assertTrue(n.isObject() && n.has("level") && n.has("formattedMessage"), line);
+      messages.add(n.get("formattedMessage").asText());
+    }
+    assertTrue(messages.contains("draining requests (up to 10 s)"), messages.toString());
+    assertTrue(messages.stream().anyMatch(m -> m.startsWith("GET /nothing 404")),
+        messages.toString());
+  }
 }

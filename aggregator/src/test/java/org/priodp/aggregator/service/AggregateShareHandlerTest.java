@@ -3,6 +3,7 @@ package org.priodp.aggregator.service;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -19,8 +20,26 @@ import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.store.StoreException;
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.SensitivityRule;
+import org.slf4j.LoggerFactory;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 class AggregateShareHandlerTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -99,7 +118,9 @@ class AggregateShareHandlerTest {
           "urn:ietf:params:ppm:dap:error:unrecognizedTask");
       assertProblem(h.handle("POST", path(f), AUTH, "application/octet-stream", body), 415,
           "about:blank");
-      assertProblem(h.handle("PUT", path(f), AUTH, TYPE, body), 405, "about:blank");
+      HttpReply put = h.handle("PUT", path(f), AUTH, TYPE, body);
+      assertProblem(put, 405, "about:blank");
+      assertEquals("POST", put.headers().get("Allow"));
       assertProblem(h.handle("GET", "/nope", AUTH, null, null), 404, "about:blank");
       assertProblem(h.handle("POST", path(f), AUTH, TYPE, new byte[70_000]), 413, "about:blank");
       n = assertProblem(h.handle("POST", path(f), AUTH, TYPE, new byte[3]), 400,
@@ -148,6 +169,216 @@ class AggregateShareHandlerTest {
       }
       assertEquals(2, h.service().noiseDraws(), "no mutated request drew noise");
       assertFalse(statusCounts[400] == 0);
+    }
+  }
+
+  /** Returns the fixture's task served at another helper endpoint (and with another role). */
+  static TaskDefinition at(Fixture f, String helperEndpoint, Role role) {
+    TaskConfiguration c = TaskDefinition.configurationFor(f.variant, "fixture".getBytes(
+        StandardCharsets.US_ASCII), "https://leader.example/", helperEndpoint, Fixture.PRECISION,
+        10, BatchMode.TIME_INTERVAL, List.of());
+    return new TaskDefinition(f.taskId, role, c, f.variant, f.task.dpStrategy(),
+        SensitivityRule.PRIODP, f.collectorConfig, AuthToken.of(Fixture.TOKEN));
+  }
+
+  private static String sharesPath(String base, Fixture f) {
+    return base + "tasks/" + f.taskId.toBase64Url() + "/aggregate_shares";
+  }
+
+  @Test
+  void basePathsOfHelperEndpointsAreServedSideBySide() throws Exception {
+    Fixture a = Fixture.laplace(60);
+    Fixture b = Fixture.laplace(61);
+    Fixture c = Fixture.laplace(62);
+    TaskDefinition ta = at(a, "https://helper.example/dap/", Role.HELPER);
+    TaskDefinition tb = at(b, "https://helper.example/api/v1/dap", Role.HELPER);
+    TaskDefinition tc = at(c, "https://helper.example", Role.HELPER);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+      for (Fixture f : List.of(a, b, c)) {
+        f.writeBuckets(store, 2);
+      }
+      AggregateShareHandler h = new AggregateShareHandler(List.of(ta, tb, tc), store,
+          new NoisedShareService(store, RandomSource.seeded(new byte[] {3}), Clock.systemUTC()),
+          AggregateShareHandler.DEFAULT_MAX_BODY);
+      Object[][] cases = {{a, ta, "/dap/"}, {b, tb, "/api/v1/dap/"}, {c, tc, "/"}};
+      for (Object[] k : cases) {
+        Fixture f = (Fixture) k[0];
+        TaskDefinition t = (TaskDefinition) k[1];
+        String base = (String) k[2];
+        AggregateShareReq req = f.request(0, 2);
+        HttpReply r = h.handle("POST", sharesPath(base, f), AUTH, TYPE, req.encode());
+        assertEquals(200, r.status(), new String(r.body(), StandardCharsets.UTF_8));
+        String location = r.headers().get("Location");
+        assertTrue(location.startsWith(sharesPath(base, f) + "/"), location);
+        f.open(r.body(), req, t.boundConfiguration());
+        assertEquals(200, h.handle("GET", location, AUTH, null, null).status());
+        assertEquals(base + "tasks/{task-id}/aggregate_shares/{aggregate-share-id}",
+            h.routeOf(location));
+      }
+      byte[] body = a.request(0, 2).encode();
+      // a known task under a prefix that no task uses: no such resource
+      assertProblem(h.handle("POST", sharesPath("/elsewhere/", a), AUTH, TYPE, body), 404,
+          "about:blank");
+      assertProblem(h.handle("POST", sharesPath("/dap/x/", a), AUTH, TYPE, body), 404,
+          "about:blank");
+      assertEquals(AggregateShareHandler.UNMATCHED_ROUTE, h.routeOf(sharesPath("/elsewhere/", a)));
+      // a known task under another task's prefix: unknown there
+      JsonNode n = assertProblem(h.handle("POST", sharesPath("/", a), AUTH, TYPE, body), 404,
+          "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      assertEquals(a.taskId.toBase64Url(), n.get("taskid").asText());
+      assertProblem(h.handle("POST", sharesPath("/api/v1/dap/", a), AUTH, TYPE, body), 404,
+          "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      assertProblem(h.handle("POST", sharesPath("/dap/", b), AUTH, TYPE, body), 404,
+          "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      assertEquals(200, h.handle("GET", "/healthz", null, null, null).status());
+    }
+  }
+
+  @Test
+  void helperEndpointsMustBeAbsoluteHttpUrls() {
+    assertEquals("/", TaskRoutes.basePath("https://h.example"));
+    assertEquals("/", TaskRoutes.basePath("http://h.example:8080/"));
+    assertEquals("/a%20b/", TaskRoutes.basePath("https://h.example/a%20b"));
+    for (String bad : new String[] {"/dap/", "h.example/dap", "ftp://h.example/",
+        "https:///dap/", "https://h.example/dap?x=1", "mailto:x@h.example", "https://h example/"}) {
+      assertThrows(IllegalArgumentException.class, () -> TaskRoutes.basePath(bad), bad);
+    }
+    Fixture f = Fixture.laplace(63);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TaskRoutes.of(List.of(at(f, "ftp://h.example/", Role.HELPER))));
+    assertTrue(e.getMessage().startsWith("task " + f.taskId.toBase64Url()
+        + ": helper_aggregator_endpoint: "), e.getMessage());
+  }
+
+  @Test
+  void leaderTasksAreNotServedOnTheHelperEndpoint() throws Exception {
+    Fixture helper = Fixture.laplace(64);
+    Fixture leader = Fixture.laplace(65);
+    Fixture lonelyLeader = Fixture.laplace(66);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"))) {
+      leader.writeBuckets(store, 2);
+      lonelyLeader.writeBuckets(store, 2);
+      AggregateShareHandler h = new AggregateShareHandler(List.of(
+          at(helper, "https://helper.example/dap/", Role.HELPER),
+          at(leader, "https://helper.example/dap/", Role.LEADER),
+          at(lonelyLeader, "https://helper.example/only-leader/", Role.LEADER)), store,
+          new NoisedShareService(store, RandomSource.seeded(new byte[] {4}), Clock.systemUTC()),
+          AggregateShareHandler.DEFAULT_MAX_BODY);
+      JsonNode n = assertProblem(h.handle("POST", sharesPath("/dap/", leader), AUTH, TYPE,
+          leader.request(0, 2).encode()), 404, "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      assertEquals(leader.taskId.toBase64Url(), n.get("taskid").asText());
+      assertProblem(h.handle("POST", sharesPath("/only-leader/", lonelyLeader), AUTH, TYPE,
+          lonelyLeader.request(0, 2).encode()), 404,
+          "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      assertEquals(0, h.service().noiseDraws());
+      assertEquals(2, h.routes().leaderTasks().size());
+      assertEquals(1, h.routes().servedTasks().size());
+    }
+  }
+
+  @Test
+  void methodNotAllowedListsTheAllowedMethods() throws Exception {
+    Fixture f = Fixture.laplace(67);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+      f.writeBuckets(store, 2);
+      AggregateShareHandler h = handler(f, store);
+      HttpReply r = h.handle("POST", path(f), AUTH, TYPE, f.request(0, 2).encode());
+      String location = r.headers().get("Location");
+      String[][] cases = {
+          {"GET", path(f), "POST"}, {"DELETE", path(f), "POST"},
+          {"POST", location, "GET, DELETE"}, {"PUT", location, "GET, DELETE"},
+          {"POST", "/healthz", "GET, HEAD"}, {"DELETE", "/readyz", "GET, HEAD"},
+          {"PUT", "/metrics", "GET, HEAD"}};
+      for (String[] c : cases) {
+        HttpReply reply = h.handle(c[0], c[1], AUTH, TYPE, new byte[0]);
+        assertProblem(reply, 405, "about:blank");
+        assertEquals(c[2], reply.headers().get("Allow"), c[0] + " " + c[1]);
+      }
+    }
+  }
+
+  @Test
+  void contentTypesAreParsedNotCompared() throws Exception {
+    Fixture f = Fixture.laplace(68);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+      f.writeBuckets(store, 2);
+      AggregateShareHandler h = handler(f, store);
+      byte[] body = f.request(0, 2).encode();
+      for (String t : new String[] {"Application/PPM-DAP ; Message=\"aggregate-share-req\"",
+          "application/ppm-dap;version=18;message=aggregate-share-req"}) {
+        assertEquals(200, h.handle("POST", path(f), AUTH, t, body).status(), t);
+      }
+      for (String t : new String[] {"application/ppm-dap;message=aggregate-share",
+          "application/ppm-dap;message=\"aggregate-share-req", "application/ppm-dap", null}) {
+        assertProblem(h.handle("POST", path(f), AUTH, t, body), 415, "about:blank");
+      }
+    }
+  }
+
+  /** A store whose every call fails with a StoreException while {@code failing} is set. */
+  static AggregateShareStore failing(AggregateShareStore real, AtomicBoolean failing) {
+    return (AggregateShareStore) Proxy.newProxyInstance(
+        AggregateShareStore.class.getClassLoader(), new Class<?>[] {AggregateShareStore.class},
+        (proxy, method, args) -> {
+          if (failing.get() && !method.getName().equals("close")) {
+            throw new StoreException(method.getName() + " failed on SQLITE",
+                new SQLException("cannot reach the database",
+                    new java.net.ConnectException("Connection refused")));
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  @Test
+  void storeFailuresAre500sThatLogTheRootCauseAndCount() throws Exception {
+    Fixture f = Fixture.laplace(69);
+    Logger log = (Logger) LoggerFactory.getLogger(AggregateShareHandler.class);
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+      f.writeBuckets(real, 4);
+      AtomicBoolean down = new AtomicBoolean();
+      AggregateShareStore store = failing(real, down);
+      ServiceMetrics metrics = new ServiceMetrics();
+      AggregateShareHandler h = new AggregateShareHandler(List.of(f.task), store,
+          new NoisedShareService(store, RandomSource.seeded(new byte[] {5}), Clock.systemUTC()),
+          AggregateShareHandler.DEFAULT_MAX_BODY, metrics);
+      assertEquals(200, h.handle("POST", path(f), AUTH, TYPE, f.request(0, 2).encode()).status());
+      assertEquals(200, h.handle("POST", path(f), AUTH, TYPE, f.request(0, 2).encode()).status());
+      assertProblem(h.handle("POST", path(f), AUTH, TYPE, f.request(1, 3).encode()), 400,
+          "urn:ietf:params:ppm:dap:error:batchOverlap");
+      assertEquals(200, h.handle("GET", "/readyz", null, null, null).status());
+      down.set(true);
+      HttpReply r = h.handle("POST", path(f), AUTH, TYPE, f.request(2, 4).encode());
+      JsonNode n = assertProblem(r, 500, "about:blank");
+      assertFalse(n.toString().contains("Connection refused"), "no internals in the reply");
+      JsonNode ready = assertProblem(h.handle("GET", "/readyz", null, null, null), 503,
+          "about:blank");
+      assertTrue(ready.get("detail").asText().contains("Connection refused"), ready.toString());
+      assertEquals(2.0, metrics.registry().get("priodp.shares.released").counter().count());
+      assertEquals(1.0, metrics.registry().get("priodp.batch.overlap.refusals").counter().count());
+      assertEquals(1.0, metrics.registry().get("priodp.store.errors").counter().count());
+      String scrape = new String(h.handle("GET", "/metrics", null, null, null).body(),
+          StandardCharsets.UTF_8);
+      assertTrue(scrape.contains("priodp_shares_released_total 2.0"), scrape);
+      assertTrue(scrape.contains("priodp_store_errors_total 1.0"), scrape);
+      down.set(false);
+      assertEquals(200, h.handle("GET", "/readyz", null, null, null).status());
+    } finally {
+      log.detachAppender(captured);
+    }
+    List<String> errors = captured.list.stream().filter(e -> e.getLevel() == Level.ERROR)
+        .map(ILoggingEvent::getFormattedMessage).toList();
+    assertEquals(1, errors.size(), errors.toString());
+    assertTrue(errors.get(0).contains("org.priodp.aggregator.store.StoreException")
+        && errors.get(0).contains("java.net.ConnectException: Connection refused"), errors.get(0));
+    for (ILoggingEvent e : captured.list) {
+      assertFalse(e.getFormattedMessage().contains(Fixture.TOKEN), e.getFormattedMessage());
     }
   }
 }

@@ -3,6 +3,7 @@ package org.priodp.aggregator.service;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
@@ -13,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -189,5 +191,202 @@ class HelperServerTest {
         server.stop();
       }
     }
+  }
+
+  /** Sends raw bytes and returns what the server answers before closing or going quiet. */
+  private static String exchange(int port, byte[] request) throws Exception {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write(request);
+      socket.getOutputStream().flush();
+      java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+      byte[] buf = new byte[4096];
+      try {
+        int n;
+        while ((n = socket.getInputStream().read(buf)) >= 0) {
+          got.write(buf, 0, n);
+          if (got.toString(StandardCharsets.ISO_8859_1).contains("{\"status\":\"ok\"}")) {
+            break;
+          }
+        }
+      } catch (java.net.SocketTimeoutException | java.net.SocketException e) {
+        // quiet or reset: what arrived so far is the answer
+      }
+      return got.toString(StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /**
+   * HTTP/2 over cleartext is off: an h2c upgrade request is answered over HTTP/1.1 (no 101), and
+   * the HTTP/2 prior-knowledge preface gets no HTTP/2 SETTINGS frame.
+   */
+  @Test
+  void h2cIsRefusedAndUpgradeRequestsAreServedAsHttp11() throws Exception {
+    Fixture f = Fixture.laplace(23);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
+      int port = server.start(0);
+      try {
+        String upgrade = exchange(port, ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+            + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        assertTrue(upgrade.startsWith("HTTP/1.1 200 "), upgrade);
+        assertFalse(upgrade.contains(" 101 "), upgrade);
+        String preface = exchange(port, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        // an HTTP/2 server answers the preface with a SETTINGS frame: type 0x04 at byte 3
+        assertFalse(preface.length() >= 9 && preface.charAt(3) == 4 && !preface.startsWith("HTTP/"),
+            "the server spoke HTTP/2: " + preface);
+        // refused in HTTP/1 framing (Vert.x answers "501 Not Implemented") or closed
+        assertTrue(preface.isEmpty() || preface.matches("(?s)HTTP/\\S+ [45]\\d\\d .*"), preface);
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  /** HTTPS with a certificate made in the test; the client trusts exactly that certificate. */
+  @Test
+  void servesHttpsWithPemFiles() throws Exception {
+    Fixture f = Fixture.laplace(24);
+    TestCertificates.Issued cert = TestCertificates.issue(dir, "server", "RSA");
+    TlsCredentials tls = TlsCredentials.load(cert.certFile(), cert.keyFile());
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("t.db"))) {
+      f.writeBuckets(store, 2);
+      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
+      int port = server.start("127.0.0.1", port0(), tls);
+      try {
+        HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .sslContext(cert.trustingContext()).connectTimeout(Duration.ofSeconds(5)).build();
+        AggregateShareReq req = f.request(0, 2);
+        HttpResponse<byte[]> r = https.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+            + port + "/tasks/" + f.taskId.toBase64Url() + "/aggregate_shares"))
+            .timeout(Duration.ofSeconds(20)).header("Content-Type", TYPE)
+            .header("Authorization", "Bearer " + Fixture.TOKEN)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode())).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        assertTrue(r.sslSession().isPresent());
+        assertEquals(cert.certificate(), r.sslSession().get().getPeerCertificates()[0]);
+        f.open(r.body(), req);
+        // a client that does not trust the certificate gets no answer
+        HttpClient untrusting = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .build();
+        assertThrows(javax.net.ssl.SSLHandshakeException.class, () -> untrusting.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz")).build(),
+            HttpResponse.BodyHandlers.discarding()));
+        // plain HTTP on the TLS port is not served
+        assertFalse(exchange(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII)).contains("{\"status\":\"ok\"}"));
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  private static int port0() {
+    return 0;
+  }
+
+  private static double value(String scrape, String series) {
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(series + " ")) {
+        return Double.parseDouble(line.substring(series.length() + 1).trim());
+      }
+    }
+    return 0;
+  }
+
+  /** GET /metrics: counters by route template and status move with the requests. */
+  @Test
+  void metricsCountRequestsByRouteTemplateAndStatus() throws Exception {
+    Fixture f = Fixture.laplace(25);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+      f.writeBuckets(store, 4);
+      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
+      int port = server.start(0);
+      try {
+        HttpRequest metrics = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + "/metrics")).build();
+        String before = client.send(metrics, HttpResponse.BodyHandlers.ofString()).body();
+        String posts = "priodp_http_requests_seconds_count{method=\"POST\","
+            + "route=\"/tasks/{task-id}/aggregate_shares\",status=\"200\"}";
+        assertEquals(0.0, value(before, posts));
+        for (int i = 0; i < 3; i++) {
+          assertEquals(200, client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+              f.request(0, 2).encode()), HttpResponse.BodyHandlers.discarding()).statusCode());
+        }
+        assertEquals(400, client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            f.request(1, 3).encode()), HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertEquals(401, client.send(post(port, f, null, f.request(2, 4).encode()),
+            HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertEquals(413, client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            new byte[100_000]), HttpResponse.BodyHandlers.discarding()).statusCode());
+        client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + "/no/such/" + f.taskId.toBase64Url())).build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<String> after = client.send(metrics, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, after.statusCode());
+        assertTrue(after.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        String m = after.body();
+        assertEquals(3.0, value(m, posts), m);
+        assertEquals(1.0, value(m, posts.replace("\"200\"", "\"400\"")));
+        assertEquals(1.0, value(m, posts.replace("\"200\"", "\"401\"")));
+        assertEquals(1.0, value(m, posts.replace("\"200\"", "\"413\"")));
+        assertEquals(1.0, value(m, "priodp_http_requests_seconds_count{method=\"GET\","
+            + "route=\"unmatched\",status=\"404\"}"));
+        assertEquals(1.0, value(m, "priodp_http_requests_seconds_count{method=\"GET\","
+            + "route=\"/metrics\",status=\"200\"}"));
+        assertEquals(3.0, value(m, "priodp_shares_released_total"));
+        assertEquals(1.0, value(m, "priodp_batch_overlap_refusals_total"));
+        assertEquals(0.0, value(m, "priodp_store_errors_total"));
+        assertTrue(m.contains("priodp_http_requests_seconds_bucket{method=\"POST\",route=\""
+            + "/tasks/{task-id}/aggregate_shares\",status=\"200\",le=\"+Inf\"} 3"), m);
+        assertFalse(m.contains(f.taskId.toBase64Url()), "raw paths never become labels");
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  /** Even an Error that escapes the handler becomes a 500 problem and a logged root cause. */
+  @Test
+  void anErrorEscapingTheHandlerIsA500WithItsRootCauseLogged() throws Exception {
+    Fixture f = Fixture.laplace(26);
+    Logger requestLog = (Logger) LoggerFactory.getLogger("org.priodp.aggregator.request");
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    requestLog.addAppender(captured);
+    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+      org.priodp.aggregator.store.AggregateShareStore broken =
+          (org.priodp.aggregator.store.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {org.priodp.aggregator.store.AggregateShareStore.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("close")) {
+                  return null;
+                }
+                throw new AssertionError("invariant broken",
+                    new IllegalStateException("the root of it"));
+              });
+      HelperServer server = new HelperServer(List.of(f.task), broken, RandomSource.secure());
+      int port = server.start(0);
+      try {
+        HttpResponse<String> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            f.request(0, 2).encode()), HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, r.statusCode());
+        assertEquals("application/problem+json", r.headers().firstValue("Content-Type")
+            .orElseThrow());
+        assertFalse(r.body().contains("root of it"));
+      } finally {
+        server.stop();
+      }
+    } finally {
+      requestLog.detachAppender(captured);
+    }
+    assertTrue(captured.list.stream().anyMatch(e -> e.getLevel() == Level.ERROR
+        && e.getFormattedMessage().contains("java.lang.AssertionError: invariant broken")
+        && e.getFormattedMessage().contains("java.lang.IllegalStateException: the root of it")),
+        captured.list.toString());
   }
 }

@@ -16,8 +16,11 @@ import picocli.CommandLine.Spec;
     name = "loadgen",
     mixinStandardHelpOptions = true,
     description = {
-      "Starts the DAP-18 helper in-process on 127.0.0.1 (SQLite) and measures it: first new",
-      "aggregate shares (noise + HPKE + durable write), then repeats of an existing one."
+      "Starts the DAP-18 helper in-process on 127.0.0.1 (SQLite, or the store of --db) and",
+      "measures it: first new aggregate shares (noise + HPKE + durable write), then repeats",
+      "of an existing one.",
+      "Example: prio-dp loadgen --new 500 --repeats 5000 \\",
+      "           --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'"
     })
 public final class LoadCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -31,12 +34,30 @@ public final class LoadCommand implements PrioDpSubcommand {
   @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight (default ${DEFAULT-VALUE}).")
   int concurrency;
 
+  @Option(names = "--db", paramLabel = "URL",
+      description = "Store to measure: jdbc:postgresql://... (password from PRIODP_DB_PASSWORD)"
+          + " or jdbc:sqlite:FILE (default: a fresh SQLite file in a temporary directory).")
+  String db;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = Files.createTempDirectory("prio-dp-load");
-    List<LoadGenerator.Phase> phases =
-        LoadGenerator.run(newShares, repeats, concurrency, dir, spec.commandLine().getErr());
+    List<LoadGenerator.Phase> phases;
+    if (db == null) {
+      Path dir = Files.createTempDirectory("prio-dp-load");
+      phases = LoadGenerator.run(newShares, repeats, concurrency, dir, spec.commandLine().getErr());
+    } else {
+      if (!db.startsWith("jdbc:postgresql:") && !db.startsWith("jdbc:sqlite:")) {
+        throw new IllegalArgumentException("--db: expected jdbc:postgresql://... or jdbc:sqlite:FILE");
+      }
+      java.util.Properties properties = new java.util.Properties();
+      String password = System.getenv("PRIODP_DB_PASSWORD");
+      if (password != null && db.startsWith("jdbc:postgresql:")) {
+        properties.setProperty("password", password);
+      }
+      phases = LoadGenerator.run(newShares, repeats, concurrency, db, properties,
+          spec.commandLine().getErr());
+    }
     out.printf("%-11s %9s %11s %9s %9s %9s %9s%n", "phase", "requests", "in flight", "req/s", "p50 ms",
         "p99 ms", "max ms");
     for (LoadGenerator.Phase p : phases) {

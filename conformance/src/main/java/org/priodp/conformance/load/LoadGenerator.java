@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +20,7 @@ import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.LoopbackTask;
@@ -29,7 +31,9 @@ import org.priodp.vdaf.Prio3Variant;
 
 /**
  * A bounded load generator for the helper's DAP-18 aggregate-share endpoint, on loopback only:
- * it starts the service in-process on 127.0.0.1 over an SQLite store, then sends a fixed number
+ * it starts the service in-process on 127.0.0.1 over an SQLite store (or the PostgreSQL or SQLite
+ * database of a JDBC URL; each run uses a fresh random task, so runs never collide), then sends a
+ * fixed number
  * of requests with a fixed number in flight, in two phases: new shares (each one draws noise,
  * seals with HPKE and writes durably) and repeats of an existing share, after an unmeasured
  * warm-up of repeats. Every answer is checked
@@ -65,6 +69,17 @@ public final class LoadGenerator {
   /** Runs both phases against a fresh service whose SQLite file lives in {@code dir}. */
   public static List<Phase> run(int newShares, int repeats, int concurrency, Path dir, PrintWriter progress)
       throws Exception {
+    return run(newShares, repeats, concurrency, "jdbc:sqlite:" + dir.resolve("load.sqlite").toAbsolutePath(),
+        new Properties(), progress);
+  }
+
+  /**
+   * Runs both phases against a fresh service over the store at {@code jdbcUrl} ({@code
+   * jdbc:sqlite:FILE} or {@code jdbc:postgresql://...}, opened with the driver {@code properties},
+   * e.g. user and password).
+   */
+  public static List<Phase> run(int newShares, int repeats, int concurrency, String jdbcUrl,
+      Properties properties, PrintWriter progress) throws Exception {
     if (newShares < 2 || repeats < 1 || concurrency < 1 || concurrency > 256) {
       throw new IllegalArgumentException("need new >= 2, repeats >= 1, 1 <= concurrency <= 256");
     }
@@ -74,7 +89,7 @@ public final class LoadGenerator {
     byte[] checksum = new byte[32];
     random.nextBytes(checksum);
     List<AggregateShareReq> requests = new ArrayList<>(newShares);
-    try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("load.sqlite"))) {
+    try (AggregateShareStore store = JdbcAggregateShareStore.open(jdbcUrl, properties)) {
       for (int i = 0; i < newShares; i++) {
         BatchId batch = task.newBatchId();
         task.writeBatch(store, batch, share, REPORTS, checksum);
@@ -90,11 +105,11 @@ public final class LoadGenerator {
       try {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-        URI uri = URI.create("http://127.0.0.1:" + port + "/tasks/"
-            + task.helper().taskId().toBase64Url() + "/aggregate_shares");
+        URI uri = URI.create("http://127.0.0.1:" + port
+            + TaskRoutes.aggregateSharesPath(task.helper()));
         String auth = task.helper().authToken().authorizationHeader();
-        progress.printf("load: service on 127.0.0.1:%d, %d new shares then %d repeats, %d in flight%n",
-            port, newShares, repeats, concurrency);
+        progress.printf("load: service on 127.0.0.1:%d, %d new shares then %d repeats, %d in flight, store %s%n",
+            port, newShares, repeats, concurrency, jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***"));
         progress.flush();
         byte[][] bodies = new byte[newShares][];
         // warm up the JIT on the repeat path (the first share is released here, not measured)

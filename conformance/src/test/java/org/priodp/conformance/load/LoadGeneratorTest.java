@@ -35,4 +35,34 @@ class LoadGeneratorTest {
     assertThrows(IllegalArgumentException.class, () -> LoadGenerator.run(1, 10, 4, dir, sink));
     assertThrows(IllegalArgumentException.class, () -> LoadGenerator.run(5, 10, 1000, dir, sink));
   }
+
+  private static long releasedRows(String url) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement st = c.createStatement()) {
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM released_aggregate_shares")) {
+        rs.next();
+        return rs.getLong(1);
+      } catch (java.sql.SQLException e) {
+        return 0; // the table does not exist yet: the first run creates it
+      }
+    }
+  }
+
+  /** The same run over PostgreSQL when PRIODP_PG_URL is set (skipped otherwise). */
+  @Test
+  void smallRunOverPostgresql() throws Exception {
+    String url = System.getenv("PRIODP_PG_URL");
+    if (url == null || url.isBlank()) {
+      System.out.println("SKIPPED LoadGeneratorTest.smallRunOverPostgresql: PRIODP_PG_URL is not set");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(url != null && !url.isBlank());
+    StringWriter progress = new StringWriter();
+    long before = releasedRows(url);
+    List<LoadGenerator.Phase> phases = LoadGenerator.run(4, 20, 4, url, new java.util.Properties(),
+        new PrintWriter(progress));
+    assertEquals(4, releasedRows(url) - before, "the four new shares were released in PostgreSQL");
+    assertEquals(3, phases.get(0).requests());
+    assertEquals(20, phases.get(1).requests());
+    assertTrue(progress.toString().contains("store jdbc:postgresql:"), progress.toString());
+  }
 }

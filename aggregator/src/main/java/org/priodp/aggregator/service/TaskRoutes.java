@@ -1,0 +1,155 @@
+package org.priodp.aggregator.service;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.task.TaskDefinition;
+
+/**
+ * Where each task's resources live (DAP-18 "HTTP Usage": a resource URL is the aggregator's base
+ * API URL followed by {@code tasks/{task-id}/...}, and the base URL may carry path components).
+ * A Helper task is served under the path of its {@code helper_aggregator_endpoint}, normalised to
+ * end with "/" (an empty path is "/"), so tasks with different paths share one server. Tasks
+ * whose role is Leader are not served here: this is the Helper endpoint, and a request for them
+ * is answered like one for an unknown task. Immutable.
+ */
+public final class TaskRoutes {
+  private final Map<String, Map<TaskId, TaskDefinition>> served;
+  private final Set<String> basePaths;
+  private final List<TaskDefinition> leaderTasks;
+
+  private TaskRoutes(Map<String, Map<TaskId, TaskDefinition>> served, Set<String> basePaths,
+      List<TaskDefinition> leaderTasks) {
+    this.served = served;
+    this.basePaths = basePaths;
+    this.leaderTasks = leaderTasks;
+  }
+
+  /**
+   * Builds the routes; throws IllegalArgumentException naming the task when its helper endpoint
+   * is not an absolute http(s) URL or a task ID appears twice.
+   */
+  public static TaskRoutes of(List<TaskDefinition> tasks) {
+    Map<String, Map<TaskId, TaskDefinition>> served = new HashMap<>();
+    Set<String> bases = new HashSet<>();
+    Set<TaskId> seen = new HashSet<>();
+    List<TaskDefinition> leaders = new java.util.ArrayList<>();
+    for (TaskDefinition t : tasks) {
+      if (!seen.add(t.taskId())) {
+        throw new IllegalArgumentException("task " + t.taskId().toBase64Url() + " appears twice");
+      }
+      String base;
+      try {
+        base = basePath(t.configuration().helperAggregatorEndpoint());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("task " + t.taskId().toBase64Url()
+            + ": helper_aggregator_endpoint: " + e.getMessage(), e);
+      }
+      bases.add(base);
+      if (t.role() == Role.LEADER) {
+        leaders.add(t);
+      } else {
+        served.computeIfAbsent(base, b -> new HashMap<>()).put(t.taskId(), t);
+      }
+    }
+    Map<String, Map<TaskId, TaskDefinition>> frozen = new HashMap<>();
+    served.forEach((b, m) -> frozen.put(b, Map.copyOf(m)));
+    return new TaskRoutes(Map.copyOf(frozen), Set.copyOf(bases), List.copyOf(leaders));
+  }
+
+  /**
+   * Returns the path of an aggregator endpoint URL, as sent on the wire (percent-encoding kept),
+   * ending with "/". Throws IllegalArgumentException unless it is an absolute http or https URL
+   * with a host and without query or fragment.
+   */
+  public static String basePath(String endpoint) {
+    URI u;
+    try {
+      u = new URI(endpoint);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("not a URL: " + e.getMessage(), e);
+    }
+    String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+    if (u.isOpaque() || !(scheme.equals("http") || scheme.equals("https"))
+        || u.getRawAuthority() == null || u.getRawAuthority().isEmpty()) {
+      throw new IllegalArgumentException("must be an absolute http or https URL, got " + endpoint);
+    }
+    if (u.getRawQuery() != null || u.getRawFragment() != null) {
+      throw new IllegalArgumentException("must not have a query or fragment, got " + endpoint);
+    }
+    String p = u.getRawPath() == null ? "" : u.getRawPath();
+    if (p.isEmpty()) {
+      return "/";
+    }
+    return p.endsWith("/") ? p : p + "/";
+  }
+
+  /** Returns the creation URL path {@code {base}tasks/{task-id}/aggregate_shares} of a task. */
+  public static String aggregateSharesPath(TaskDefinition task) {
+    return basePath(task.configuration().helperAggregatorEndpoint()) + "tasks/"
+        + task.taskId().toBase64Url() + "/aggregate_shares";
+  }
+
+  /** Returns the served (Helper) task at this base path, or null. */
+  TaskDefinition task(String basePath, TaskId taskId) {
+    return served.getOrDefault(basePath, Map.of()).get(taskId);
+  }
+
+  /** Returns true if some configured task (of either role) has this base path. */
+  boolean isBasePath(String basePath) {
+    return basePaths.contains(basePath);
+  }
+
+  /** Returns the base paths of the configured tasks, sorted. */
+  public Set<String> basePaths() {
+    return Collections.unmodifiableSet(new TreeSet<>(basePaths));
+  }
+
+  /** Returns the served (Helper) tasks. */
+  public List<TaskDefinition> servedTasks() {
+    return served.values().stream().flatMap(m -> m.values().stream()).toList();
+  }
+
+  /** Returns the configured Leader tasks, which this endpoint does not serve. */
+  public List<TaskDefinition> leaderTasks() {
+    return leaderTasks;
+  }
+
+  /**
+   * A request path split into its parts: the base path, the task ID segment and, for a resource
+   * URL, the aggregate share ID segment (null for the creation URL).
+   */
+  record Target(String basePath, String taskId, String shareId) {}
+
+  /**
+   * Splits {@code {base}tasks/{task-id}/aggregate_shares[/{aggregate-share-id}]} from the end (the
+   * base path may itself contain "tasks"); returns null for any other shape.
+   */
+  static Target parse(String path) {
+    if (path == null || !path.startsWith("/")) {
+      return null;
+    }
+    String[] s = path.split("/", -1);
+    int n = s.length;
+    if (n >= 4 && s[n - 1].equals("aggregate_shares") && s[n - 3].equals("tasks")) {
+      return new Target(join(s, n - 3), s[n - 2], null);
+    }
+    if (n >= 5 && s[n - 2].equals("aggregate_shares") && s[n - 4].equals("tasks")) {
+      return new Target(join(s, n - 4), s[n - 3], s[n - 1]);
+    }
+    return null;
+  }
+
+  private static String join(String[] segments, int count) {
+    return String.join("/", java.util.Arrays.asList(segments).subList(0, count)) + "/";
+  }
+}
