@@ -150,6 +150,11 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     for (TaskDefinition t : routes.servedTasks()) {
       LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
+      if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
+        LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
+            + " configured with other DP settings still opens its shares (see docs/DAP.md)",
+            t.taskId().toBase64Url(), t.dpStrategy().describe());
+      }
     }
     for (TaskDefinition t : routes.leaderTasks()) {
       LOG.warn("task {} has role leader: not served on this Helper endpoint",

@@ -550,11 +550,25 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public void checkReady() {
-    run("checkReady", c -> {
-      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
-        return rs.next();
+    // A pooled PostgreSQL connection may have died with the server (a restart, a cut network);
+    // the pool evicts it when it fails, so one more try tells whether the database answers now.
+    StoreException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try {
+        run("checkReady", c -> {
+          try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
+            return rs.next();
+          }
+        });
+        return;
+      } catch (StoreException e) {
+        last = e;
+        if (shared != null) {
+          break;
+        }
       }
-    });
+    }
+    throw last;
   }
 
   @Override

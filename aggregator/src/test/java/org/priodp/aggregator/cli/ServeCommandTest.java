@@ -439,6 +439,8 @@ class ServeCommandTest {
     assertTrue(log.contains(" stopped"), log);
     assertTrue(log.contains("DAP requires TLS"), "plain HTTP is warned about once: " + log);
     assertEquals(1, log.lines().filter(l -> l.contains("DAP requires TLS")).count());
+    assertEquals(1, log.lines().filter(l -> l.contains("without the opt-in dp_binding")).count(),
+        "a DP task without the binding is said once: " + log);
   }
 
   @Test

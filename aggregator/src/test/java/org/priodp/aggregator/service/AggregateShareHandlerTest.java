@@ -210,7 +210,7 @@ class AggregateShareHandlerTest {
         assertEquals(200, r.status(), new String(r.body(), StandardCharsets.UTF_8));
         String location = r.headers().get("Location");
         assertTrue(location.startsWith(sharesPath(base, f) + "/"), location);
-        f.open(r.body(), req, t.boundConfiguration());
+        f.open(r.body(), req, t.configuration());
         assertEquals(200, h.handle("GET", location, AUTH, null, null).status());
         assertEquals(base + "tasks/{task-id}/aggregate_shares/{aggregate-share-id}",
             h.routeOf(location));
