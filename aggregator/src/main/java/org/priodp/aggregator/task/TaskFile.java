@@ -58,7 +58,21 @@ public final class TaskFile {
 
   /** Reads and validates a task file; environment variables come from the process. */
   public static List<TaskDefinition> read(Path file) throws IOException {
-    return parse(Files.readString(file, StandardCharsets.UTF_8), System::getenv);
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IOException("task file " + file + ": no such file", e);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IOException("task file " + file + ": permission denied", e);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IOException("task file " + file + ": not UTF-8 text");
+    } catch (IOException e) {
+      String reason = e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+          ? f.getReason() : e.getMessage();
+      throw new IOException("task file " + file + ": " + reason, e);
+    }
+    return parse(text, System::getenv);
   }
 
   /** Parses and validates task JSON, looking environment variables up with {@code env}. */

@@ -122,6 +122,20 @@ class TaskFileTest {
   }
 
   @Test
+  void fileErrorsNameTheFileAndTheReason(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    IOException missing = assertThrows(IOException.class,
+        () -> TaskFile.read(dir.resolve("none.json")));
+    assertEquals("task file " + dir.resolve("none.json") + ": no such file", missing.getMessage());
+    IOException directory = assertThrows(IOException.class, () -> TaskFile.read(dir));
+    assertEquals("task file " + dir + ": Is a directory", directory.getMessage());
+    java.nio.file.Path binary = dir.resolve("b.json");
+    java.nio.file.Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe});
+    assertEquals("task file " + binary + ": not UTF-8 text",
+        assertThrows(IOException.class, () -> TaskFile.read(binary)).getMessage());
+  }
+
+  @Test
   void errorTextsNameThePathOnce() throws IOException {
     String m = refusal(example().replace("EiJUV6PGSSKfoUuVBWIp5jt_W4e4UIfr-OxiRAwoVqA", "abc"));
     assertTrue(m.startsWith("tasks[0].task_id: "), m);
