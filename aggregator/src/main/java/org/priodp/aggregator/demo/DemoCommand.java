@@ -83,7 +83,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     out.printf("  helper: wrote its batch aggregation to %s and served its noised, HPKE-sealed share at %s%n",
         flow.helperDatabase(), flow.helperUrl());
     out.println("  leader: released its own noised share and collected the helper's with an AggregateShareReq (DAP-18)");
-    out.println("  collector: decrypted both shares (the AAD binds the task's DP settings) and unsharded");
+    out.println("  collector: decrypted both shares (the AAD binds the task configuration) and unsharded");
 
     CollectorResult result =
         Collector.of(mechanism).unshard(List.of(flow.leaderShare(), flow.helperShare()), agg.accepted());
