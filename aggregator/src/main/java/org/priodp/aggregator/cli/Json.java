@@ -1,135 +1,118 @@
 package org.priodp.aggregator.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
 import java.util.List;
 
-/** A minimal JSON writer for the commands' small outputs: keys in insertion order, strings escaped. */
+/**
+ * The commands' JSON output, built on a Jackson tree: keys in insertion order, two-space
+ * indentation, integers exact (BigInteger), non-finite doubles as null.
+ */
 final class Json {
-  private final StringBuilder sb = new StringBuilder();
-  private final int indent;
-  private boolean first = true;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Objects one member per line, arrays on one line: {@code "key": [1, 2]}. */
+  private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter(
+      Separators.createDefaultInstance()
+          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+          .withArrayValueSpacing(Separators.Spacing.AFTER))
+      .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+      .withArrayIndenter(new DefaultPrettyPrinter.NopIndenter());
 
-  private Json(int indent) {
-    this.indent = indent;
-    sb.append("{");
+  private final ObjectNode node;
+
+  private Json(ObjectNode node) {
+    this.node = node;
   }
 
   static Json object() {
-    return new Json(1);
-  }
-
-  private Json key(String k) {
-    sb.append(first ? "" : ",").append('\n').append("  ".repeat(indent));
-    first = false;
-    quote(sb, k);
-    sb.append(": ");
-    return this;
+    return new Json(JsonNodeFactory.instance.objectNode());
   }
 
   Json put(String k, String v) {
-    key(k);
-    if (v == null) {
-      sb.append("null");
-    } else {
-      quote(sb, v);
-    }
+    node.put(k, v);
     return this;
   }
 
   Json put(String k, long v) {
-    key(k).sb.append(v);
+    node.put(k, v);
     return this;
   }
 
   Json put(String k, double v) {
-    key(k).sb.append(Double.isFinite(v) ? Double.toString(v) : "null");
+    if (Double.isFinite(v)) {
+      node.put(k, v);
+    } else {
+      node.putNull(k);
+    }
     return this;
   }
 
   Json put(String k, BigInteger v) {
-    key(k).sb.append(v);
+    node.put(k, v);
     return this;
   }
 
   Json putNumbers(String k, List<BigInteger> v) {
-    key(k).sb.append('[');
-    for (int i = 0; i < v.size(); i++) {
-      sb.append(i == 0 ? "" : ", ").append(v.get(i));
-    }
-    sb.append(']');
+    ArrayNode a = node.putArray(k);
+    v.forEach(a::add);
     return this;
   }
 
   Json putPairs(String k, List<BigInteger> a, List<BigInteger> b) {
-    key(k).sb.append('[');
+    ArrayNode rows = node.putArray(k);
     for (int i = 0; i < a.size(); i++) {
-      sb.append(i == 0 ? "" : ", ").append('[').append(a.get(i)).append(", ").append(b.get(i)).append(']');
+      rows.addArray().add(a.get(i)).add(b.get(i));
     }
-    sb.append(']');
     return this;
   }
 
   /** Puts a number array (non-finite values become null). */
   Json putDoubles(String k, double[] v) {
-    key(k).sb.append('[');
-    for (int i = 0; i < v.length; i++) {
-      sb.append(i == 0 ? "" : ", ").append(Double.isFinite(v[i]) ? Double.toString(v[i]) : "null");
+    ArrayNode a = node.putArray(k);
+    for (double d : v) {
+      if (Double.isFinite(d)) {
+        a.add(d);
+      } else {
+        a.addNull();
+      }
     }
-    sb.append(']');
     return this;
   }
 
-  /** Puts a matrix of integers, one row per line. */
+  /** Puts a matrix of integers. */
   Json putMatrix(String k, long[][] rows) {
-    key(k).sb.append('[');
-    for (int i = 0; i < rows.length; i++) {
-      sb.append(i == 0 ? "" : ",").append('\n').append("  ".repeat(indent + 1)).append('[');
-      for (int j = 0; j < rows[i].length; j++) {
-        sb.append(j == 0 ? "" : ", ").append(rows[i][j]);
+    ArrayNode m = node.putArray(k);
+    for (long[] row : rows) {
+      ArrayNode r = m.addArray();
+      for (long x : row) {
+        r.add(x);
       }
-      sb.append(']');
     }
-    sb.append('\n').append("  ".repeat(indent)).append(']');
     return this;
   }
 
   Json put(String k, Json nested) {
-    key(k).sb.append(nested.toString());
+    node.set(k, nested.node);
     return this;
   }
 
   Json nested() {
-    return new Json(indent + 1);
-  }
-
-  private String toString(int at) {
-    return sb + "\n" + "  ".repeat(at - 1) + "}";
+    return object();
   }
 
   @Override
   public String toString() {
-    return toString(indent);
-  }
-
-  static void quote(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
+    try {
+      return MAPPER.writer(PRETTY).writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
     }
-    out.append('"');
   }
 }
