@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.priodp.aggregator.core.DapProblem;
+import org.priodp.aggregator.core.DapRefusal;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.AggregateShareId;
 import org.priodp.aggregator.dap.AggregateShareReq;
@@ -137,7 +137,11 @@ public final class AggregateShareHandler {
   public HttpReply handle(String method, String path, String authorization, String contentType,
       byte[] body) {
     try {
-      return route(method, path, authorization, contentType, body == null ? new byte[0] : body);
+      try {
+        return route(method, path, authorization, contentType, body == null ? new byte[0] : body);
+      } catch (DapRefusal r) {
+        throw DapProblem.of(r);
+      }
     } catch (DapProblem p) {
       if (p.error().orElse(null) == DapError.BATCH_OVERLAP) {
         metrics.batchOverlap();

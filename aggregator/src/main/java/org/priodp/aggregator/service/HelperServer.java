@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.priodp.aggregator.core.DapProblem;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.service.internal.Causes;

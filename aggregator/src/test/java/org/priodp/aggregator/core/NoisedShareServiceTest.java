@@ -40,9 +40,7 @@ class NoisedShareServiceTest {
   }
 
   private static DapError refusal(Runnable r) {
-    DapProblem p = assertThrows(DapProblem.class, r::run);
-    assertTrue(p.status() >= 400 && p.status() < 500, "status " + p.status());
-    return p.error().orElseThrow();
+    return assertThrows(DapRefusal.class, r::run).error();
   }
 
   @Test
@@ -144,8 +142,8 @@ class NoisedShareServiceTest {
           try {
             s.release(f.task, f.request(from, from + 16));
             return true;
-          } catch (DapProblem p) {
-            assertEquals(DapError.BATCH_OVERLAP, p.error().orElseThrow());
+          } catch (DapRefusal p) {
+            assertEquals(DapError.BATCH_OVERLAP, p.error());
             return false;
           }
         }));

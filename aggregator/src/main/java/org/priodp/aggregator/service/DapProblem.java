@@ -1,4 +1,4 @@
-package org.priodp.aggregator.core;
+package org.priodp.aggregator.service;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +25,11 @@ public final class DapProblem extends RuntimeException {
     this.status = status;
     this.title = Objects.requireNonNull(title, "title");
     this.taskId = taskId;
+  }
+
+  /** Returns the problem document of a domain refusal (see {@link #dap}). */
+  public static DapProblem of(org.priodp.aggregator.core.DapRefusal refusal) {
+    return dap(refusal.error(), refusal.taskId().orElse(null), refusal.detail());
   }
 
   /**
