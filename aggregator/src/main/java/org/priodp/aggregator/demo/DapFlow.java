@@ -19,7 +19,7 @@ import org.priodp.aggregator.service.HelperServer;
 import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
-import org.priodp.aggregator.task.LoopbackTask;
+import org.priodp.aggregator.provision.LoopbackTask;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.DpStrategy;

@@ -1,4 +1,7 @@
-package org.priodp.aggregator.task;
+package org.priodp.aggregator.provision;
+
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.TaskDefinition;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
