@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -11,19 +10,23 @@ import org.priodp.aggregator.dap.internal.Octets;
  * Aggregate Shares", "Resource Creation"); the spec leaves its length open, this project uses 16
  * bytes, shown in URLs in URL-safe unpadded base64 (DAP-18 "HTTP Usage").
  */
-public record AggregateShareId(byte[] bytes) {
+public record AggregateShareId(ByteString value) {
   /** The encoded length in bytes. */
   public static final int LENGTH = 16;
 
-  /** Validates the length and copies the bytes. */
+  /** Validates the length. */
   public AggregateShareId {
-    bytes = Octets.checkFixed(bytes, LENGTH, "aggregate_share_id");
+    Octets.checkFixed(value, LENGTH, "aggregate_share_id");
+  }
+
+  /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
+  public AggregateShareId(byte[] bytes) {
+    this(ByteString.copyOf(Octets.copy(bytes, "aggregate_share_id")));
   }
 
   /** Returns a copy of the 16 bytes. */
-  @Override
   public byte[] bytes() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Returns a fresh random identifier drawn from the given source. */
@@ -35,7 +38,7 @@ public record AggregateShareId(byte[] bytes) {
 
   /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
   public String toBase64Url() {
-    return Octets.toBase64Url(bytes);
+    return value.toBase64Url();
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
@@ -46,7 +49,7 @@ public record AggregateShareId(byte[] bytes) {
 
   /** Returns the 16 bytes. */
   public byte[] encode() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Decodes exactly 16 bytes. */
@@ -59,17 +62,7 @@ public record AggregateShareId(byte[] bytes) {
   }
 
   void write(DapWriter w) {
-    w.raw(bytes);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AggregateShareId other && Arrays.equals(bytes, other.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
+    w.raw(value.toByteArray());
   }
 
   @Override

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -10,24 +9,28 @@ import org.priodp.aggregator.dap.internal.Octets;
  * A batch ID, {@code opaque BatchID[32]} (DAP-18 "Leader-selected Batch Mode"), chosen by the
  * Leader; its URL-safe unpadded base64 form is used in logs and problem documents.
  */
-public record BatchId(byte[] bytes) {
+public record BatchId(ByteString value) {
   /** The encoded length in bytes. */
   public static final int LENGTH = 32;
 
-  /** Validates the length and copies the bytes. */
+  /** Validates the length. */
   public BatchId {
-    bytes = Octets.checkFixed(bytes, LENGTH, "batch_id");
+    Octets.checkFixed(value, LENGTH, "batch_id");
+  }
+
+  /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
+  public BatchId(byte[] bytes) {
+    this(ByteString.copyOf(Octets.copy(bytes, "batch_id")));
   }
 
   /** Returns a copy of the 32 bytes. */
-  @Override
   public byte[] bytes() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
   public String toBase64Url() {
-    return Octets.toBase64Url(bytes);
+    return value.toBase64Url();
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
@@ -38,7 +41,7 @@ public record BatchId(byte[] bytes) {
 
   /** Returns the 32-byte encoding. */
   public byte[] encode() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Decodes exactly 32 bytes. */
@@ -51,17 +54,7 @@ public record BatchId(byte[] bytes) {
   }
 
   void write(DapWriter w) {
-    w.raw(bytes);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof BatchId other && Arrays.equals(bytes, other.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
+    w.raw(value.toByteArray());
   }
 
   @Override

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -10,24 +9,28 @@ import org.priodp.aggregator.dap.internal.Octets;
  * A task ID, {@code opaque TaskID[32]} (DAP-18 "Task Configuration"), shown in URLs in URL-safe
  * unpadded base64 (DAP-18 "HTTP Usage").
  */
-public record TaskId(byte[] bytes) {
+public record TaskId(ByteString value) {
   /** The encoded length in bytes. */
   public static final int LENGTH = 32;
 
-  /** Validates the length and copies the bytes. */
+  /** Validates the length. */
   public TaskId {
-    bytes = Octets.checkFixed(bytes, LENGTH, "task_id");
+    Octets.checkFixed(value, LENGTH, "task_id");
+  }
+
+  /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
+  public TaskId(byte[] bytes) {
+    this(ByteString.copyOf(Octets.copy(bytes, "task_id")));
   }
 
   /** Returns a copy of the 32 bytes. */
-  @Override
   public byte[] bytes() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
   public String toBase64Url() {
-    return Octets.toBase64Url(bytes);
+    return value.toBase64Url();
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
@@ -38,7 +41,7 @@ public record TaskId(byte[] bytes) {
 
   /** Returns the 32-byte encoding. */
   public byte[] encode() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Decodes exactly 32 bytes. */
@@ -51,17 +54,7 @@ public record TaskId(byte[] bytes) {
   }
 
   void write(DapWriter w) {
-    w.raw(bytes);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof TaskId other && Arrays.equals(bytes, other.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
+    w.raw(value.toByteArray());
   }
 
   @Override

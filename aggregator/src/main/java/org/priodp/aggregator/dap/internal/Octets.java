@@ -36,6 +36,19 @@ public final class Octets {
     return c;
   }
 
+  /** Checks that a byte string is present and has exactly the given length. */
+  public static org.priodp.aggregator.dap.ByteString checkFixed(
+      org.priodp.aggregator.dap.ByteString value, int length, String field) {
+    if (value == null) {
+      throw new NullPointerException(field + " is null");
+    }
+    if (value.length() != length) {
+      throw new IllegalArgumentException(field + ": length " + value.length() + ", expected "
+          + length);
+    }
+    return value;
+  }
+
   /** Returns lowercase hex, abbreviated after 32 bytes, for toString. */
   public static String hex(byte[] bytes) {
     if (bytes.length <= 32) {
