@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.store.BatchIdentifier;
 
 /**
  * The identifiers under which the host writes batch buckets ({@code BatchAggregation}s) to the
@@ -22,22 +23,23 @@ public final class BatchBuckets {
    * Returns the identifier of the time-interval bucket holding reports of time {@code time}, in
    * time_precision units: {@code Interval(time, 1)}.
    */
-  public static byte[] timeIntervalBucket(long time) {
-    return new BatchSelector.TimeInterval(Interval.of(time, 1)).encode();
+  public static BatchIdentifier timeIntervalBucket(long time) {
+    return BatchIdentifier.of(new BatchSelector.TimeInterval(Interval.of(time, 1)).encode());
   }
 
   /** Returns the identifier of the leader-selected bucket (the whole batch). */
-  public static byte[] leaderSelectedBucket(BatchId batchId) {
-    return new BatchSelector.LeaderSelected(Objects.requireNonNull(batchId, "batchId")).encode();
+  public static BatchIdentifier leaderSelectedBucket(BatchId batchId) {
+    return BatchIdentifier.of(new BatchSelector.LeaderSelected(
+        Objects.requireNonNull(batchId, "batchId")).encode());
   }
 
   /** Returns the identifier of a batch: the encoding of its selector. */
-  public static byte[] batchIdentifier(BatchSelector selector) {
-    return selector.encode();
+  public static BatchIdentifier batchIdentifier(BatchSelector selector) {
+    return BatchIdentifier.of(selector.encode());
   }
 
   /** Returns the smallest identifier of a time-interval bucket starting at or after {@code start}. */
-  static byte[] timeIntervalLowerBound(long start) {
-    return new BatchSelector.TimeInterval(Interval.of(start, 0)).encode();
+  static BatchIdentifier timeIntervalLowerBound(long start) {
+    return BatchIdentifier.of(new BatchSelector.TimeInterval(Interval.of(start, 0)).encode());
   }
 }

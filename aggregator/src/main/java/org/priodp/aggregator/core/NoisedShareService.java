@@ -14,6 +14,7 @@ import org.priodp.aggregator.dap.AggregateShareAad;
 import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.Interval;
@@ -21,6 +22,7 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.BatchAggregation;
+import org.priodp.aggregator.store.BatchIdentifier;
 import org.priodp.aggregator.store.CollectedInterval;
 import org.priodp.aggregator.store.NoisedAggregateShare;
 import org.priodp.aggregator.store.ReleasedAggregateShare;
@@ -93,8 +95,8 @@ public final class NoisedShareService {
   }
 
   /** Returns the SHA-256 digest of a request's encoding: the identity of a request. */
-  public static byte[] requestDigest(AggregateShareReq req) {
-    return sha256(req.encode());
+  public static ByteString requestDigest(AggregateShareReq req) {
+    return ByteString.copyOf(sha256(req.encode()));
   }
 
   static byte[] sha256(byte[] b) {
@@ -115,8 +117,8 @@ public final class NoisedShareService {
     TaskId taskId = task.taskId();
     BatchSelector selector = req.batchSelector();
     checkRequest(task, req);
-    byte[] batch = BatchBuckets.batchIdentifier(selector);
-    byte[] digest = requestDigest(req);
+    BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
+    ByteString digest = requestDigest(req);
     // In-process serialization only saves database lock waits; the guarantee is the task
     // transaction below, which holds across processes sharing the database.
     ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
@@ -147,7 +149,7 @@ public final class NoisedShareService {
    * insert.
    */
   private NoisedAggregateShare noisedShareOnce(TaskTransaction tx, TaskDefinition task,
-      AggregateShareReq req, byte[] batch, byte[] digest) {
+      AggregateShareReq req, BatchIdentifier batch, ByteString digest) {
     Optional<NoisedAggregateShare> noised = tx.noisedShare(batch);
     if (noised.isPresent()) {
       return sameRequestOrOverlap(task, noised.get().requestDigest(), digest, noised.get());
@@ -168,13 +170,14 @@ public final class NoisedShareService {
   }
 
   /** Returns the released share of a batch, if one was released. */
-  public Optional<ReleasedAggregateShare> released(TaskId taskId, byte[] batchIdentifier) {
-    return store.releasedShare(taskId, batchIdentifier);
+  public Optional<ReleasedAggregateShare> released(TaskId taskId, BatchIdentifier batch) {
+    return store.releasedShare(taskId, batch);
   }
 
-  private static <T> T sameRequestOrOverlap(TaskDefinition task, byte[] stored, byte[] digest,
+  private static <T> T sameRequestOrOverlap(TaskDefinition task, ByteString stored,
+      ByteString digest,
       T value) {
-    if (!MessageDigest.isEqual(stored, digest)) {
+    if (!MessageDigest.isEqual(stored.toByteArray(), digest.toByteArray())) {
       throw DapRefusal.of(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
           + " collected by a different aggregate share request; only a byte-identical repeat is"
           + " answered");
@@ -216,7 +219,7 @@ public final class NoisedShareService {
   }
 
   /** The merged batch buckets of a batch: the host's un-noised aggregate. */
-  private record Merged(byte[] aggParam, byte[] share, long reportCount, byte[] checksum,
+  private record Merged(ByteString aggParam, byte[] share, long reportCount, byte[] checksum,
       int buckets) {
   }
 
@@ -238,11 +241,11 @@ public final class NoisedShareService {
     long[] sum = field.newArray(n);
     long count = 0;
     byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
-    byte[] aggParam = null;
+    ByteString aggParam = null;
     int used = 0;
     for (BatchAggregation b : buckets) {
       if (selector instanceof BatchSelector.TimeInterval t) {
-        BatchSelector bucket = BatchSelector.decode(b.batchIdentifier());
+        BatchSelector bucket = BatchSelector.decode(b.batch().bytes());
         if (!(bucket instanceof BatchSelector.TimeInterval bt)
             || !bt.batchInterval().isWithin(t.batchInterval())) {
           continue;
@@ -250,11 +253,11 @@ public final class NoisedShareService {
       }
       if (aggParam == null) {
         aggParam = b.aggregationParameter();
-      } else if (!Arrays.equals(aggParam, b.aggregationParameter())) {
+      } else if (!aggParam.equals(b.aggregationParameter())) {
         throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
             + " with different aggregation parameters");
       }
-      byte[] encoded = b.aggregateShare();
+      byte[] encoded = b.aggregateShare().toByteArray();
       long[] words;
       try {
         words = field.decode(encoded, 0, encoded.length, n);
@@ -264,9 +267,8 @@ public final class NoisedShareService {
       }
       field.addVec(sum, words, sum, n);
       count += b.reportCount();
-      byte[] c = b.checksum();
       for (int k = 0; k < checksum.length; k++) {
-        checksum[k] ^= c[k];
+        checksum[k] ^= b.checksum().byteAt(k);
       }
       used++;
     }
@@ -276,7 +278,7 @@ public final class NoisedShareService {
   }
 
   private NoisedAggregateShare draw(TaskTransaction tx, TaskDefinition task,
-      AggregateShareReq req, byte[] batch, byte[] digest) {
+      AggregateShareReq req, BatchIdentifier batch, ByteString digest) {
     TaskId taskId = task.taskId();
     Merged m = merge(tx, task, req);
     long min = task.configuration().minBatchSize();
@@ -286,8 +288,8 @@ public final class NoisedShareService {
       throw DapRefusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
           + " than the task's minimum batch size " + Long.toUnsignedString(min));
     }
-    byte[] aggParam = req.collectionJobReq().aggParam();
-    if (m.aggParam() != null && !Arrays.equals(m.aggParam(), aggParam)) {
+    ByteString aggParam = ByteString.copyOf(req.collectionJobReq().aggParam());
+    if (m.aggParam() != null && !m.aggParam().equals(aggParam)) {
       throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
           + " not match the aggregation parameter of the batch");
     }
@@ -308,23 +310,23 @@ public final class NoisedShareService {
     } else {
       noised = m.share();
     }
-    return new NoisedAggregateShare(taskId, batch, aggParam, req.reportCount(), req.checksum(),
-        digest, noised, clock.instant());
+    return new NoisedAggregateShare(taskId, batch, aggParam, req.reportCount(),
+        ByteString.copyOf(req.checksum()), digest, ByteString.copyOf(noised), clock.instant());
   }
 
-  private ReleasedAggregateShare seal(TaskDefinition task, AggregateShareReq req, byte[] batch,
-      byte[] digest, NoisedAggregateShare share) {
+  private ReleasedAggregateShare seal(TaskDefinition task, AggregateShareReq req,
+      BatchIdentifier batch, ByteString digest, NoisedAggregateShare share) {
     AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.configuration(),
         req.collectionJobReq());
     HpkeCiphertext ct;
     try {
       ct = AggregateShareEncryption.seal(task.collectorHpkeConfig(), task.role(), aad,
-          share.noisedShare());
+          share.noisedShare().toByteArray());
     } catch (HpkeException e) {
       throw new IllegalStateException("sealing to the Collector's HPKE config failed", e);
     }
     ReleasedAggregateShare candidate = new ReleasedAggregateShare(task.taskId(), batch, digest,
-        new AggregateShare(ct).encode(), clock.instant());
+        ByteString.copyOf(new AggregateShare(ct).encode()), clock.instant());
     ReleasedAggregateShare stored = store.putReleasedShareIfAbsent(candidate);
     return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
   }

@@ -75,7 +75,7 @@ record DapFlow(byte[] leaderShare, byte[] helperShare, String helperUrl, Path he
         helper.stop();
       }
       byte[] leaderSealed = new NoisedShareService(leaderStore, RandomSource.secure(), Clock.systemUTC())
-          .release(task.leader(), req).aggregateShare();
+          .release(task.leader(), req).aggregateShare().toByteArray();
 
       // the collector knows the task's DP settings: the AAD carries their digest
       return new DapFlow(task.open(Role.LEADER, req, leaderSealed),

@@ -15,6 +15,7 @@ import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
@@ -80,7 +81,8 @@ public final class LoopbackTask {
   public void writeBatch(AggregateShareStore store, BatchId batch, byte[] share, long reportCount,
       byte[] checksum) {
     store.putBatchAggregation(new BatchAggregation(helper.taskId(),
-        BatchBuckets.leaderSelectedBucket(batch), new byte[0], share, reportCount, checksum));
+        BatchBuckets.leaderSelectedBucket(batch), ByteString.EMPTY, ByteString.copyOf(share),
+        reportCount, ByteString.copyOf(checksum)));
   }
 
   /** Returns the AggregateShareReq for one leader-selected batch. */

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.DapRefusal;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.AggregateShareId;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapError;
@@ -284,7 +285,7 @@ public final class AggregateShareHandler {
     ReleasedAggregateShare released = service.release(task, req);
     AggregateShareId id = resourceId(taskId, released.requestDigest());
     AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
-        taskId, id, released.batchIdentifier(), released.requestDigest(),
+        taskId, id, released.batch(), released.requestDigest(),
         released.createdAt()));
     return share(task, resource.id(), released);
   }
@@ -294,7 +295,7 @@ public final class AggregateShareHandler {
     if (r.isEmpty()) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
-    ReleasedAggregateShare released = service.released(task.taskId(), r.get().batchIdentifier())
+    ReleasedAggregateShare released = service.released(task.taskId(), r.get().batch())
         .orElseThrow(() -> new IllegalStateException("resource without a released share"));
     return share(task, id, released);
   }
@@ -311,7 +312,7 @@ public final class AggregateShareHandler {
     Map<String, String> h = new LinkedHashMap<>();
     h.put("Location", location(task, id));
     h.put("Content-Type", DapMediaType.AGGREGATE_SHARE.contentType());
-    return new HttpReply(200, h, released.aggregateShare());
+    return new HttpReply(200, h, released.aggregateShare().toByteArray());
   }
 
   /**
@@ -323,7 +324,8 @@ public final class AggregateShareHandler {
   }
 
   /** Derives the aggregate share ID from the task and the request digest. */
-  static AggregateShareId resourceId(TaskId taskId, byte[] requestDigest) {
+  static AggregateShareId resourceId(TaskId taskId, ByteString digest) {
+    byte[] requestDigest = digest.toByteArray();
     byte[] input = new byte[ID_LABEL.length + TaskId.LENGTH + requestDigest.length];
     System.arraycopy(ID_LABEL, 0, input, 0, ID_LABEL.length);
     System.arraycopy(taskId.bytes(), 0, input, ID_LABEL.length, TaskId.LENGTH);

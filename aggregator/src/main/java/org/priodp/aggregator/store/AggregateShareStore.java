@@ -19,13 +19,14 @@ public interface AggregateShareStore extends AutoCloseable {
   void putBatchAggregation(BatchAggregation aggregation);
 
   /** Returns the batch aggregation for (task, batch identifier), if any. */
-  Optional<BatchAggregation> batchAggregation(TaskId taskId, byte[] batchIdentifier);
+  Optional<BatchAggregation> batchAggregation(TaskId taskId, BatchIdentifier batch);
 
   /**
    * Returns the task's batch aggregations whose identifiers lie in [fromInclusive, toExclusive)
    * in unsigned byte-wise order, sorted by identifier.
    */
-  List<BatchAggregation> batchAggregations(TaskId taskId, byte[] fromInclusive, byte[] toExclusive);
+  List<BatchAggregation> batchAggregations(TaskId taskId, BatchIdentifier fromInclusive,
+      BatchIdentifier toExclusive);
 
   /**
    * Runs {@code work} in one database transaction serialized with every other task transaction of
@@ -43,7 +44,7 @@ public interface AggregateShareStore extends AutoCloseable {
   }
 
   /** Returns the noised share for (task, batch identifier), if any. */
-  Optional<NoisedAggregateShare> noisedShare(TaskId taskId, byte[] batchIdentifier);
+  Optional<NoisedAggregateShare> noisedShare(TaskId taskId, BatchIdentifier batch);
 
   /** Returns the time ranges of the task's released time-interval batches, by start. */
   List<CollectedInterval> collectedIntervals(TaskId taskId);
@@ -55,7 +56,7 @@ public interface AggregateShareStore extends AutoCloseable {
   ReleasedAggregateShare putReleasedShareIfAbsent(ReleasedAggregateShare candidate);
 
   /** Returns the released aggregate share for (task, batch identifier), if any. */
-  Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, byte[] batchIdentifier);
+  Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, BatchIdentifier batch);
 
   /**
    * Creates the resource unless one exists for the same (task, request digest), then returns the

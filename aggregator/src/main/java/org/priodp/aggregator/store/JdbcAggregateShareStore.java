@@ -17,6 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.priodp.aggregator.dap.AggregateShareId;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.store.internal.Migrations;
 import org.priodp.aggregator.store.internal.SqlDialect;
@@ -237,6 +238,10 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
   }
 
+  private static ByteString bytes(ResultSet rs, int column) throws SQLException {
+    return ByteString.copyOf(rs.getBytes(column));
+  }
+
   /** Maps unsigned time units to a signed column whose signed order is their unsigned order. */
   static long flip(long unsigned) {
     return unsigned ^ Long.MIN_VALUE;
@@ -265,17 +270,17 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
-    public Optional<NoisedAggregateShare> noisedShare(byte[] batchIdentifier) {
-      return sql(conn -> readNoised(conn, taskId, batchIdentifier));
+    public Optional<NoisedAggregateShare> noisedShare(BatchIdentifier batch) {
+      return sql(conn -> readNoised(conn, taskId, batch));
     }
 
     @Override
-    public Optional<BatchAggregation> batchAggregation(byte[] batchIdentifier) {
-      return sql(conn -> readBatch(conn, taskId, batchIdentifier));
+    public Optional<BatchAggregation> batchAggregation(BatchIdentifier batch) {
+      return sql(conn -> readBatch(conn, taskId, batch));
     }
 
     @Override
-    public List<BatchAggregation> batchAggregations(byte[] fromInclusive, byte[] toExclusive) {
+    public List<BatchAggregation> batchAggregations(BatchIdentifier fromInclusive, BatchIdentifier toExclusive) {
       return sql(conn -> readBatches(conn, taskId, fromInclusive, toExclusive));
     }
 
@@ -302,19 +307,19 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       sql(conn -> {
         insertNoised(conn, share);
         if (range.isPresent()) {
-          insertCollected(conn, taskId, share.batchIdentifier(), range.get());
+          insertCollected(conn, taskId, share.batch(), range.get());
         }
         return null;
       });
     }
   }
 
-  static void insertCollected(Connection c, TaskId taskId, byte[] batchIdentifier,
+  static void insertCollected(Connection c, TaskId taskId, BatchIdentifier batch,
       CollectedInterval range) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("INSERT INTO collected_intervals"
         + " (task_id, batch_identifier, range_start, range_end) VALUES (?, ?, ?, ?)")) {
       p.setBytes(1, taskId.bytes());
-      p.setBytes(2, batchIdentifier);
+      p.setBytes(2, batch.bytes());
       p.setLong(3, flip(range.start()));
       p.setLong(4, flip(range.end()));
       p.executeUpdate();
@@ -336,11 +341,11 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
           + " aggregate_share = excluded.aggregate_share, report_count = excluded.report_count,"
           + " checksum = excluded.checksum")) {
         p.setBytes(1, a.taskId().bytes());
-        p.setBytes(2, a.batchIdentifier());
-        p.setBytes(3, a.aggregationParameter());
-        p.setBytes(4, a.aggregateShare());
+        p.setBytes(2, a.batch().bytes());
+        p.setBytes(3, a.aggregationParameter().toByteArray());
+        p.setBytes(4, a.aggregateShare().toByteArray());
         p.setLong(5, a.reportCount());
-        p.setBytes(6, a.checksum());
+        p.setBytes(6, a.checksum().toByteArray());
         return p.executeUpdate();
       }
     });
@@ -350,21 +355,21 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       "task_id, batch_identifier, aggregation_parameter, aggregate_share, report_count, checksum";
 
   private static BatchAggregation batchRow(ResultSet rs) throws SQLException {
-    return new BatchAggregation(new TaskId(rs.getBytes(1)), rs.getBytes(2), rs.getBytes(3),
-        rs.getBytes(4), rs.getLong(5), rs.getBytes(6));
+    return new BatchAggregation(new TaskId(rs.getBytes(1)), BatchIdentifier.of(rs.getBytes(2)),
+        bytes(rs, 3), bytes(rs, 4), rs.getLong(5), bytes(rs, 6));
   }
 
   @Override
-  public Optional<BatchAggregation> batchAggregation(TaskId taskId, byte[] batchIdentifier) {
-    return run("batchAggregation", c -> readBatch(c, taskId, batchIdentifier));
+  public Optional<BatchAggregation> batchAggregation(TaskId taskId, BatchIdentifier batch) {
+    return run("batchAggregation", c -> readBatch(c, taskId, batch));
   }
 
   private static Optional<BatchAggregation> readBatch(Connection c, TaskId taskId,
-      byte[] batchIdentifier) throws SQLException {
+      BatchIdentifier batch) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
         + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier = ?")) {
       p.setBytes(1, taskId.bytes());
-      p.setBytes(2, batchIdentifier);
+      p.setBytes(2, batch.bytes());
       try (ResultSet rs = p.executeQuery()) {
         return rs.next() ? Optional.of(batchRow(rs)) : Optional.empty();
       }
@@ -372,19 +377,19 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   }
 
   @Override
-  public List<BatchAggregation> batchAggregations(TaskId taskId, byte[] fromInclusive,
-      byte[] toExclusive) {
+  public List<BatchAggregation> batchAggregations(TaskId taskId, BatchIdentifier fromInclusive,
+      BatchIdentifier toExclusive) {
     return run("batchAggregations", c -> readBatches(c, taskId, fromInclusive, toExclusive));
   }
 
   private static List<BatchAggregation> readBatches(Connection c, TaskId taskId,
-      byte[] fromInclusive, byte[] toExclusive) throws SQLException {
+      BatchIdentifier fromInclusive, BatchIdentifier toExclusive) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
         + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier >= ?"
         + " AND batch_identifier < ? ORDER BY batch_identifier")) {
       p.setBytes(1, taskId.bytes());
-      p.setBytes(2, fromInclusive);
-      p.setBytes(3, toExclusive);
+      p.setBytes(2, fromInclusive.bytes());
+      p.setBytes(3, toExclusive.bytes());
       List<BatchAggregation> out = new ArrayList<>();
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
@@ -399,18 +404,18 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       + " report_count, checksum, request_digest, noised_share, created_at_ms";
 
   private static Optional<NoisedAggregateShare> readNoised(Connection c, TaskId taskId,
-      byte[] batchIdentifier) throws SQLException {
+      BatchIdentifier batch) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("SELECT " + NOISED_COLUMNS
         + " FROM noised_aggregate_shares WHERE task_id = ? AND batch_identifier = ?")) {
       p.setBytes(1, taskId.bytes());
-      p.setBytes(2, batchIdentifier);
+      p.setBytes(2, batch.bytes());
       try (ResultSet rs = p.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
         }
-        return Optional.of(new NoisedAggregateShare(new TaskId(rs.getBytes(1)), rs.getBytes(2),
-            rs.getBytes(3), rs.getLong(4), rs.getBytes(5), rs.getBytes(6), rs.getBytes(7),
-            Instant.ofEpochMilli(rs.getLong(8))));
+        return Optional.of(new NoisedAggregateShare(new TaskId(rs.getBytes(1)),
+            BatchIdentifier.of(rs.getBytes(2)), bytes(rs, 3), rs.getLong(4), bytes(rs, 5),
+            bytes(rs, 6), bytes(rs, 7), Instant.ofEpochMilli(rs.getLong(8))));
       }
     }
   }
@@ -419,20 +424,20 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     try (PreparedStatement p = c.prepareStatement("INSERT INTO noised_aggregate_shares ("
         + NOISED_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       p.setBytes(1, n.taskId().bytes());
-      p.setBytes(2, n.batchIdentifier());
-      p.setBytes(3, n.aggregationParameter());
+      p.setBytes(2, n.batch().bytes());
+      p.setBytes(3, n.aggregationParameter().toByteArray());
       p.setLong(4, n.reportCount());
-      p.setBytes(5, n.checksum());
-      p.setBytes(6, n.requestDigest());
-      p.setBytes(7, n.noisedShare());
+      p.setBytes(5, n.checksum().toByteArray());
+      p.setBytes(6, n.requestDigest().toByteArray());
+      p.setBytes(7, n.noisedShare().toByteArray());
       p.setLong(8, n.createdAt().toEpochMilli());
       p.executeUpdate();
     }
   }
 
   @Override
-  public Optional<NoisedAggregateShare> noisedShare(TaskId taskId, byte[] batchIdentifier) {
-    return run("noisedShare", c -> readNoised(c, taskId, batchIdentifier));
+  public Optional<NoisedAggregateShare> noisedShare(TaskId taskId, BatchIdentifier batch) {
+    return run("noisedShare", c -> readNoised(c, taskId, batch));
   }
 
   @Override
@@ -456,17 +461,18 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       "task_id, batch_identifier, request_digest, aggregate_share, created_at_ms";
 
   private static Optional<ReleasedAggregateShare> readReleased(Connection c, TaskId taskId,
-      byte[] batchIdentifier) throws SQLException {
+      BatchIdentifier batch) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("SELECT " + RELEASED_COLUMNS
         + " FROM released_aggregate_shares WHERE task_id = ? AND batch_identifier = ?")) {
       p.setBytes(1, taskId.bytes());
-      p.setBytes(2, batchIdentifier);
+      p.setBytes(2, batch.bytes());
       try (ResultSet rs = p.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
         }
-        return Optional.of(new ReleasedAggregateShare(new TaskId(rs.getBytes(1)), rs.getBytes(2),
-            rs.getBytes(3), rs.getBytes(4), Instant.ofEpochMilli(rs.getLong(5))));
+        return Optional.of(new ReleasedAggregateShare(new TaskId(rs.getBytes(1)),
+            BatchIdentifier.of(rs.getBytes(2)), bytes(rs, 3), bytes(rs, 4),
+            Instant.ofEpochMilli(rs.getLong(5))));
       }
     }
   }
@@ -477,20 +483,20 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       try (PreparedStatement p = c.prepareStatement("INSERT INTO released_aggregate_shares ("
           + RELEASED_COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
         p.setBytes(1, r.taskId().bytes());
-        p.setBytes(2, r.batchIdentifier());
-        p.setBytes(3, r.requestDigest());
-        p.setBytes(4, r.aggregateShare());
+        p.setBytes(2, r.batch().bytes());
+        p.setBytes(3, r.requestDigest().toByteArray());
+        p.setBytes(4, r.aggregateShare().toByteArray());
         p.setLong(5, r.createdAt().toEpochMilli());
         p.executeUpdate();
       }
-      return readReleased(c, r.taskId(), r.batchIdentifier()).orElseThrow(() ->
+      return readReleased(c, r.taskId(), r.batch()).orElseThrow(() ->
           new SQLException("released share vanished after insert"));
     });
   }
 
   @Override
-  public Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, byte[] batchIdentifier) {
-    return run("releasedShare", c -> readReleased(c, taskId, batchIdentifier));
+  public Optional<ReleasedAggregateShare> releasedShare(TaskId taskId, BatchIdentifier batch) {
+    return run("releasedShare", c -> readReleased(c, taskId, batch));
   }
 
   private static final String RESOURCE_COLUMNS =
@@ -507,8 +513,8 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
           return Optional.empty();
         }
         return Optional.of(new AggregateShareResource(new TaskId(rs.getBytes(1)),
-            new AggregateShareId(rs.getBytes(2)), rs.getBytes(3), rs.getBytes(4),
-            Instant.ofEpochMilli(rs.getLong(5))));
+            new AggregateShareId(rs.getBytes(2)), BatchIdentifier.of(rs.getBytes(3)),
+            bytes(rs, 4), Instant.ofEpochMilli(rs.getLong(5))));
       }
     }
   }
@@ -520,12 +526,12 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
           + RESOURCE_COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
         p.setBytes(1, r.taskId().bytes());
         p.setBytes(2, r.id().bytes());
-        p.setBytes(3, r.batchIdentifier());
-        p.setBytes(4, r.requestDigest());
+        p.setBytes(3, r.batch().bytes());
+        p.setBytes(4, r.requestDigest().toByteArray());
         p.setLong(5, r.createdAt().toEpochMilli());
         p.executeUpdate();
       }
-      return readResource(c, "request_digest", r.taskId().bytes(), r.requestDigest())
+      return readResource(c, "request_digest", r.taskId().bytes(), r.requestDigest().toByteArray())
           .orElseThrow(() -> new SQLException("aggregate share id " + r.id().toBase64Url()
               + " is already used by a different request"));
     });

@@ -16,16 +16,17 @@ public interface TaskTransaction {
   TaskId taskId();
 
   /** Returns the noised share of a batch, if any. */
-  Optional<NoisedAggregateShare> noisedShare(byte[] batchIdentifier);
+  Optional<NoisedAggregateShare> noisedShare(BatchIdentifier batch);
 
   /** Returns the batch aggregation (bucket) with this identifier, if any. */
-  Optional<BatchAggregation> batchAggregation(byte[] batchIdentifier);
+  Optional<BatchAggregation> batchAggregation(BatchIdentifier batch);
 
   /**
    * Returns the task's batch aggregations whose identifiers lie in [fromInclusive, toExclusive)
    * in unsigned byte-wise order, sorted by identifier.
    */
-  List<BatchAggregation> batchAggregations(byte[] fromInclusive, byte[] toExclusive);
+  List<BatchAggregation> batchAggregations(BatchIdentifier fromInclusive,
+      BatchIdentifier toExclusive);
 
   /** Returns whether a released batch of the task covers any point of {@code range}. */
   boolean collectedIntervalOverlaps(CollectedInterval range);

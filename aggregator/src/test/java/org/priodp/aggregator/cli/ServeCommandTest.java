@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.core.BatchBuckets;
+import org.priodp.aggregator.store.BatchIdentifier;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
 
@@ -193,10 +195,11 @@ class ServeCommandTest {
       for (int k = 0; k < BATCHES; k++) {
         byte[] opened = f.open(released.get(k), reqs.get(k));
         assertFalse(Arrays.equals(f.unnoised(2 * k, 2 * k + 2), opened), "un-noised share left");
-        assertArrayEquals(store.noisedShare(f.taskId, reqs.get(k).batchSelector().encode())
-            .orElseThrow().noisedShare(), opened);
-        assertArrayEquals(store.releasedShare(f.taskId, reqs.get(k).batchSelector().encode())
-            .orElseThrow().aggregateShare(), released.get(k));
+        BatchIdentifier batch = BatchBuckets.batchIdentifier(reqs.get(k).batchSelector());
+        assertArrayEquals(store.noisedShare(f.taskId, batch).orElseThrow().noisedShare()
+            .toByteArray(), opened);
+        assertArrayEquals(store.releasedShare(f.taskId, batch).orElseThrow().aggregateShare()
+            .toByteArray(), released.get(k));
       }
     }
     assertFalse(Files.readString(log).contains(Fixture.TOKEN), "the token is never logged");
@@ -219,7 +222,7 @@ class ServeCommandTest {
       f.writeBuckets(store, 2);
     }
     AggregateShareReq req = f.request(0, 2);
-    byte[] batch = req.batchSelector().encode();
+    BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
 
     Process crashing = startServer(config, db, log,
         "-Dpriodp.faultInjection.haltAfterNoisePersisted=true");
@@ -231,7 +234,7 @@ class ServeCommandTest {
     assertEquals(137, crashing.exitValue(), "halted at the fault-injection point");
     byte[] persisted;
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
-      persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare();
+      persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare().toByteArray();
       assertTrue(store.releasedShare(f.taskId, batch).isEmpty(), "nothing was sealed before the crash");
     }
     assertFalse(Arrays.equals(f.unnoised(0, 2), persisted), "the persisted share is noised");

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.CollectionJobExtension;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.DapError;
@@ -52,18 +53,18 @@ class NoisedShareServiceTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
       f.writeBuckets(store, 5);
       NoisedShareService s = service(store);
-      first = s.release(f.task, req).aggregateShare();
-      assertArrayEquals(first, s.release(f.task, req).aggregateShare());
+      first = s.release(f.task, req).aggregateShare().toByteArray();
+      assertArrayEquals(first, s.release(f.task, req).aggregateShare().toByteArray());
       assertEquals(1, s.noiseDraws());
       byte[] opened = f.open(first, req);
       assertEquals(f.unnoised(0, 3).length, opened.length);
       assertFalse(Arrays.equals(f.unnoised(0, 3), opened), "a DP task never releases un-noised");
-      assertArrayEquals(store.noisedShare(f.taskId, req.batchSelector().encode()).orElseThrow()
-          .noisedShare(), opened);
+      assertArrayEquals(store.noisedShare(f.taskId, BatchBuckets.batchIdentifier(
+          req.batchSelector())).orElseThrow().noisedShare().toByteArray(), opened);
     }
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
       NoisedShareService s = service(store);
-      assertArrayEquals(first, s.release(f.task, req).aggregateShare(), "same bytes after restart");
+      assertArrayEquals(first, s.release(f.task, req).aggregateShare().toByteArray(), "same bytes after restart");
       assertEquals(0, s.noiseDraws());
     }
   }
@@ -85,9 +86,9 @@ class NoisedShareServiceTest {
         }));
       }
       go.countDown();
-      byte[] first = out.get(0).get().aggregateShare();
+      byte[] first = out.get(0).get().aggregateShare().toByteArray();
       for (Future<ReleasedAggregateShare> r : out) {
-        assertArrayEquals(first, r.get().aggregateShare());
+        assertArrayEquals(first, r.get().aggregateShare().toByteArray());
       }
       pool.shutdown();
       assertEquals(1, s.noiseDraws());
@@ -100,7 +101,7 @@ class NoisedShareServiceTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
       plain.writeBuckets(store, 2);
       AggregateShareReq req = plain.request(0, 2);
-      byte[] share = service(store).release(plain.task, req).aggregateShare();
+      byte[] share = service(store).release(plain.task, req).aggregateShare().toByteArray();
       plain.open(share, req, plain.task.configuration());
       assertThrows(HpkeException.class, () -> plain.open(share, req,
           plain.boundWith(plain.task.dpStrategy())), "a binding the task does not list fails");
@@ -109,7 +110,7 @@ class NoisedShareServiceTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
       bound.writeBuckets(store, 2);
       AggregateShareReq req = bound.request(0, 2);
-      byte[] share = service(store).release(bound.task, req).aggregateShare();
+      byte[] share = service(store).release(bound.task, req).aggregateShare().toByteArray();
       bound.open(share, req, bound.boundWith(bound.task.dpStrategy()));
       assertThrows(HpkeException.class, () -> bound.open(share, req, bound.unbound()),
           "a Collector that omits the binding fails");
@@ -167,7 +168,7 @@ class NoisedShareServiceTest {
       f.writeBuckets(store, 3);
       AggregateShareReq req = f.request(1, 3);
       NoisedShareService s = service(store);
-      assertArrayEquals(f.unnoised(1, 3), f.open(s.release(f.task, req).aggregateShare(), req));
+      assertArrayEquals(f.unnoised(1, 3), f.open(s.release(f.task, req).aggregateShare().toByteArray(), req));
       assertEquals(0, s.noiseDraws());
     }
   }
@@ -231,15 +232,16 @@ class NoisedShareServiceTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("u.db"))) {
       for (long hour : new long[] {5, 6}) {
         store.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(f.taskId,
-            BatchBuckets.timeIntervalBucket(hour), new byte[0], f.share((int) hour), 10,
-            Fixture.bucketChecksum((int) hour)));
+            BatchBuckets.timeIntervalBucket(hour), ByteString.EMPTY,
+            ByteString.copyOf(f.share((int) hour)), 10,
+            ByteString.copyOf(Fixture.bucketChecksum((int) hour))));
       }
       NoisedShareService s = service(store);
       Interval hour5 = Interval.of(5, 1);
       AggregateShareReq one = new AggregateShareReq(new CollectionJobReq(
           new Query.TimeInterval(hour5), new byte[0], List.of()),
           new BatchSelector.TimeInterval(hour5), 10, Fixture.bucketChecksum(5));
-      byte[] opened = f.open(s.release(f.task, one).aggregateShare(), one);
+      byte[] opened = f.open(s.release(f.task, one).aggregateShare().toByteArray(), one);
       assertEquals(f.unnoisedOf(5).length, opened.length);
       Interval outside = Interval.of(7, 2);
       assertEquals(DapError.BATCH_INVALID, refusal(() -> s.release(f.task, new AggregateShareReq(

@@ -19,6 +19,7 @@ import org.bouncycastle.crypto.InvalidCipherTextException;
 import org.bouncycastle.crypto.hpke.HPKE;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.store.BatchIdentifier;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
@@ -182,8 +183,9 @@ class SpecCollectorInteropTest {
         assertEquals(7, ct.configId());
         byte[] specConfig = taskConfiguration(100, 10, new byte[0]);
         byte[] opened = open(plain, ct, aad(plain.taskId.bytes(), specConfig, cjr));
-        assertArrayEquals(store.noisedShare(plain.taskId, new Tls().u8(TIME_INTERVAL)
-            .opaque16(interval(10, 3)).bytes()).orElseThrow().noisedShare(), opened);
+        assertArrayEquals(store.noisedShare(plain.taskId, BatchIdentifier.of(new Tls()
+            .u8(TIME_INTERVAL).opaque16(interval(10, 3)).bytes())).orElseThrow().noisedShare()
+            .toByteArray(), opened);
         assertEquals(8 * 16, opened.length, "eight Field128 elements");
 
         byte[] boundShare = post(port, bound, aggregateShareReq(10, 3, 60, Fixture.checksum(0, 3)));

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.store;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.priodp.aggregator.dap.AggregateShareId;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskId;
 
@@ -61,9 +61,17 @@ class JdbcAggregateShareStoreTest {
     return b;
   }
 
-  private static NoisedAggregateShare noised(TaskId task, byte[] batch, int value) {
-    return new NoisedAggregateShare(task, batch, new byte[0], 1000, bytes(32, 7), bytes(32, value),
-        bytes(40, value), Instant.ofEpochMilli(1_700_000_000_000L + value));
+  private static BatchIdentifier id(long start, long duration) {
+    return BatchIdentifier.of(Interval.of(start, duration).encode());
+  }
+
+  private static ByteString bs(int n, int fill) {
+    return ByteString.copyOf(bytes(n, fill));
+  }
+
+  private static NoisedAggregateShare noised(TaskId task, BatchIdentifier batch, int value) {
+    return new NoisedAggregateShare(task, batch, ByteString.EMPTY, 1000, bs(32, 7), bs(32, value),
+        bs(40, value), Instant.ofEpochMilli(1_700_000_000_000L + value));
   }
 
   @ParameterizedTest
@@ -72,25 +80,26 @@ class JdbcAggregateShareStoreTest {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
       for (int start = 10; start < 15; start++) {
-        store.putBatchAggregation(new BatchAggregation(task, Interval.of(start, 1).encode(),
-            new byte[0], bytes(16, start), start, bytes(32, start)));
+        store.putBatchAggregation(new BatchAggregation(task, id(start, 1), ByteString.EMPTY,
+            bs(16, start), start, bs(32, start)));
       }
       // uint64 values beyond 2^63 must still sort after small ones (unsigned byte order)
-      store.putBatchAggregation(new BatchAggregation(task, Interval.of(-5L, 1).encode(),
-          new byte[0], bytes(16, 1), -1L, bytes(32, 1)));
-      BatchAggregation replaced = new BatchAggregation(task, Interval.of(12, 1).encode(),
-          new byte[] {1}, bytes(16, 99), 99, bytes(32, 99));
+      store.putBatchAggregation(new BatchAggregation(task, id(-5L, 1), ByteString.EMPTY,
+          bs(16, 1), -1L, bs(32, 1)));
+      BatchAggregation replaced = new BatchAggregation(task, id(12, 1),
+          ByteString.copyOf(new byte[] {1}), bs(16, 99), 99, bs(32, 99));
       store.putBatchAggregation(replaced);
-      assertEquals(replaced, store.batchAggregation(task, Interval.of(12, 1).encode()).orElseThrow());
-      List<BatchAggregation> range = store.batchAggregations(task, Interval.of(11, 0).encode(),
-          Interval.of(14, 0).encode());
+      assertEquals(replaced, store.batchAggregation(task, BatchIdentifier.of(Interval.of(12, 1).encode())).orElseThrow());
+      List<BatchAggregation> range = store.batchAggregations(task, BatchIdentifier.of(Interval.of(11, 0).encode()),
+          BatchIdentifier.of(Interval.of(14, 0).encode()));
       assertEquals(3, range.size());
-      assertArrayEquals(Interval.of(11, 1).encode(), range.get(0).batchIdentifier());
+      assertEquals(id(11, 1), range.get(0).batch());
       assertEquals(replaced, range.get(1));
-      List<BatchAggregation> all = store.batchAggregations(task, new byte[0], bytes(17, 0xff));
+      List<BatchAggregation> all = store.batchAggregations(task,
+          BatchIdentifier.of(new byte[1]), BatchIdentifier.of(bytes(17, 0xff)));
       assertEquals(6, all.size());
       assertEquals(-1L, all.get(5).reportCount());
-      assertTrue(store.batchAggregation(randomTask(), Interval.of(12, 1).encode()).isEmpty());
+      assertTrue(store.batchAggregation(randomTask(), BatchIdentifier.of(Interval.of(12, 1).encode())).isEmpty());
     }
   }
 
@@ -98,7 +107,7 @@ class JdbcAggregateShareStoreTest {
   private static boolean insertIfAbsent(JdbcAggregateShareStore store, NoisedAggregateShare n,
       CollectedInterval range) {
     return store.inTaskTransaction(n.taskId(), tx -> {
-      if (tx.noisedShare(n.batchIdentifier()).isPresent()
+      if (tx.noisedShare(n.batch()).isPresent()
           || (range != null && tx.collectedIntervalOverlaps(range))) {
         return false;
       }
@@ -112,14 +121,14 @@ class JdbcAggregateShareStoreTest {
   void aTaskTransactionCommitsOrRollsBackWhole(String backend) {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
-      byte[] batch = Interval.of(1, 10).encode();
+      BatchIdentifier batch = BatchIdentifier.of(Interval.of(1, 10).encode());
       NoisedAggregateShare first = noised(task, batch, 1);
       assertTrue(insertIfAbsent(store, first, new CollectedInterval(1, 11)));
       assertFalse(insertIfAbsent(store, noised(task, batch, 2), new CollectedInterval(1, 11)));
       assertEquals(first, store.noisedShare(task, batch).orElseThrow());
-      assertTrue(store.noisedShare(task, Interval.of(2, 10).encode()).isEmpty());
+      assertTrue(store.noisedShare(task, BatchIdentifier.of(Interval.of(2, 10).encode())).isEmpty());
       // work that throws after writing leaves nothing behind, and its exception comes out as is
-      byte[] other = Interval.of(40, 1).encode();
+      BatchIdentifier other = BatchIdentifier.of(Interval.of(40, 1).encode());
       IllegalStateException boom = assertThrows(IllegalStateException.class,
           () -> store.inTaskTransaction(task, tx -> {
             tx.insertNoisedShare(noised(task, other, 3),
@@ -144,9 +153,9 @@ class JdbcAggregateShareStoreTest {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
       long big = Long.MIN_VALUE + 5; // 2^63 + 5: above every signed long
-      assertTrue(insertIfAbsent(store, noised(task, Interval.of(10, 5).encode(), 1),
+      assertTrue(insertIfAbsent(store, noised(task, id(10, 5), 1),
           new CollectedInterval(10, 15)));
-      assertTrue(insertIfAbsent(store, noised(task, Interval.of(big, 5).encode(), 2),
+      assertTrue(insertIfAbsent(store, noised(task, id(big, 5), 2),
           new CollectedInterval(big, big + 5)));
       store.inTaskTransaction(task, tx -> {
         assertTrue(tx.collectedIntervalOverlaps(new CollectedInterval(14, 16)));
@@ -181,7 +190,7 @@ class JdbcAggregateShareStoreTest {
         JdbcAggregateShareStore s = i % 2 == 0 ? store : second;
         results.add(pool.submit(() -> {
           start.await();
-          return insertIfAbsent(s, noised(task, Interval.of(k, 40).encode(), k + 1),
+          return insertIfAbsent(s, noised(task, id(k, 40), k + 1),
               new CollectedInterval(k, k + 40));
         }));
       }
@@ -201,16 +210,16 @@ class JdbcAggregateShareStoreTest {
   void resourcesAreIdempotentPerRequestAndDeletionKeepsTheNoisedShare(String backend) {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
-      byte[] batch = Interval.of(5, 5).encode();
+      BatchIdentifier batch = BatchIdentifier.of(Interval.of(5, 5).encode());
       insertIfAbsent(store, noised(task, batch, 3), null);
       AggregateShareId id = AggregateShareId.random(RANDOM);
-      AggregateShareResource r = new AggregateShareResource(task, id, batch, bytes(32, 1),
+      AggregateShareResource r = new AggregateShareResource(task, id, batch, bs(32, 1),
           Instant.ofEpochMilli(5));
       assertEquals(r, store.createResourceIfAbsent(r));
       AggregateShareResource retry = new AggregateShareResource(task, AggregateShareId.random(RANDOM),
-          batch, bytes(32, 1), Instant.ofEpochMilli(6));
+          batch, bs(32, 1), Instant.ofEpochMilli(6));
       assertEquals(r, store.createResourceIfAbsent(retry), "a repeat request finds the first resource");
-      AggregateShareResource clash = new AggregateShareResource(task, id, batch, bytes(32, 2),
+      AggregateShareResource clash = new AggregateShareResource(task, id, batch, bs(32, 2),
           Instant.ofEpochMilli(7));
       assertThrows(StoreException.class, () -> store.createResourceIfAbsent(clash));
       assertEquals(r, store.resource(task, id).orElseThrow());
@@ -226,11 +235,11 @@ class JdbcAggregateShareStoreTest {
   void releasedSharesAreWrittenOnce(String backend) {
     try (JdbcAggregateShareStore store = open(backend)) {
       TaskId task = randomTask();
-      byte[] batch = Interval.of(20, 10).encode();
-      ReleasedAggregateShare first = new ReleasedAggregateShare(task, batch, bytes(32, 1),
-          bytes(60, 1), Instant.ofEpochMilli(5));
-      ReleasedAggregateShare second = new ReleasedAggregateShare(task, batch, bytes(32, 2),
-          bytes(60, 2), Instant.ofEpochMilli(6));
+      BatchIdentifier batch = BatchIdentifier.of(Interval.of(20, 10).encode());
+      ReleasedAggregateShare first = new ReleasedAggregateShare(task, batch, bs(32, 1),
+          bs(60, 1), Instant.ofEpochMilli(5));
+      ReleasedAggregateShare second = new ReleasedAggregateShare(task, batch, bs(32, 2),
+          bs(60, 2), Instant.ofEpochMilli(6));
       assertTrue(store.releasedShare(task, batch).isEmpty());
       assertEquals(first, store.putReleasedShareIfAbsent(first));
       assertEquals(first, store.putReleasedShareIfAbsent(second), "the first writer wins");
@@ -242,9 +251,10 @@ class JdbcAggregateShareStoreTest {
   void sqliteDataSurvivesReopenAndUsesWalWithFullSync() throws Exception {
     Path file = dir.resolve("reopen.db");
     TaskId task = randomTask();
-    byte[] batch = Interval.of(7, 1).encode();
+    BatchIdentifier batch = BatchIdentifier.of(Interval.of(7, 1).encode());
     NoisedAggregateShare n = noised(task, batch, 9);
-    BatchAggregation a = new BatchAggregation(task, batch, new byte[0], bytes(8, 1), 3, bytes(32, 3));
+    BatchAggregation a = new BatchAggregation(task, batch, ByteString.EMPTY, bs(8, 1), 3,
+        bs(32, 3));
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(file)) {
       insertIfAbsent(store, n, null);
       store.putBatchAggregation(a);
@@ -267,11 +277,12 @@ class JdbcAggregateShareStoreTest {
     JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"));
     store.close();
     store.close();
-    assertThrows(IllegalStateException.class, () -> store.noisedShare(randomTask(), new byte[1]));
+    assertThrows(IllegalStateException.class, () -> store.noisedShare(randomTask(),
+        BatchIdentifier.of(new byte[1])));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> JdbcAggregateShareStore.open("jdbc:mysql://x/y?password=secret"));
     assertFalse(e.getMessage().contains("secret"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> noised(randomTask(), new byte[0], 1));
+    assertThrows(IllegalArgumentException.class, () -> BatchIdentifier.of(new byte[0]));
   }
 
   @Test
@@ -289,11 +300,13 @@ class JdbcAggregateShareStoreTest {
         rnd.nextBytes(param);
         byte[] share = new byte[rnd.nextInt(2000)];
         rnd.nextBytes(share);
-        NoisedAggregateShare n = new NoisedAggregateShare(new TaskId(t), batch, param, rnd.nextLong(),
-            bytes(32, rnd.nextInt(256)), bytes(32, rnd.nextInt(256)), share,
+        NoisedAggregateShare n = new NoisedAggregateShare(new TaskId(t), BatchIdentifier.of(batch),
+            ByteString.copyOf(param), rnd.nextLong(), bs(32, rnd.nextInt(256)),
+            bs(32, rnd.nextInt(256)), ByteString.copyOf(share),
             Instant.ofEpochMilli(rnd.nextLong() >>> 20));
         assertTrue(insertIfAbsent(store, n, null), "seed=" + seed + " case " + i);
-        assertEquals(n, store.noisedShare(new TaskId(t), batch).orElseThrow(), "seed=" + seed);
+        assertEquals(n, store.noisedShare(new TaskId(t), BatchIdentifier.of(batch)).orElseThrow(),
+            "seed=" + seed);
       }
     }
   }

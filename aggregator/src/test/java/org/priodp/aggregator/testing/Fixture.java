@@ -9,6 +9,7 @@ import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
@@ -168,8 +169,8 @@ public final class Fixture {
   public void writeBuckets(AggregateShareStore store, int n) {
     for (int k = 0; k < n; k++) {
       store.putBatchAggregation(new BatchAggregation(taskId,
-          BatchBuckets.timeIntervalBucket(FIRST_BUCKET + k), new byte[0], share(k),
-          BUCKET_REPORTS, bucketChecksum(k)));
+          BatchBuckets.timeIntervalBucket(FIRST_BUCKET + k), ByteString.EMPTY,
+          ByteString.copyOf(share(k)), BUCKET_REPORTS, ByteString.copyOf(bucketChecksum(k))));
     }
   }
 
