@@ -99,8 +99,18 @@ public final class PrioDp implements Runnable {
     return false;
   }
 
+  /**
+   * The logging configuration of the command line, a class-path resource. It lives inside this
+   * package rather than at the jar's root, so a project that links prio-dp as a library keeps
+   * its own logging setup.
+   */
+  public static final String LOGGING_CONFIGURATION = "org/priodp/aggregator/cli/logback.xml";
+
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", LOGGING_CONFIGURATION);
+    }
     System.exit(commandLine().execute(args));
   }
 

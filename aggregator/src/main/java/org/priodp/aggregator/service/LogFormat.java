@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How the process logs to stderr: {@code text} (the pattern of logback.xml: time, level, logger,
+ * How the process logs to stderr: {@code text} (the pattern of the command line's logback.xml: time, level, logger,
  * message) or {@code json} (one JSON object per line by logback's {@link JsonEncoder}: timestamp,
  * level, threadName, loggerName, formattedMessage and, when there is one, throwable). Applies to
  * the logback root logger at run time, so no system property is needed.
@@ -68,6 +68,21 @@ public enum LogFormat {
     ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
     root.detachAndStopAllAppenders();
     root.addAppender(appender);
+  }
+
+  /**
+   * Raises the named logger to WARN until the returned handle is closed, then restores its level
+   * (the load generator: one line per request would measure the console). Does nothing when
+   * logback is not the SLF4J backend.
+   */
+  public static AutoCloseable quiet(String loggerName) {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+      return () -> { };
+    }
+    ch.qos.logback.classic.Logger logger = ctx.getLogger(loggerName);
+    Level previous = logger.getLevel();
+    logger.setLevel(Level.WARN);
+    return () -> logger.setLevel(previous);
   }
 
   /** Logs org.priodp at DEBUG (the --verbose switch): stack traces of server errors included. */

@@ -38,4 +38,14 @@ class PrioDpTest {
     assertEquals(2, r.code());
     assertTrue(r.err().startsWith("Missing required command"), r.err());
   }
+
+  @Test
+  void theLoggingConfigurationIsInsideTheCliPackageNotAtTheJarRoot() throws Exception {
+    // a project linking the aggregator keeps its own logging: no logback.xml at the root of
+    // the aggregator's classes, and the command line's own configuration is where main finds it
+    java.nio.file.Path classes = java.nio.file.Path.of(PrioDp.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    assertTrue(!java.nio.file.Files.exists(classes.resolve("logback.xml")), classes.toString());
+    assertTrue(java.nio.file.Files.exists(classes.resolve(PrioDp.LOGGING_CONFIGURATION)));
+  }
 }

@@ -411,8 +411,8 @@ class ServeCommandTest {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
         "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
         // the test class path also holds logback-test.xml; use the one that ships
-        "-Dlogback.configurationFile=" + Path.of(ServeCommand.class.getResource("/logback.xml")
-            .toURI()), "org.priodp.aggregator.cli.PrioDp", "serve"));
+        "-Dlogback.configurationFile=" + PrioDp.LOGGING_CONFIGURATION,
+        "org.priodp.aggregator.cli.PrioDp", "serve"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().keySet().removeIf(k -> k.startsWith("PRIODP_"));

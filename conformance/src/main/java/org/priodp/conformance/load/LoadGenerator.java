@@ -20,6 +20,7 @@ import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.LogFormat;
 import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
@@ -98,10 +99,7 @@ public final class LoadGenerator {
       HelperServer server = new HelperServer(List.of(task.helper()), store, RandomSource.secure());
       int port = server.start(0);
       // one INFO line per request would measure the console, not the service
-      ch.qos.logback.classic.Logger requestLog = (ch.qos.logback.classic.Logger)
-          org.slf4j.LoggerFactory.getLogger("org.priodp.aggregator.request");
-      ch.qos.logback.classic.Level previous = requestLog.getLevel();
-      requestLog.setLevel(ch.qos.logback.classic.Level.WARN);
+      AutoCloseable quiet = LogFormat.quiet("org.priodp.aggregator.request");
       try {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -127,7 +125,7 @@ public final class LoadGenerator {
             });
         return List.of(fresh, repeat);
       } finally {
-        requestLog.setLevel(previous);
+        closeQuietly(quiet);
         server.stop();
       }
     }
@@ -184,5 +182,13 @@ public final class LoadGenerator {
         .header("Authorization", auth)
         .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())
         .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode())).build();
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
