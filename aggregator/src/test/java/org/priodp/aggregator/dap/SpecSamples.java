@@ -66,4 +66,19 @@ final class SpecSamples {
     return new TaskConfiguration(hex("74"), "a", "b", 1, 10, BatchMode.LEADER_SELECTED, new byte[0],
         1, new byte[0], List.of());
   }
+
+  /** The spec example's batch ID 1f 1e ... 00. */
+  static final String BATCH_ID = "1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
+
+  /** A ping-pong initialize(0) message with verifier_share<0..2^32-1> = abcd (7 bytes). */
+  static final String PING_INIT_HEX = "00 00000002 abcd";
+
+  /** VerifyInit (58 bytes): the report share, payload<1..2^32-1> = the initialize message. */
+  static String verifyInitHex(String id) {
+    return reportShareHex(id) + "00000007" + PING_INIT_HEX;
+  }
+
+  static VerifyInit verifyInit(String id) {
+    return new VerifyInit(reportShare(id), hex(PING_INIT_HEX));
+  }
 }
