@@ -1,0 +1,126 @@
+package org.priodp.aggregator.dap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * The Leader's request creating an aggregation job, {@code struct { uint8 verification_key_id;
+ * opaque agg_param<0..2^32-1>; AggregationJobExtension extensions<0..2^16-1>; VerifyInit
+ * verify_inits[verify_inits_length]; } AggregationJobInitReq} (DAP-18 "Leader Initialization"),
+ * media type {@code application/ppm-dap;message=aggregation-job-init-req}. The VerifyInits are
+ * concatenated without a length prefix and run to the end of the HTTP content.
+ *
+ * <p>Checks that DAP-18 "Helper Initialization" makes {@code invalidMessage} and that need only
+ * this message are enforced when decoding and constructing: extension types strictly increasing,
+ * a well-formed leader_selected_batch_id, and distinct report IDs. Whether the extensions are
+ * supported, whether the batch mode needs leader_selected_batch_id, and whether the key id and
+ * aggregation parameter are acceptable are task-level questions left to the caller. DAP-18 sets
+ * no minimum number of VerifyInits, so an empty list decodes; a Helper may refuse an empty job.
+ * Two requests are the same job exactly when their encodings are equal (DAP-18 "Leader
+ * Initialization"), which is what {@link #equals} compares.
+ */
+public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
+    List<AggregationJobExtension> extensions, List<VerifyInit> verifyInits) {
+  /** Validates and copies the fields. */
+  public AggregationJobInitReq {
+    if (verificationKeyId < 0 || verificationKeyId > 0xff) {
+      throw new IllegalArgumentException("verification_key_id out of uint8 range: " + verificationKeyId);
+    }
+    aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
+    extensions = AggregationJobExtension.checkList(extensions, "extensions");
+    verifyInits = List.copyOf(verifyInits);
+    Set<ReportId> ids = new HashSet<>();
+    for (VerifyInit v : verifyInits) {
+      if (!ids.add(v.reportId())) {
+        throw new IllegalArgumentException("verify_inits: duplicate report ID " + v.reportId());
+      }
+    }
+  }
+
+  /** Returns a copy of the aggregation parameter. */
+  @Override
+  public byte[] aggParam() {
+    return aggParam.clone();
+  }
+
+  /** Returns the batch ID of the leader_selected_batch_id extension, if present. */
+  public Optional<BatchId> leaderSelectedBatchId() {
+    for (AggregationJobExtension e : extensions) {
+      if (e.extensionType() == AggregationJobExtension.LEADER_SELECTED_BATCH_ID) {
+        return e.asLeaderSelectedBatchId();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Returns the report IDs in request order. */
+  public List<ReportId> reportIds() {
+    List<ReportId> out = new ArrayList<>(verifyInits.size());
+    for (VerifyInit v : verifyInits) {
+      out.add(v.reportId());
+    }
+    return out;
+  }
+
+  /** Returns the encoding. */
+  public byte[] encode() {
+    DapWriter w = new DapWriter();
+    w.u8(verificationKeyId).vector(4, 0, 0xffffffffL, aggParam);
+    AggregationJobExtension.writeList(w, extensions);
+    for (VerifyInit v : verifyInits) {
+      v.write(w);
+    }
+    return w.toByteArray();
+  }
+
+  /** Decodes a whole request body; throws only {@link DapDecodeException}. */
+  public static AggregationJobInitReq decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "AggregationJobInitReq", AggregationJobInitReq::read);
+  }
+
+  private static AggregationJobInitReq read(DapReader r) {
+    int keyId = r.u8("verification_key_id");
+    byte[] aggParam = r.vector(4, 0, 0xffffffffL, "agg_param");
+    List<AggregationJobExtension> ext = AggregationJobExtension.readList(r, "extensions");
+    List<VerifyInit> inits = new ArrayList<>();
+    Set<ReportId> ids = new HashSet<>();
+    while (r.remaining() > 0) {
+      String f = "verify_inits[" + inits.size() + "]";
+      VerifyInit v = VerifyInit.read(r, f);
+      if (!ids.add(v.reportId())) {
+        throw new DapDecodeException(f + ".report_share.report_metadata.report_id",
+            "duplicate report ID " + v.reportId().toBase64Url());
+      }
+      inits.add(v);
+    }
+    return new AggregationJobInitReq(keyId, aggParam, ext, inits);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AggregationJobInitReq a && a.verificationKeyId == verificationKeyId
+        && Arrays.equals(a.aggParam, aggParam) && a.extensions.equals(extensions)
+        && a.verifyInits.equals(verifyInits);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(verificationKeyId, Arrays.hashCode(aggParam), extensions, verifyInits);
+  }
+
+  @Override
+  public String toString() {
+    return "AggregationJobInitReq[verificationKeyId=" + verificationKeyId + ", aggParam="
+        + Octets.hex(aggParam) + ", extensions=" + extensions + ", " + verifyInits.size()
+        + " verifyInits " + reportIds() + "]";
+  }
+}

@@ -1,0 +1,197 @@
+package org.priodp.aggregator.dap;
+
+import java.util.Arrays;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * A message of the VDAF ping-pong topology, {@code struct { MessageType type; select
+ * (Message.type) { case initialize: opaque verifier_share<0..2^32-1>; case continue: opaque
+ * verifier_message<0..2^32-1>; opaque verifier_share<0..2^32-1>; case finish: opaque
+ * verifier_message<0..2^32-1>; }; } Message} with {@code enum { initialize(0), continue(1),
+ * finish(2), (255) } MessageType} (VDAF-20 "The Ping-Pong Topology (Only Two Aggregators)").
+ * DAP-18 carries it as the payload of VerifyInit, VerifyResp (continue) and VerifyContinue.
+ *
+ * <p>VDAF-20 turns a message that does not decode into a {@code Rejected} state for that report
+ * (the whole of {@code ping_pong_helper_init} and {@code ping_pong_continued} sits in a
+ * {@code try}), so a caller maps {@link DapDecodeException} from {@link #decode} to the report
+ * error {@code vdaf_verify_error}, not to a failed aggregation job. The verifier share and message
+ * stay opaque here; the VDAF decodes them.
+ */
+public sealed interface PingPongMessage
+    permits PingPongMessage.Initialize, PingPongMessage.Continue, PingPongMessage.Finish {
+
+  /** The MessageType code points. */
+  enum Type {
+    INITIALIZE(0),
+    CONTINUE(1),
+    FINISH(2);
+
+    private final int code;
+
+    Type(int code) {
+      this.code = code;
+    }
+
+    /** Returns the uint8 code point. */
+    public int code() {
+      return code;
+    }
+
+    /** Returns the type with this code point or throws {@link DapDecodeException} naming the field. */
+    public static Type fromCode(int code, String field) {
+      for (Type t : values()) {
+        if (t.code == code) {
+          return t;
+        }
+      }
+      throw new DapDecodeException(field, "unknown ping-pong MessageType " + code);
+    }
+  }
+
+  /** Returns the variant's type. */
+  Type type();
+
+  /** Returns the encoding. */
+  default byte[] encode() {
+    DapWriter w = new DapWriter().u8(type().code());
+    if (this instanceof Initialize i) {
+      w.vector(4, 0, 0xffffffffL, i.verifierShare);
+    } else if (this instanceof Continue c) {
+      w.vector(4, 0, 0xffffffffL, c.verifierMessage).vector(4, 0, 0xffffffffL, c.verifierShare);
+    } else {
+      w.vector(4, 0, 0xffffffffL, ((Finish) this).verifierMessage);
+    }
+    return w.toByteArray();
+  }
+
+  /** Decodes one message with nothing after it; throws only {@link DapDecodeException}. */
+  static PingPongMessage decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "PingPongMessage", r -> read(r, "ping_pong_message"));
+  }
+
+  private static PingPongMessage read(DapReader r, String field) {
+    Type type = Type.fromCode(r.u8(field + ".type"), field + ".type");
+    return switch (type) {
+      case INITIALIZE -> new Initialize(r.vector(4, 0, 0xffffffffL, field + ".verifier_share"));
+      case CONTINUE -> {
+        byte[] message = r.vector(4, 0, 0xffffffffL, field + ".verifier_message");
+        yield new Continue(message, r.vector(4, 0, 0xffffffffL, field + ".verifier_share"));
+      }
+      case FINISH -> new Finish(r.vector(4, 0, 0xffffffffL, field + ".verifier_message"));
+    };
+  }
+
+  /** The Leader's first message: its encoded verifier share. */
+  record Initialize(byte[] verifierShare) implements PingPongMessage {
+    /** Validates and copies the share. */
+    public Initialize {
+      verifierShare = Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+    }
+
+    @Override
+    public Type type() {
+      return Type.INITIALIZE;
+    }
+
+    /** Returns a copy of the encoded verifier share. */
+    @Override
+    public byte[] verifierShare() {
+      return verifierShare.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Initialize i && Arrays.equals(i.verifierShare, verifierShare);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(verifierShare);
+    }
+
+    @Override
+    public String toString() {
+      return "PingPongMessage.Initialize[verifierShare=" + Octets.hex(verifierShare) + "]";
+    }
+  }
+
+  /** A middle message: this round's verifier message and the sender's next verifier share. */
+  record Continue(byte[] verifierMessage, byte[] verifierShare) implements PingPongMessage {
+    /** Validates and copies the fields. */
+    public Continue {
+      verifierMessage = Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
+      verifierShare = Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+    }
+
+    @Override
+    public Type type() {
+      return Type.CONTINUE;
+    }
+
+    /** Returns a copy of the encoded verifier message. */
+    @Override
+    public byte[] verifierMessage() {
+      return verifierMessage.clone();
+    }
+
+    /** Returns a copy of the encoded verifier share. */
+    @Override
+    public byte[] verifierShare() {
+      return verifierShare.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Continue c && Arrays.equals(c.verifierMessage, verifierMessage)
+          && Arrays.equals(c.verifierShare, verifierShare);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Arrays.hashCode(verifierMessage) + Arrays.hashCode(verifierShare);
+    }
+
+    @Override
+    public String toString() {
+      return "PingPongMessage.Continue[verifierMessage=" + Octets.hex(verifierMessage)
+          + ", verifierShare=" + Octets.hex(verifierShare) + "]";
+    }
+  }
+
+  /** The last message: the final verifier message. */
+  record Finish(byte[] verifierMessage) implements PingPongMessage {
+    /** Validates and copies the message. */
+    public Finish {
+      verifierMessage = Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
+    }
+
+    @Override
+    public Type type() {
+      return Type.FINISH;
+    }
+
+    /** Returns a copy of the encoded verifier message. */
+    @Override
+    public byte[] verifierMessage() {
+      return verifierMessage.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Finish f && Arrays.equals(f.verifierMessage, verifierMessage);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(verifierMessage);
+    }
+
+    @Override
+    public String toString() {
+      return "PingPongMessage.Finish[verifierMessage=" + Octets.hex(verifierMessage) + "]";
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package org.priodp.aggregator.dap;
+
+import java.util.Objects;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+
+/**
+ * The Leader's verdict on one rejected upload, {@code struct { ReportID id; ReportError error; }
+ * ReportUploadStatus} (DAP-18 "Upload Request", "Leader Behavior"); encoded as 17 bytes.
+ */
+public record ReportUploadStatus(ReportId id, ReportError error) {
+  /** The encoded length in bytes. */
+  public static final int LENGTH = ReportId.LENGTH + 1;
+
+  /** Rejects null fields. */
+  public ReportUploadStatus {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(error, "error");
+  }
+
+  /** Returns the 17-byte encoding. */
+  public byte[] encode() {
+    DapWriter w = new DapWriter();
+    write(w);
+    return w.toByteArray();
+  }
+
+  /** Decodes exactly one ReportUploadStatus. */
+  public static ReportUploadStatus decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "ReportUploadStatus", r -> read(r, "status"));
+  }
+
+  static ReportUploadStatus read(DapReader r, String field) {
+    ReportId id = ReportId.read(r, field + ".id");
+    ReportError error = ReportError.fromCode(r.u8(field + ".error"), field + ".error");
+    return new ReportUploadStatus(id, error);
+  }
+
+  void write(DapWriter w) {
+    id.write(w);
+    w.u8(error.code());
+  }
+}

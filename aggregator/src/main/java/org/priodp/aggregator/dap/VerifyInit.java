@@ -1,0 +1,73 @@
+package org.priodp.aggregator.dap;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.priodp.aggregator.dap.internal.DapReader;
+import org.priodp.aggregator.dap.internal.DapWriter;
+import org.priodp.aggregator.dap.internal.Decoding;
+import org.priodp.aggregator.dap.internal.Octets;
+
+/**
+ * The Leader's first verification message for one report, {@code struct { ReportShare
+ * report_share; opaque payload<1..2^32-1>; } VerifyInit} (DAP-18 "Leader Initialization"; called
+ * PrepareInit before DAP-17 renamed preparation to verification). The payload is the Leader's
+ * outbound ping-pong message ({@link PingPongMessage}, normally {@code initialize}); it is kept
+ * opaque here because a malformed one rejects only this report ({@code vdaf_verify_error}).
+ */
+public record VerifyInit(ReportShare reportShare, byte[] payload) {
+  /** Validates and copies the fields. */
+  public VerifyInit {
+    Objects.requireNonNull(reportShare, "report_share");
+    payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+  }
+
+  /** Returns a copy of the encoded ping-pong message. */
+  @Override
+  public byte[] payload() {
+    return payload.clone();
+  }
+
+  /** Returns the report ID of the report share. */
+  public ReportId reportId() {
+    return reportShare.reportId();
+  }
+
+  /** Returns the encoding. */
+  public byte[] encode() {
+    DapWriter w = new DapWriter();
+    write(w);
+    return w.toByteArray();
+  }
+
+  /** Decodes one VerifyInit with nothing after it. */
+  public static VerifyInit decode(byte[] encoded) {
+    return Decoding.decodeAll(encoded, "VerifyInit", r -> read(r, "verify_init"));
+  }
+
+  static VerifyInit read(DapReader r, String field) {
+    ReportShare share = ReportShare.read(r, field + ".report_share");
+    byte[] payload = r.vector(4, 1, 0xffffffffL, field + ".payload");
+    return new VerifyInit(share, payload);
+  }
+
+  void write(DapWriter w) {
+    reportShare.write(w);
+    w.vector(4, 1, 0xffffffffL, payload);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof VerifyInit v && v.reportShare.equals(reportShare)
+        && Arrays.equals(v.payload, payload);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(reportShare, Arrays.hashCode(payload));
+  }
+
+  @Override
+  public String toString() {
+    return "VerifyInit[" + reportShare + ", payload=" + Octets.hex(payload) + "]";
+  }
+}
