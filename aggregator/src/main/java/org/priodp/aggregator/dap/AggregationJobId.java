@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -12,19 +11,23 @@ import org.priodp.aggregator.dap.internal.Octets;
  * spec leaves its length open, this project uses 16 bytes as the spec's example does ("95 ce da
  * 51 ..."), shown in URLs in URL-safe unpadded base64 (DAP-18 "HTTP Usage").
  */
-public record AggregationJobId(byte[] bytes) {
+public record AggregationJobId(ByteString value) {
   /** The encoded length in bytes. */
   public static final int LENGTH = 16;
 
-  /** Validates the length and copies the bytes. */
+  /** Validates the length. */
   public AggregationJobId {
-    bytes = Octets.checkFixed(bytes, LENGTH, "aggregation_job_id");
+    Octets.checkFixed(value, LENGTH, "aggregation_job_id");
+  }
+
+  /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
+  public AggregationJobId(byte[] bytes) {
+    this(ByteString.copyOf(Octets.copy(bytes, "aggregation_job_id")));
   }
 
   /** Returns a copy of the 16 bytes. */
-  @Override
   public byte[] bytes() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Returns a fresh random identifier drawn from the given source. */
@@ -36,7 +39,7 @@ public record AggregationJobId(byte[] bytes) {
 
   /** Returns the URL-safe, unpadded base64 form used in resource URLs. */
   public String toBase64Url() {
-    return Octets.toBase64Url(bytes);
+    return value.toBase64Url();
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
@@ -47,7 +50,7 @@ public record AggregationJobId(byte[] bytes) {
 
   /** Returns the 16-byte encoding. */
   public byte[] encode() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Decodes exactly 16 bytes. */
@@ -60,17 +63,7 @@ public record AggregationJobId(byte[] bytes) {
   }
 
   void write(DapWriter w) {
-    w.raw(bytes);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AggregationJobId other && Arrays.equals(bytes, other.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
+    w.raw(value.toByteArray());
   }
 
   @Override

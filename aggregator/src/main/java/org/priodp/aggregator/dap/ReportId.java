@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -12,19 +11,23 @@ import org.priodp.aggregator.dap.internal.Octets;
  * nonce; its URL-safe unpadded base64 form (DAP-18 "HTTP Usage") is used in logs and problem
  * documents.
  */
-public record ReportId(byte[] bytes) {
+public record ReportId(ByteString value) {
   /** The encoded length in bytes. */
   public static final int LENGTH = 16;
 
-  /** Validates the length and copies the bytes. */
+  /** Validates the length. */
   public ReportId {
-    bytes = Octets.checkFixed(bytes, LENGTH, "report_id");
+    Octets.checkFixed(value, LENGTH, "report_id");
+  }
+
+  /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
+  public ReportId(byte[] bytes) {
+    this(ByteString.copyOf(Octets.copy(bytes, "report_id")));
   }
 
   /** Returns a copy of the 16 bytes. */
-  @Override
   public byte[] bytes() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Returns a fresh random report ID drawn from the given source (the Client's duty). */
@@ -36,7 +39,7 @@ public record ReportId(byte[] bytes) {
 
   /** Returns the URL-safe, unpadded base64 form. */
   public String toBase64Url() {
-    return Octets.toBase64Url(bytes);
+    return value.toBase64Url();
   }
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
@@ -47,7 +50,7 @@ public record ReportId(byte[] bytes) {
 
   /** Returns the 16-byte encoding. */
   public byte[] encode() {
-    return bytes.clone();
+    return value.toByteArray();
   }
 
   /** Decodes exactly 16 bytes. */
@@ -60,17 +63,7 @@ public record ReportId(byte[] bytes) {
   }
 
   void write(DapWriter w) {
-    w.raw(bytes);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ReportId other && Arrays.equals(bytes, other.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
+    w.raw(value.toByteArray());
   }
 
   @Override

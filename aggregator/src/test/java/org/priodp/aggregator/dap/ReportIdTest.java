@@ -25,7 +25,8 @@ class ReportIdTest {
   void rejectsWrongLengthsAndBadBase64() {
     assertThrows(IllegalArgumentException.class, () -> new ReportId(new byte[15]));
     assertThrows(IllegalArgumentException.class, () -> new ReportId(new byte[17]));
-    assertThrows(NullPointerException.class, () -> new ReportId(null));
+    assertThrows(NullPointerException.class, () -> new ReportId((byte[]) null));
+    assertThrows(NullPointerException.class, () -> new ReportId((ByteString) null));
     CodecChecks.assertEveryTruncationRejected(new byte[16], ReportId::decode);
     assertRejects(ReportId::decode, new byte[15], "report_id");
     assertRejects(ReportId::decode, new byte[17], "ReportID");
