@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.priodp.noise.Budget;
 import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
 
@@ -34,6 +35,28 @@ public sealed interface DpStrategy
    */
   Optional<NoiseSampler> sampler(Sensitivity sensitivity);
 
+  /**
+   * Returns the fixed-work sampler with the same distribution up to a stated total variation
+   * (see {@link org.priodp.noise.HardenedDiscreteLaplace}).
+   *
+   * @throws IllegalArgumentException if the strategy has no fixed-work sampler (only
+   *     PureDpDiscreteLaplace has one), or its scale is too large for it
+   */
+  default NoiseSampler hardenedSampler(Sensitivity sensitivity) {
+    Objects.requireNonNull(sensitivity, "sensitivity");
+    throw new IllegalArgumentException(
+        "the fixed-work sampler exists for PureDpDiscreteLaplace only, not " + describe());
+  }
+
+  /** Returns the budget the strategy spends (epsilon or rho), or empty when it adds no noise. */
+  Optional<Budget> budget();
+
+  /**
+   * Returns the strategy's code in prio-dp's DP-binding task extension (DpBindingV1, see the
+   * aggregator's {@code DpBinding}): 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian.
+   */
+  int bindingCode();
+
   /** Returns a one-line description for people, e.g. "PureDpDiscreteLaplace(epsilon=1/2)". */
   String describe();
 
@@ -43,6 +66,16 @@ public sealed interface DpStrategy
     public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
       Objects.requireNonNull(sensitivity, "sensitivity");
       return Optional.empty();
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.empty();
+    }
+
+    @Override
+    public int bindingCode() {
+      return 0;
     }
 
     @Override
@@ -73,6 +106,22 @@ public sealed interface DpStrategy
       return Optional.of(laplace(sensitivity));
     }
 
+    /** Returns the fixed-work discrete Laplace with scale L1 / epsilon. */
+    @Override
+    public HardenedDiscreteLaplace hardenedSampler(Sensitivity sensitivity) {
+      return laplace(sensitivity).hardened(); // throws for scales beyond its 62 digits
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.of(new Budget.PureDp(epsilon));
+    }
+
+    @Override
+    public int bindingCode() {
+      return 1;
+    }
+
     @Override
     public String describe() {
       return "PureDpDiscreteLaplace(epsilon=" + epsilon + ")";
@@ -99,6 +148,16 @@ public sealed interface DpStrategy
     @Override
     public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
       return Optional.of(gaussian(sensitivity));
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.of(new Budget.ZCdp(rho));
+    }
+
+    @Override
+    public int bindingCode() {
+      return 2;
     }
 
     @Override

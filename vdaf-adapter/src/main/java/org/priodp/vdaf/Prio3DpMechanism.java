@@ -6,13 +6,9 @@ import java.util.Optional;
 import org.priodp.field.DecodeException;
 import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
-import org.priodp.noise.Accuracy;
-import org.priodp.noise.DiscreteGaussian;
-import org.priodp.noise.DiscreteLaplace;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.Rational;
 
 /**
  * Adds differential-privacy noise to a Prio3 aggregate share, with the noise scale derived from
@@ -37,42 +33,21 @@ import org.priodp.noise.Rational;
  * not, so give each thread its own.
  */
 public final class Prio3DpMechanism {
-  /** Laplace scales up to this use the sampler's {@code long} path. */
-  private static final Rational LONG_LAPLACE_SCALE = Rational.of(BigInteger.ONE.shiftLeft(40));
-  /** Gaussian sigma^2 up to this use the sampler's {@code long} path. */
-  private static final Rational LONG_GAUSSIAN_SIGMA2 = Rational.of(BigInteger.ONE.shiftLeft(80));
-
   private final Prio3Variant variant;
   private final DpStrategy strategy;
   private final Sensitivity sensitivity;
   private final NoiseSampler sampler; // null: no noise
-  private final boolean longPath;
+  private final boolean hardened;
 
   private Prio3DpMechanism(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule,
       boolean hardened) {
     this.variant = Objects.requireNonNull(variant, "variant");
     this.strategy = Objects.requireNonNull(strategy, "strategy");
     this.sensitivity = Sensitivity.of(variant, rule);
-    NoiseSampler exact = strategy.sampler(sensitivity).orElse(null);
-    if (hardened) {
-      if (!(exact instanceof DiscreteLaplace dl)) {
-        throw new IllegalArgumentException(
-            "the fixed-work sampler exists for PureDpDiscreteLaplace only, not " + strategy.describe());
-      }
-      this.sampler = dl.hardened(); // throws for scales beyond its 62 digits
-      this.longPath = true;
-      return;
-    }
-    this.sampler = exact;
-    // A sample beyond the long range has probability below exp(-2^23) on the long path; if it
-    // ever happens the sampler throws and nothing is released (never resampled silently).
-    if (sampler instanceof DiscreteLaplace dl) {
-      longPath = dl.scale().compareTo(LONG_LAPLACE_SCALE) <= 0;
-    } else if (sampler instanceof DiscreteGaussian dg) {
-      longPath = dg.sigma2().compareTo(LONG_GAUSSIAN_SIGMA2) <= 0;
-    } else {
-      longPath = false;
-    }
+    this.hardened = hardened;
+    this.sampler = hardened
+        ? strategy.hardenedSampler(sensitivity)
+        : strategy.sampler(sensitivity).orElse(null);
   }
 
   /** Returns the mechanism for a variant and strategy under prio-dp's sensitivity rule. */
@@ -106,15 +81,7 @@ public final class Prio3DpMechanism {
 
   /** Returns true if noise is drawn by the fixed-work sampler. */
   public boolean hardened() {
-    return sampler instanceof HardenedDiscreteLaplace;
-  }
-
-  /** The scale of the discrete Laplace noise, exact or fixed-work; null for other noise. */
-  private Rational laplaceScale() {
-    if (sampler instanceof DiscreteLaplace dl) {
-      return dl.scale();
-    }
-    return sampler instanceof HardenedDiscreteLaplace h ? h.scale() : null;
+    return hardened;
   }
 
   /** Returns the VDAF parameters. */
@@ -147,16 +114,7 @@ public final class Prio3DpMechanism {
    * scale 2".
    */
   public String describeNoise() {
-    if (sampler instanceof HardenedDiscreteLaplace h) {
-      return "fixed-work discrete Laplace with scale " + h.scale() + " (total variation <= 2^"
-          + Math.round(Math.log(Accuracy.toDouble(h.delta())) / Math.log(2))
-          + " from the exact distribution)";
-    } else if (sampler instanceof DiscreteLaplace dl) {
-      return "discrete Laplace with scale " + dl.scale();
-    } else if (sampler instanceof DiscreteGaussian dg) {
-      return "discrete Gaussian with sigma^2 " + dg.sigma2();
-    }
-    return "no noise";
+    return sampler == null ? "no noise" : sampler.describe();
   }
 
   // ------------------------------------------------------------------ noising
@@ -221,7 +179,10 @@ public final class Prio3DpMechanism {
       return;
     }
     long[] noise = field.newArray(n);
-    if (longPath) {
+    // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
+    // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
+    // released (never resampled silently).
+    if (sampler.drawsFitLong()) {
       long[] z = new long[n];
       sampler.fill(z, rnd);
       for (int i = 0; i < n; i++) {
@@ -260,12 +221,7 @@ public final class Prio3DpMechanism {
    */
   public double noiseVariance(int aggregators) {
     checkAggregators(aggregators);
-    if (laplaceScale() != null) {
-      return aggregators * Accuracy.laplaceVariance(laplaceScale());
-    } else if (sampler instanceof DiscreteGaussian dg) {
-      return aggregators * Accuracy.gaussianVarianceBound(dg.sigma2());
-    }
-    return 0;
+    return sampler == null ? 0 : aggregators * sampler.variance();
   }
 
   /** Returns the standard deviation of the total noise on one coordinate, for people. */
@@ -285,17 +241,7 @@ public final class Prio3DpMechanism {
     if (!(confidence > 0 && confidence < 1)) {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
     }
-    if (sampler == null) {
-      return BigInteger.ZERO;
-    }
-    if (aggregators > 2) {
-      double perDraw = 1 - (1 - confidence) / aggregators;
-      return BigInteger.valueOf(aggregators).multiply(noiseHalfWidthBig(1, perDraw));
-    }
-    if (laplaceScale() != null) {
-      return Accuracy.laplaceHalfWidth(laplaceScale(), aggregators, confidence);
-    }
-    return Accuracy.gaussianHalfWidth(((DiscreteGaussian) sampler).sigma2(), aggregators, confidence);
+    return sampler == null ? BigInteger.ZERO : sampler.halfWidth(aggregators, confidence);
   }
 
   /**

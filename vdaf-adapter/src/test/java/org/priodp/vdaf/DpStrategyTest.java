@@ -8,8 +8,10 @@ import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.noise.Budget;
 import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.Rational;
 
 /** The strategies: exact scales from the sensitivity, and rejection of bad budgets. */
@@ -58,5 +60,29 @@ class DpStrategyTest {
     assertThrows(IllegalArgumentException.class, () -> new DpStrategy.PureDpDiscreteLaplace(Rational.ZERO));
     assertThrows(IllegalArgumentException.class, () -> new DpStrategy.ZCdpDiscreteGaussian(Rational.of(-1)));
     assertThrows(NullPointerException.class, () -> new DpStrategy.PureDpDiscreteLaplace(null));
+  }
+
+  @Test
+  void eachStrategyAnswersItsBudgetAndBindingCode() {
+    DpStrategy none = new DpStrategy.NoDifferentialPrivacy();
+    DpStrategy laplace = DpStrategy.PureDpDiscreteLaplace.parse("1/2");
+    DpStrategy gaussian = DpStrategy.ZCdpDiscreteGaussian.parse("0.25");
+    assertTrue(none.budget().isEmpty());
+    assertEquals(new Budget.PureDp(Rational.of(1, 2)), laplace.budget().orElseThrow());
+    assertEquals(new Budget.ZCdp(Rational.of(1, 4)), gaussian.budget().orElseThrow());
+    assertEquals(0, none.bindingCode());
+    assertEquals(1, laplace.bindingCode());
+    assertEquals(2, gaussian.bindingCode());
+  }
+
+  @Test
+  void onlyTheLaplaceStrategyHasAFixedWorkSampler() {
+    HardenedDiscreteLaplace h = (HardenedDiscreteLaplace) DpStrategy.PureDpDiscreteLaplace.parse("1/2")
+        .hardenedSampler(SUMVEC);
+    assertEquals(Rational.of(2040), h.scale());
+    for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC));
+      assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
+    }
   }
 }

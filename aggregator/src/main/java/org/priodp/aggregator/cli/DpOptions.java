@@ -40,16 +40,6 @@ final class DpOptions {
 
   /** Returns the sensitivity rule. */
   SensitivityRule rule() {
-    return switch (rule.strip()) {
-      case "priodp" -> SensitivityRule.PRIODP;
-      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
-      default -> throw new IllegalArgumentException(
-          "unknown --sensitivity-rule '" + rule + "': use priodp or janus");
-    };
-  }
-
-  /** Returns the command-line spelling of a rule. */
-  static String name(SensitivityRule rule) {
-    return rule == SensitivityRule.PRIODP ? "priodp" : "janus";
+    return SensitivityRule.parse("--sensitivity-rule", rule);
   }
 }

@@ -43,7 +43,7 @@ public final class SensitivityCommand implements PrioDpSubcommand {
     Sensitivity s = m.sensitivity();
     StringBuilder out = new StringBuilder();
     line(out, "vdaf", VdafOptions.describe(variant));
-    line(out, "sensitivity rule", DpOptions.name(s.rule()));
+    line(out, "sensitivity rule", s.rule().spelling());
     line(out, "L1 sensitivity", s.l1().toString());
     line(out, "squared L2 sensitivity", s.l2Squared().toString());
     if (!m.addsNoise()) {

@@ -96,7 +96,7 @@ public final class UnshardCommand implements PrioDpSubcommand {
         .put("vdaf", VdafOptions.describe(r.variant()))
         .put("num_measurements", r.numMeasurements())
         .put("strategy", r.strategy().describe())
-        .put("sensitivity_rule", DpOptions.name(m.sensitivity().rule()))
+        .put("sensitivity_rule", m.sensitivity().rule().spelling())
         .put("sensitivity_l1", m.sensitivity().l1())
         .put("sensitivity_l2_squared", m.sensitivity().l2Squared())
         .putNumbers("aggregate", r.estimates());

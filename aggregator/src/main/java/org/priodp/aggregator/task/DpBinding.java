@@ -11,6 +11,7 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.field.Field64;
+import org.priodp.noise.Budget;
 import org.priodp.noise.Rational;
 import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
@@ -90,16 +91,8 @@ public final class DpBinding {
         .vector(2, 0, 0xffff, vdafConfiguration(variant))
         .u8(variant.field() == Field64.FIELD ? 0 : 1)
         .u8(variant.proofs());
-    Rational budget = null;
-    if (strategy instanceof DpStrategy.NoDifferentialPrivacy) {
-      w.u8(0);
-    } else if (strategy instanceof DpStrategy.PureDpDiscreteLaplace p) {
-      w.u8(1);
-      budget = p.epsilon();
-    } else if (strategy instanceof DpStrategy.ZCdpDiscreteGaussian g) {
-      w.u8(2);
-      budget = g.rho();
-    }
+    w.u8(strategy.bindingCode());
+    Rational budget = strategy.budget().map(Budget::parameter).orElse(null);
     w.vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.numerator()))
         .vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.denominator()))
         .u8(rule == SensitivityRule.PRIODP ? 0 : 1);

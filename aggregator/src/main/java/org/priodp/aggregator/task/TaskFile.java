@@ -312,12 +312,8 @@ public final class TaskFile {
     if (!n.has("sensitivity_rule")) {
       return SensitivityRule.PRIODP;
     }
-    return switch (text(n, path, "sensitivity_rule").toLowerCase(Locale.ROOT)) {
-      case "priodp" -> SensitivityRule.PRIODP;
-      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
-      default -> throw new IllegalArgumentException(path
-          + ".sensitivity_rule: expected priodp or janus");
-    };
+    String text = text(n, path, "sensitivity_rule");
+    return wrap(path + ".sensitivity_rule", () -> SensitivityRule.parse("sensitivity_rule", text));
   }
 
   private static Prio3Variant vdaf(JsonNode n, String path) {
