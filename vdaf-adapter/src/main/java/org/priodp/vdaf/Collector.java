@@ -50,7 +50,7 @@ public final class Collector {
     this.confidence = confidence;
     this.postProcessing = Objects.requireNonNull(postProcessing, "postProcessing");
     if (postProcessing == PostProcessing.ROUND_HISTOGRAM_TO_COUNT
-        && !(mechanism.variant() instanceof Prio3Variant.Histogram)) {
+        && mechanism.variant().algorithm() != Prio3Algorithm.HISTOGRAM) {
       throw new IllegalArgumentException("post-processing round-histogram-to-count needs Prio3Histogram, not "
           + mechanism.variant().algorithm().specName());
     }
@@ -190,7 +190,7 @@ public final class Collector {
     BigInteger hi = top.add(h);
     BigInteger p = variant.field().modulus();
     if (hi.subtract(lo).compareTo(p) >= 0) {
-      throw new IllegalArgumentException(describe(variant) + " with " + numMeasurements + " reports and "
+      throw new IllegalArgumentException(variant.describe() + " with " + numMeasurements + " reports and "
           + mechanism.strategy().describe() + ": the valid range of the aggregate plus noise, [-" + h + ", "
           + top + " + " + h + "] (noise bound h at failure probability 2^-40), spans >= p = " + p + "; "
           + variant.field().name() + " cannot represent it unambiguously");
@@ -211,21 +211,6 @@ public final class Collector {
     return above.subtract(hi).compareTo(lo.subtract(below)) < 0 ? above : below;
   }
 
-  /** Returns the VDAF and the parameters that bound its aggregate, e.g. "Prio3Sum(max_measurement=7)". */
-  static String describe(Prio3Variant variant) {
-    String name = variant.algorithm().specName();
-    if (variant instanceof Prio3Variant.Sum s) {
-      return name + "(max_measurement=" + s.maxMeasurement() + ")";
-    } else if (variant instanceof Prio3Variant.SumVec v) {
-      return name + "(length=" + v.length() + ", max_measurement=" + v.maxMeasurement() + ")";
-    } else if (variant instanceof Prio3Variant.Histogram hist) {
-      return name + "(length=" + hist.length() + ")";
-    } else if (variant instanceof Prio3Variant.MultihotCountVec m) {
-      return name + "(length=" + m.length() + ", max_weight=" + m.maxWeight() + ")";
-    }
-    return name;
-  }
-
   private String noiseNote(int noisedShares) {
     if (!mechanism.addsNoise()) {
       return "no noise was added (" + mechanism.strategy().describe() + "): the values are exact";
@@ -240,17 +225,11 @@ public final class Collector {
   }
 
   /**
-   * The largest noise-free value of one coordinate: numMeasurements * the per-coordinate maximum
-   * (max_measurement for Sum and SumVec, 1 for Count, Histogram and MultihotCountVec).
+   * The largest noise-free value of one coordinate: numMeasurements times the variant's {@link
+   * Prio3Variant#maxContribution()}.
    */
   static BigInteger upperBound(Prio3Variant variant, long numMeasurements) {
-    BigInteger n = BigInteger.valueOf(numMeasurements);
-    if (variant instanceof Prio3Variant.Sum s) {
-      return n.multiply(s.maxMeasurement());
-    } else if (variant instanceof Prio3Variant.SumVec v) {
-      return n.multiply(v.maxMeasurement());
-    }
-    return n;
+    return BigInteger.valueOf(numMeasurements).multiply(variant.maxContribution());
   }
 
   static List<BigInteger> clamp(List<BigInteger> values, BigInteger upper) {

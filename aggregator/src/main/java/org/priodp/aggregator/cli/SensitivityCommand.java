@@ -42,7 +42,7 @@ public final class SensitivityCommand implements PrioDpSubcommand {
     Prio3DpMechanism m = Prio3DpMechanism.of(variant, strategy, dp.rule());
     Sensitivity s = m.sensitivity();
     StringBuilder out = new StringBuilder();
-    line(out, "vdaf", VdafOptions.describe(variant));
+    line(out, "vdaf", variant.describe());
     line(out, "sensitivity rule", s.rule().spelling());
     line(out, "L1 sensitivity", s.l1().toString());
     line(out, "squared L2 sensitivity", s.l2Squared().toString());

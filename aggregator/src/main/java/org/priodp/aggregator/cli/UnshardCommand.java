@@ -93,7 +93,7 @@ public final class UnshardCommand implements PrioDpSubcommand {
       hi.add(r.upper(i));
     }
     Json j = Json.object()
-        .put("vdaf", VdafOptions.describe(r.variant()))
+        .put("vdaf", r.variant().describe())
         .put("num_measurements", r.numMeasurements())
         .put("strategy", r.strategy().describe())
         .put("sensitivity_rule", m.sensitivity().rule().spelling())

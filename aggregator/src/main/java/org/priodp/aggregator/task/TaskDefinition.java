@@ -71,7 +71,7 @@ public final class TaskDefinition {
       throw new IllegalArgumentException("vdaf: the task configuration names VDAF type "
           + configuration.vdafType() + ", the variant is " + variant.algorithm().specName());
     }
-    if (!Arrays.equals(configuration.vdafConfiguration(), DpBinding.vdafConfiguration(variant))) {
+    if (!Arrays.equals(configuration.vdafConfiguration(), variant.vdafConfiguration())) {
       throw new IllegalArgumentException("vdaf: vdaf_configuration does not encode the variant's"
           + " parameters");
     }
@@ -138,7 +138,7 @@ public final class TaskDefinition {
       java.util.List<org.priodp.aggregator.dap.TaskExtension> extensions) {
     return new TaskConfiguration(taskInfo, leaderEndpoint, helperEndpoint, timePrecision,
         minBatchSize, batchMode, new byte[0], variant.algorithm().id(),
-        DpBinding.vdafConfiguration(variant), extensions);
+        variant.vdafConfiguration(), extensions);
   }
 
   /** Returns the task ID. */
