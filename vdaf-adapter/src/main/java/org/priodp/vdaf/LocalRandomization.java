@@ -45,7 +45,7 @@ public sealed interface LocalRandomization
   default Prio3.ShardResult shard(Prio3 prio3, byte[] ctx, List<BigInteger> measurement, byte[] nonce,
       RandomSource rnd, SecureRandom random) {
     Objects.requireNonNull(prio3, "prio3");
-    if (!prio3.variant().equals(java.util.Optional.of(variant()))) {
+    if (!prio3.variant().equals(variant())) {
       throw new IllegalArgumentException("Prio3 is " + prio3.name() + ", the randomization needs " + variant());
     }
     return prio3.shard(ctx, randomize(measurement, rnd), nonce, random);

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.compress.RequantizationChannel;
 import org.priodp.noise.compress.RequantizationEstimator;
@@ -45,7 +44,7 @@ public record RequantizedHistogram(RequantizationChannel channel, int chunkLengt
   public Prio3.ShardResult shard(Prio3 prio3, byte[] ctx, double reading, byte[] nonce, RandomSource rnd,
       SecureRandom random) {
     Objects.requireNonNull(prio3, "prio3");
-    if (!prio3.variant().equals(Optional.of(variant()))) {
+    if (!prio3.variant().equals(variant())) {
       throw new IllegalArgumentException("Prio3 is " + prio3.name() + ", the requantization needs " + variant());
     }
     return prio3.shard(ctx, randomize(reading, rnd), nonce, random);

@@ -17,6 +17,7 @@ import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.VdafException;
+import org.priodp.vdaf.internal.TestOnlyPrio3;
 
 /**
  * Runs the known-answer tests of a VDAF test vector file (VDAF draft-20, section "Test
@@ -175,7 +176,7 @@ public final class VdafVectorRunner {
     String prefix = underscore < 0 ? fileName.replace(".json", "") : fileName.substring(0, underscore);
     int shares = intParam(doc, "shares");
     if (prefix.equals("Prio3HigherDegree")) {
-      return Prio3.higherDegreeForTesting(shares);
+      return TestOnlyPrio3.higherDegree(shares);
     }
     try {
       Map<String, String> parameters = new java.util.LinkedHashMap<>();
