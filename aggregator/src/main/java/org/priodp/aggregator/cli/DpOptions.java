@@ -1,7 +1,7 @@
 package org.priodp.aggregator.cli;
 
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 import picocli.CommandLine.Option;
 
 /** The command-line options that choose a DP strategy and the sensitivity rule. */

@@ -2,10 +2,10 @@ package org.priodp.aggregator.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.Sensitivity;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

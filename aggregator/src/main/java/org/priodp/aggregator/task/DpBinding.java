@@ -13,9 +13,9 @@ import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.field.Field64;
 import org.priodp.noise.Budget;
 import org.priodp.noise.Rational;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * Binds a task's differential-privacy settings to its {@link TaskConfiguration} (DAP-18 "Task

@@ -7,12 +7,12 @@ import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
-import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
+import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * One task as this aggregator serves it (DAP-18 "Task Configuration"): the task ID, this

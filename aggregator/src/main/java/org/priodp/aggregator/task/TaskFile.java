@@ -28,10 +28,10 @@ import org.priodp.aggregator.hpke.HpkeAeadId;
 import org.priodp.aggregator.hpke.HpkeKdfId;
 import org.priodp.aggregator.hpke.HpkeKemId;
 import org.priodp.noise.Rational;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Algorithm;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * Reads the service's task list from JSON (the task parameters of DAP-18 "Task Configuration" plus

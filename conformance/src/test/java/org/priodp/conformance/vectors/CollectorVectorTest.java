@@ -16,12 +16,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.priodp.conformance.internal.Json;
-import org.priodp.vdaf.Collector;
-import org.priodp.vdaf.CollectorResult;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.Collector;
+import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * The collector on every official Prio3 vector with an aggregate result (all of

@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +13,7 @@ import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.Rational;
+import org.priodp.vdaf.Prio3Variant;
 
 /** The strategies: exact scales from the sensitivity, and rejection of bad budgets. */
 class DpStrategyTest {

@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,6 +23,7 @@ import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.SeededRandomSource;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * addNoiseToAggShare: the noise it adds is exactly the seeded sampler's draws, projected into

@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.local;
 
 import java.math.BigInteger;
 import java.security.SecureRandom;
@@ -11,6 +11,8 @@ import org.priodp.noise.local.KaryRandomizedResponse;
 import org.priodp.noise.local.LocalEstimator;
 import org.priodp.noise.local.RandomizedResponse;
 import org.priodp.noise.local.SymmetricRappor;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * Wires a local randomizer (lecture, Section 1) to a Prio3 variant: the client randomizes its

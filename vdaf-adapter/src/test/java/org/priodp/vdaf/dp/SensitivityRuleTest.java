@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

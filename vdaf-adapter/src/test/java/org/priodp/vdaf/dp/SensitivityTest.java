@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.priodp.vdaf.Prio3Variant;
 
 /** Sensitivity of every variant against hand-worked cases, including the SumVec Janus rule. */
 class SensitivityTest {

@@ -1,8 +1,9 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Objects;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The collector's view of an unsharded, noised aggregate: one signed estimate per coordinate,

@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,6 +28,7 @@ import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.SeededRandomSource;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The collector: noised end-to-end aggregates, interval coverage, post-processing and bad

@@ -1,7 +1,8 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
 import java.util.Objects;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The global sensitivity of a Prio3 variant's aggregation function under replacement of one

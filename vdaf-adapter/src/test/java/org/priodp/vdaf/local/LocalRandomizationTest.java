@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,6 +19,8 @@ import org.priodp.noise.local.KaryRandomizedResponse;
 import org.priodp.noise.local.LocalEstimator;
 import org.priodp.noise.local.RandomizedResponse;
 import org.priodp.noise.local.SymmetricRappor;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * End to end through Prio3 with two aggregators: clients randomize and shard, the aggregators

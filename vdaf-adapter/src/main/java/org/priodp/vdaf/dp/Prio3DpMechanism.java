@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
 import java.util.Objects;
@@ -9,6 +9,7 @@ import org.priodp.field.PrimeField;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * Adds differential-privacy noise to a Prio3 aggregate share, with the noise scale derived from

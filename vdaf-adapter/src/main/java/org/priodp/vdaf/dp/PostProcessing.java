@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 /**
  * Optional post-processing of a noised aggregate on the collector, off by default.

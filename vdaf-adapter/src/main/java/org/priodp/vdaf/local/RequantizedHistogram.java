@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.local;
 
 import java.math.BigInteger;
 import java.security.SecureRandom;
@@ -7,6 +7,8 @@ import java.util.Objects;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.compress.RequantizationChannel;
 import org.priodp.noise.compress.RequantizationEstimator;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * Wires a randomized requantization channel (requantization paper, Sec. 2) to Prio3Histogram of

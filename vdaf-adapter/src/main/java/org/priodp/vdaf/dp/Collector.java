@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -7,6 +7,8 @@ import java.util.Objects;
 import org.priodp.field.DecodeException;
 import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
+import org.priodp.vdaf.Prio3Algorithm;
+import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The collector side of a noised Prio3 aggregation: unshards the aggregators' (noised)

@@ -1,4 +1,4 @@
-package org.priodp.vdaf;
+package org.priodp.vdaf.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +18,8 @@ import org.priodp.noise.compress.LloydMaxQuantizer;
 import org.priodp.noise.compress.RequantizationChannel;
 import org.priodp.noise.compress.RequantizationDesigner;
 import org.priodp.noise.compress.RequantizationEstimator;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
 
 /** End to end through Prio3Histogram with two aggregators: requantize, shard, aggregate, unshard, estimate. */
 class RequantizedHistogramTest {
