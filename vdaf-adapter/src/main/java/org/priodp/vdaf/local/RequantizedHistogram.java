@@ -5,8 +5,8 @@ import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.compress.RequantizationChannel;
-import org.priodp.noise.compress.RequantizationEstimator;
+import org.priodp.noise.compress.requantization.RequantizationChannel;
+import org.priodp.noise.compress.requantization.RequantizationEstimator;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 

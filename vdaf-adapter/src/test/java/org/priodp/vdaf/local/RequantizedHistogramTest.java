@@ -13,11 +13,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.DistributionFamily;
-import org.priodp.noise.compress.LloydMaxQuantizer;
-import org.priodp.noise.compress.RequantizationChannel;
-import org.priodp.noise.compress.RequantizationDesigner;
-import org.priodp.noise.compress.RequantizationEstimator;
+import org.priodp.noise.compress.requantization.DistributionFamily;
+import org.priodp.noise.compress.requantization.LloydMaxQuantizer;
+import org.priodp.noise.compress.requantization.RequantizationChannel;
+import org.priodp.noise.compress.requantization.RequantizationDesigner;
+import org.priodp.noise.compress.requantization.RequantizationEstimator;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 
