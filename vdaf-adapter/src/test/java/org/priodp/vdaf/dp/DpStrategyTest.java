@@ -78,8 +78,7 @@ class DpStrategyTest {
 
   @Test
   void onlyTheLaplaceStrategyHasAFixedWorkSampler() {
-    HardenedDiscreteLaplace h = (HardenedDiscreteLaplace) DpStrategy.PureDpDiscreteLaplace.parse("1/2")
-        .hardenedSampler(SUMVEC);
+    HardenedDiscreteLaplace h = DpStrategy.PureDpDiscreteLaplace.parse("1/2").hardenedSampler(SUMVEC);
     assertEquals(Rational.of(2040), h.scale());
     for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC));
