@@ -127,6 +127,31 @@ public final class Accuracy {
     }, alpha);
   }
 
+  // ------------------------------------------------------------------ any number of draws
+
+  /**
+   * Returns the half-width for the sum of {@code draws} independent draws of one sampler, given
+   * its exact half-width for one or two draws: that one for draws <= 2, else the union bound
+   * n * k1 with k1 the one-draw half-width at confidence 1 - (1 - confidence)/n.
+   */
+  static BigInteger halfWidth(int draws, double confidence, HalfWidth oneOrTwo) {
+    if (draws < 1) {
+      throw new IllegalArgumentException("aggregators must be >= 1, got " + draws);
+    }
+    checkConfidence(confidence);
+    if (draws > 2) {
+      double perDraw = 1 - (1 - confidence) / draws;
+      return BigInteger.valueOf(draws).multiply(oneOrTwo.of(1, perDraw));
+    }
+    return oneOrTwo.of(draws, confidence);
+  }
+
+  /** The exact half-width of one sampler for one or two draws. */
+  @FunctionalInterface
+  interface HalfWidth {
+    BigInteger of(int draws, double confidence);
+  }
+
   // ------------------------------------------------------------------ real-valued Laplace
 
   /**

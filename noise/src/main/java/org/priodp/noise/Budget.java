@@ -9,6 +9,9 @@ import java.util.Objects;
  */
 public sealed interface Budget permits Budget.PureDp, Budget.ZCdp {
 
+  /** Returns the budget's parameter: epsilon for pure DP, rho for zCDP. */
+  Rational parameter();
+
   /** Pure epsilon-differential privacy. */
   record PureDp(Rational epsilon) implements Budget {
     /** Validates that epsilon > 0. */
@@ -22,6 +25,12 @@ public sealed interface Budget permits Budget.PureDp, Budget.ZCdp {
     /** Parses epsilon from a decimal or a fraction, e.g. "0.1" or "1/10". */
     public static PureDp parse(String epsilon) {
       return new PureDp(Rational.parsePositive("epsilon", epsilon));
+    }
+
+    /** Returns epsilon. */
+    @Override
+    public Rational parameter() {
+      return epsilon;
     }
 
     /**
@@ -46,6 +55,12 @@ public sealed interface Budget permits Budget.PureDp, Budget.ZCdp {
     /** Parses rho from a decimal or a fraction, e.g. "0.5" or "1/2". */
     public static ZCdp parse(String rho) {
       return new ZCdp(Rational.parsePositive("rho", rho));
+    }
+
+    /** Returns rho. */
+    @Override
+    public Rational parameter() {
+      return rho;
     }
   }
 }

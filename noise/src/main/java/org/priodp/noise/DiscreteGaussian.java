@@ -13,6 +13,9 @@ import org.priodp.noise.internal.Exact;
  * rho-zCDP.
  */
 public final class DiscreteGaussian implements NoiseSampler {
+  /** sigma^2 up to this draws longs: P[|Z| >= 2^63] is below exp(-2^45). */
+  private static final Rational LONG_DRAW_SIGMA2 = Rational.of(BigInteger.ONE.shiftLeft(80));
+
   private final Rational sigma2;
   private final boolean longPath;
   private final long n;
@@ -70,6 +73,28 @@ public final class DiscreteGaussian implements NoiseSampler {
       return BigInteger.valueOf(Exact.discreteGaussian(n, d, t, rnd));
     }
     return Exact.discreteGaussian(sigma2.numerator(), sigma2.denominator(), rnd);
+  }
+
+  /** True for sigma^2 up to 2^80: a draw beyond the long range has probability below exp(-2^45). */
+  @Override
+  public boolean drawsFitLong() {
+    return sigma2.compareTo(LONG_DRAW_SIGMA2) <= 0;
+  }
+
+  /** Returns sigma^2, an upper bound on the variance ({@link Accuracy#gaussianVarianceBound}). */
+  @Override
+  public double variance() {
+    return Accuracy.gaussianVarianceBound(sigma2);
+  }
+
+  @Override
+  public BigInteger halfWidth(int draws, double confidence) {
+    return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.gaussianHalfWidth(sigma2, n, c));
+  }
+
+  @Override
+  public String describe() {
+    return "discrete Gaussian with sigma^2 " + sigma2;
   }
 
   @Override

@@ -15,6 +15,8 @@ import org.priodp.noise.internal.Exact;
  */
 public final class DiscreteLaplace implements NoiseSampler {
   private static final BigInteger LONG_T_LIMIT = BigInteger.ONE.shiftLeft(55);
+  /** Scales up to this draw longs: P[|Z| >= 2^63] is below exp(-2^23). */
+  private static final Rational LONG_DRAW_SCALE = Rational.of(BigInteger.ONE.shiftLeft(40));
 
   private final Rational scale;
   private final boolean longPath;
@@ -75,6 +77,28 @@ public final class DiscreteLaplace implements NoiseSampler {
       return BigInteger.valueOf(Exact.discreteLaplace(t, s, rnd));
     }
     return Exact.discreteLaplace(scale.numerator(), scale.denominator(), rnd);
+  }
+
+  /** True for scales up to 2^40: a draw beyond the long range has probability below exp(-2^23). */
+  @Override
+  public boolean drawsFitLong() {
+    return scale.compareTo(LONG_DRAW_SCALE) <= 0;
+  }
+
+  /** Returns Var[Z] = 2r / (1 - r)^2, r = e^(-1/t) ({@link Accuracy#laplaceVariance}). */
+  @Override
+  public double variance() {
+    return Accuracy.laplaceVariance(scale);
+  }
+
+  @Override
+  public BigInteger halfWidth(int draws, double confidence) {
+    return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.laplaceHalfWidth(scale, n, c));
+  }
+
+  @Override
+  public String describe() {
+    return "discrete Laplace with scale " + scale;
   }
 
   @Override

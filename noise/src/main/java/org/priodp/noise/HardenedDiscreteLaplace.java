@@ -187,6 +187,34 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return ltHi | (eqHi & ltLo);
   }
 
+  /** Always true: every draw is below 2^62 in magnitude. */
+  @Override
+  public boolean drawsFitLong() {
+    return true;
+  }
+
+  /**
+   * Returns the variance of the exact discrete Laplace of the same scale ({@link
+   * Accuracy#laplaceVariance}); this sampler is within total variation {@link #delta()} of it.
+   */
+  @Override
+  public double variance() {
+    return Accuracy.laplaceVariance(scale);
+  }
+
+  /** Returns the exact discrete Laplace half-width of the same scale. */
+  @Override
+  public BigInteger halfWidth(int draws, double confidence) {
+    return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.laplaceHalfWidth(scale, n, c));
+  }
+
+  @Override
+  public String describe() {
+    return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^"
+        + Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2))
+        + " from the exact distribution)";
+  }
+
   @Override
   public String toString() {
     return "HardenedDiscreteLaplace(scale=" + scale + ", digits=" + digits + ")";

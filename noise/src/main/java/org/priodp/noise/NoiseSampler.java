@@ -5,6 +5,11 @@ import java.math.BigInteger;
 /**
  * An exact sampler of integer noise. The set is closed: the discrete Laplace, its
  * timing-hardened variant, and the discrete Gaussian.
+ *
+ * <p>Each sampler also answers, for people, what its noise looks like: its variance, the
+ * half-width of a confidence interval for the sum of independent draws, and a one-line
+ * description. These figures are doubles or tail bounds (see {@link Accuracy}); nothing on the
+ * sampling path uses them.
  */
 public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLaplace, DiscreteGaussian {
 
@@ -25,4 +30,32 @@ public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLa
       out[i] = sample(rnd);
     }
   }
+
+  /**
+   * Returns true if {@link #sample} (and so {@link #fill}) is safe to use for every draw: a draw
+   * beyond the long range has probability below exp(-2^23), and if it ever happens the sampler
+   * throws instead of returning a wrong value. False for scales where {@link #sampleBig} is the
+   * right call.
+   */
+  boolean drawsFitLong();
+
+  /**
+   * Returns the variance of one draw, for people (for the discrete Gaussian the upper bound
+   * sigma^2, Canonne, Kamath and Steinke 2020, Corollary 9).
+   */
+  double variance();
+
+  /**
+   * Returns the smallest k such that the sum of {@code draws} independent draws lies in [-k, k]
+   * with probability at least {@code confidence}: the exact discrete Laplace tails for one and
+   * two draws, the sub-Gaussian bound for the discrete Gaussian, and for more than two draws the
+   * union bound n * k1 with k1 the one-draw half-width at confidence 1 - (1 - confidence)/n. Any
+   * scale is accepted (no overflow).
+   *
+   * @throws IllegalArgumentException if draws < 1 or confidence is not in (0, 1)
+   */
+  BigInteger halfWidth(int draws, double confidence);
+
+  /** Returns a one-line description for people, e.g. "discrete Laplace with scale 2". */
+  String describe();
 }

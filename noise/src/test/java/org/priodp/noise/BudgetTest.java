@@ -29,4 +29,10 @@ class BudgetTest {
     assertThrows(IllegalArgumentException.class, () -> new Budget.ZCdp(Rational.of(-1)));
     assertThrows(NullPointerException.class, () -> new Budget.PureDp(null));
   }
+
+  @Test
+  void parameterIsEpsilonOrRho() {
+    assertEquals(Rational.of(1, 10), Budget.PureDp.parse("0.1").parameter());
+    assertEquals(Rational.of(1, 2), Budget.ZCdp.parse("1/2").parameter());
+  }
 }

@@ -1,6 +1,7 @@
 package org.priodp.noise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,5 +46,17 @@ class DiscreteGaussianTest {
     // E[Z^2] <= sigma^2 = 2^100; the mean of 300 squares lies within [2^99, 2^101] w.h.p.
     BigInteger meanSq = sumSq.divide(BigInteger.valueOf(n));
     assertTrue(meanSq.bitLength() >= 99 && meanSq.bitLength() <= 101, "mean square has " + meanSq.bitLength() + " bits");
+  }
+
+  @Test
+  void answersItsOwnAccuracyFigures() {
+    DiscreteGaussian dg = DiscreteGaussian.of(Rational.of(9));
+    assertEquals(9.0, dg.variance());
+    assertEquals(Accuracy.gaussianHalfWidth(Rational.of(9), 2, 0.95), dg.halfWidth(2, 0.95));
+    assertEquals(BigInteger.valueOf(4).multiply(Accuracy.gaussianHalfWidth(Rational.of(9), 1, 1 - 0.05 / 4)),
+        dg.halfWidth(4, 0.95));
+    assertEquals("discrete Gaussian with sigma^2 9", dg.describe());
+    assertTrue(dg.drawsFitLong());
+    assertFalse(DiscreteGaussian.of(Rational.of(BigInteger.ONE.shiftLeft(81))).drawsFitLong());
   }
 }

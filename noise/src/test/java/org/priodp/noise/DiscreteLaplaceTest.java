@@ -1,6 +1,7 @@
 package org.priodp.noise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,5 +62,25 @@ class DiscreteLaplaceTest {
       }
     }
     assertTrue(zeros > 990, "P[0] = tanh(50) ~ 1, got " + zeros + "/1000");
+  }
+
+  @Test
+  void answersItsOwnAccuracyFigures() {
+    DiscreteLaplace dl = DiscreteLaplace.of(Rational.of(2));
+    assertEquals(Accuracy.laplaceVariance(Rational.of(2)), dl.variance());
+    assertEquals(Accuracy.laplaceHalfWidth(Rational.of(2), 1, 0.95), dl.halfWidth(1, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(Rational.of(2), 2, 0.95), dl.halfWidth(2, 0.95));
+    // more than two draws: the union bound n * k1(1 - alpha/n)
+    assertEquals(BigInteger.valueOf(3).multiply(Accuracy.laplaceHalfWidth(Rational.of(2), 1, 1 - 0.05 / 3)),
+        dl.halfWidth(3, 0.95));
+    assertEquals("discrete Laplace with scale 2", dl.describe());
+    assertThrows(IllegalArgumentException.class, () -> dl.halfWidth(0, 0.95));
+    assertThrows(IllegalArgumentException.class, () -> dl.halfWidth(2, 1.0));
+  }
+
+  @Test
+  void drawsFitALongUpToScale2To40() {
+    assertTrue(DiscreteLaplace.of(Rational.of(BigInteger.ONE.shiftLeft(40))).drawsFitLong());
+    assertFalse(DiscreteLaplace.of(Rational.of(BigInteger.ONE.shiftLeft(40).add(BigInteger.ONE))).drawsFitLong());
   }
 }

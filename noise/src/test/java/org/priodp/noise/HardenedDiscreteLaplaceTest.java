@@ -79,4 +79,16 @@ class HardenedDiscreteLaplaceTest {
           "(" + xh + "," + xl + ") < (" + yh + "," + yl + ")");
     }
   }
+
+  @Test
+  void answersTheExactLaplaceAccuracyFigures() {
+    HardenedDiscreteLaplace h = HardenedDiscreteLaplace.of(Rational.of(4));
+    DiscreteLaplace exact = DiscreteLaplace.of(Rational.of(4));
+    assertEquals(exact.variance(), h.variance());
+    assertEquals(exact.halfWidth(2, 0.95), h.halfWidth(2, 0.95));
+    assertEquals(exact.halfWidth(5, 0.95), h.halfWidth(5, 0.95));
+    assertTrue(h.drawsFitLong());
+    assertTrue(h.describe().startsWith("fixed-work discrete Laplace with scale 4 (total variation <= 2^-"),
+        h.describe());
+  }
 }

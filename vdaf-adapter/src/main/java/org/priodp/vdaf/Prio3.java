@@ -16,6 +16,7 @@ import org.priodp.vdaf.VdafException.Reason;
 import org.priodp.vdaf.internal.Circuit;
 import org.priodp.vdaf.internal.Circuits;
 import org.priodp.vdaf.internal.Flp;
+import org.priodp.vdaf.internal.TestOnlyPrio3;
 
 /**
  * Prio3 (VDAF draft-20, section "Prio3"): sharding a measurement into input shares, the one
@@ -109,23 +110,27 @@ public final class Prio3 {
     return variant;
   }
 
-  /**
-   * Returns the test-only Prio3HigherDegree of the official test vectors: Field64, one proof,
-   * algorithm id 0xFFFFFFFF, and a circuit with one call of the degree-3 gadget PolyEval(x (x -
-   * 1) (x - 2)), so it accepts the measurements 0, 1 and 2. Not a standard variant; it exists to
-   * exercise gadgets of degree above 2.
-   *
-   * @throws VdafException if shares is outside [2, 255]
-   */
-  public static Prio3 higherDegreeForTesting(int shares) {
-    return new Prio3(null, new Circuits.HigherDegree(), 0xFFFFFFFFL, "Prio3HigherDegree", 1, shares);
+  static {
+    // The one way to build Prio3 on a circuit that is no variant of the specification: the
+    // test-only circuits of the official vectors, built by the unexported internal package.
+    TestOnlyPrio3.register((circuit, id, name, proofs, shares) -> new Prio3(null, circuit, id, name, proofs, shares));
   }
 
   // ------------------------------------------------------------------ parameters
 
-  /** Returns the variant, empty only for {@link #higherDegreeForTesting}. */
-  public Optional<Prio3Variant> variant() {
-    return Optional.ofNullable(variant);
+  /**
+   * Returns the variant.
+   *
+   * @throws IllegalStateException for a test-only circuit of the official vectors ({@code
+   *     Prio3HigherDegree}), which is no variant of the specification; such an instance can only
+   *     be built through the unexported {@code org.priodp.vdaf.internal} package
+   */
+  public Prio3Variant variant() {
+    if (variant == null) {
+      throw new IllegalStateException(name + " is a test-only circuit of the official test vectors,"
+          + " not a Prio3 variant");
+    }
+    return variant;
   }
 
   /** Returns the name the specification and the test vectors use, e.g. "Prio3Histogram". */

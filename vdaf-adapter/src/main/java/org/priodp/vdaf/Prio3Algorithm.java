@@ -34,6 +34,14 @@ public enum Prio3Algorithm {
     return id;
   }
 
+  /**
+   * Returns true for an id of the IANA "VDAF Identifiers" registry, false for the private-use id
+   * 0xFFFFFFFF of the test vectors' multiproof SumVec (not a VDAF a DAP task names).
+   */
+  public boolean registered() {
+    return id != 0xFFFFFFFFL;
+  }
+
   /** Returns the name the specification and the test vectors use. */
   public String specName() {
     return specName;

@@ -1,10 +1,16 @@
 package org.priodp.vdaf;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.priodp.field.Field128;
 import org.priodp.field.Field64;
 import org.priodp.field.FieldVector;
@@ -12,9 +18,14 @@ import org.priodp.field.PrimeField;
 
 /**
  * The parameters of a Prio3 variant (VDAF draft-20, section "Variants"), validated at
- * construction. Each variant knows its field, its algorithm id, the number of proofs, the
- * length of the encoded measurement ({@code MEAS_LEN}) and of the aggregate share ({@code
- * OUTPUT_LEN}), and how to decode an aggregate result.
+ * construction. Each variant knows its specification name, its parameters by name, its field,
+ * its algorithm id, the number of proofs, the length of the encoded measurement ({@code
+ * MEAS_LEN}) and of the aggregate share ({@code OUTPUT_LEN}), its DAP-18 {@code
+ * vdaf_configuration} encoding, and how to decode an aggregate result.
+ *
+ * <p>{@link #parse} is the one way to build a variant from a name and textual parameters (task
+ * files, the command line and the test vectors all use it); {@link #parameters} writes them
+ * back.
  *
  * <p>The set is closed.
  */
@@ -30,6 +41,61 @@ public sealed interface Prio3Variant
 
   /** Returns the algorithm and its id. */
   Prio3Algorithm algorithm();
+
+  /** Returns the name the specification and the test vectors use, e.g. "Prio3Histogram". */
+  default String specName() {
+    return algorithm().specName();
+  }
+
+  /** Returns the 32-bit algorithm id as an unsigned value (DAP-18 {@code vdaf_type}). */
+  default long algorithmId() {
+    return algorithm().id();
+  }
+
+  /**
+   * Returns the parameters by their specification names, in specification order, as decimal
+   * integers: {@code parse(specName(), parameters())} returns an equal variant.
+   */
+  Map<String, String> parameters();
+
+  /**
+   * Returns the name with the parameters as the specification writes them, e.g.
+   * "Prio3Histogram(length=4, chunk_length=2)"; just the name for Prio3Count.
+   */
+  default String describe() {
+    Map<String, String> p = parameters();
+    if (p.isEmpty()) {
+      return specName();
+    }
+    StringBuilder b = new StringBuilder(specName()).append('(');
+    String sep = "";
+    for (Map.Entry<String, String> e : p.entrySet()) {
+      b.append(sep).append(e.getKey()).append('=').append(e.getValue());
+      sep = ", ";
+    }
+    return b.append(')').toString();
+  }
+
+  /**
+   * Returns the encoding of the parameters in DAP-18 (section "VDAF Configuration Encodings"),
+   * the task's {@code vdaf_configuration}: empty for Prio3Count; uint64 max_measurement for
+   * Prio3Sum; uint32 length, uint64 max_measurement, uint32 chunk_length for Prio3SumVec (the
+   * multiproof SumVec over Field64, a private-use id, appends its uint8 number of proofs);
+   * uint32 length, uint32 chunk_length for Prio3Histogram; uint32 length, uint32 chunk_length,
+   * uint64 max_weight for Prio3MultihotCountVec. Integers are big-endian.
+   *
+   * @throws IllegalArgumentException if max_measurement does not fit a uint64 (possible only
+   *     for a SumVec over Field128)
+   */
+  byte[] vdafConfiguration();
+
+  /**
+   * Returns the largest value one valid measurement adds to any one coordinate of the
+   * aggregate: max_measurement for Sum and SumVec, 1 for Count, Histogram and MultihotCountVec.
+   */
+  default BigInteger maxContribution() {
+    return BigInteger.ONE;
+  }
 
   /** Returns the field the variant computes in: the algorithm's field. */
   default PrimeField field() {
@@ -79,7 +145,15 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.COUNT;
     }
 
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of();
+    }
 
+    @Override
+    public byte[] vdafConfiguration() {
+      return new byte[0];
+    }
 
     @Override
     public int measurementLength() {
@@ -109,7 +183,20 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.SUM;
     }
 
+    @Override
+    public Map<String, String> parameters() {
+      return ordered("max_measurement", maxMeasurement);
+    }
 
+    @Override
+    public byte[] vdafConfiguration() {
+      return ByteBuffer.allocate(8).putLong(uint64("max_measurement", maxMeasurement)).array();
+    }
+
+    @Override
+    public BigInteger maxContribution() {
+      return maxMeasurement;
+    }
 
     @Override
     public int measurementLength() {
@@ -166,6 +253,33 @@ public sealed interface Prio3Variant
       return field == Field128.FIELD ? Prio3Algorithm.SUM_VEC : Prio3Algorithm.SUM_VEC_FIELD64_MULTIPROOF;
     }
 
+    /** Returns length, max_measurement, chunk_length, and for the multiproof SumVec proofs. */
+    @Override
+    public Map<String, String> parameters() {
+      return field == Field128.FIELD
+          ? ordered("length", length, "max_measurement", maxMeasurement, "chunk_length", chunkLength)
+          : ordered("length", length, "max_measurement", maxMeasurement, "chunk_length", chunkLength,
+              "proofs", proofs);
+    }
+
+    @Override
+    public byte[] vdafConfiguration() {
+      boolean multiproof = field != Field128.FIELD;
+      ByteBuffer b = ByteBuffer.allocate(16 + (multiproof ? 1 : 0))
+          .putInt(length)
+          .putLong(uint64("max_measurement", maxMeasurement))
+          .putInt(chunkLength);
+      if (multiproof) {
+        b.put((byte) proofs);
+      }
+      return b.array();
+    }
+
+    @Override
+    public BigInteger maxContribution() {
+      return maxMeasurement;
+    }
+
     @Override
     public int measurementLength() {
       return length * bits();
@@ -191,7 +305,15 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.HISTOGRAM;
     }
 
+    @Override
+    public Map<String, String> parameters() {
+      return ordered("length", length, "chunk_length", chunkLength);
+    }
 
+    @Override
+    public byte[] vdafConfiguration() {
+      return ByteBuffer.allocate(8).putInt(length).putInt(chunkLength).array();
+    }
 
     @Override
     public int measurementLength() {
@@ -235,7 +357,15 @@ public sealed interface Prio3Variant
       return Prio3Algorithm.MULTIHOT_COUNT_VEC;
     }
 
+    @Override
+    public Map<String, String> parameters() {
+      return ordered("length", length, "max_weight", maxWeight, "chunk_length", chunkLength);
+    }
 
+    @Override
+    public byte[] vdafConfiguration() {
+      return ByteBuffer.allocate(16).putInt(length).putInt(chunkLength).putLong(maxWeight).array();
+    }
 
     @Override
     public int measurementLength() {
@@ -248,7 +378,124 @@ public sealed interface Prio3Variant
     }
   }
 
+  // ------------------------------------------------------------------ parsing
+
+  /**
+   * Returns the specification names {@link #parse} accepts, in the order of the algorithm ids:
+   * Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, and the
+   * private-use Prio3SumVecWithMultiproof of the official test vectors.
+   */
+  static List<String> names() {
+    return Arrays.stream(Prio3Algorithm.values()).map(Prio3Algorithm::specName).toList();
+  }
+
+  /**
+   * Returns the parameters a variant takes, in specification order, e.g. [length,
+   * chunk_length] for "Prio3Histogram". Prio3SumVecWithMultiproof's "proofs" is optional
+   * (default 3); every other parameter is required.
+   *
+   * @throws IllegalArgumentException for an unknown name, listing the known ones
+   */
+  static List<String> parameterNames(String name) {
+    return switch (Objects.requireNonNull(name, "name")) {
+      case "Prio3Count" -> List.of();
+      case "Prio3Sum" -> List.of("max_measurement");
+      case "Prio3SumVec" -> List.of("length", "max_measurement", "chunk_length");
+      case "Prio3SumVecWithMultiproof" -> List.of("length", "max_measurement", "chunk_length", "proofs");
+      case "Prio3Histogram" -> List.of("length", "chunk_length");
+      case "Prio3MultihotCountVec" -> List.of("length", "max_weight", "chunk_length");
+      default -> throw new IllegalArgumentException(
+          "unknown VDAF '" + name + "' (" + String.join(", ", names()) + ")");
+    };
+  }
+
+  /**
+   * Parses a variant from its specification name and its parameters, each a decimal integer
+   * (see {@link #parameterNames}); the inverse of {@link #specName} and {@link #parameters}.
+   *
+   * @throws IllegalArgumentException naming the parameter: for an unknown name, a parameter the
+   *     variant does not take, a missing or non-integer parameter, or a value the variant
+   *     refuses
+   */
+  static Prio3Variant parse(String name, Map<String, String> parameters) {
+    return parse(name, parameters, UnaryOperator.identity());
+  }
+
+  /**
+   * Parses a variant as {@link #parse(String, Map)} does, naming each parameter in error
+   * messages as {@code spelling} writes it: the command line, for example, passes {@code k ->
+   * "--" + k.replace('_', '-')}.
+   */
+  static Prio3Variant parse(String name, Map<String, String> parameters, UnaryOperator<String> spelling) {
+    Objects.requireNonNull(parameters, "parameters");
+    Objects.requireNonNull(spelling, "spelling");
+    List<String> allowed = parameterNames(name);
+    for (String key : parameters.keySet()) {
+      if (!allowed.contains(key)) {
+        throw new IllegalArgumentException(spelling.apply(key) + " does not apply to " + name + " ("
+            + (allowed.isEmpty() ? "it takes no parameters" : "it takes " + String.join(", ", allowed)) + ")");
+      }
+    }
+    Function<String, Integer> integer = key -> integer(name, parameters, spelling, key);
+    Function<String, BigInteger> big = key -> big(name, parameters, spelling, key);
+    return switch (name) {
+      case "Prio3Count" -> new Count();
+      case "Prio3Sum" -> new Sum(big.apply("max_measurement"));
+      case "Prio3SumVec" -> SumVec.of(integer.apply("length"), big.apply("max_measurement"),
+          integer.apply("chunk_length"));
+      case "Prio3SumVecWithMultiproof" -> SumVec.field64Multiproof(integer.apply("length"),
+          big.apply("max_measurement"), integer.apply("chunk_length"),
+          parameters.containsKey("proofs") ? integer.apply("proofs") : 3);
+      case "Prio3Histogram" -> new Histogram(integer.apply("length"), integer.apply("chunk_length"));
+      case "Prio3MultihotCountVec" -> new MultihotCountVec(integer.apply("length"),
+          integer.apply("max_weight"), integer.apply("chunk_length"));
+      default -> throw new AssertionError(name);
+    };
+  }
+
+  /** Returns the named parameter as an integer; the errors name it as {@code spelling} does. */
+  private static BigInteger big(String name, Map<String, String> values, UnaryOperator<String> spelling,
+      String key) {
+    String v = values.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException(name + " needs " + spelling.apply(key));
+    }
+    String t = v.strip();
+    if (!t.matches("[+-]?[0-9]+")) {
+      throw new IllegalArgumentException(spelling.apply(key) + ": '" + t + "' is not an integer");
+    }
+    return new BigInteger(t);
+  }
+
+  /** Returns the named parameter as an int. */
+  private static int integer(String name, Map<String, String> values, UnaryOperator<String> spelling,
+      String key) {
+    BigInteger b = big(name, values, spelling, key);
+    if (b.bitLength() > 31) {
+      throw new IllegalArgumentException(
+          spelling.apply(key) + ": '" + b + "' is not an integer in the int range");
+    }
+    return b.intValue();
+  }
+
   // ------------------------------------------------------------------ shared validation
+
+  /** Returns the pairs (name, value) as an unmodifiable map in the given order. */
+  private static Map<String, String> ordered(Object... pairs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], pairs[i + 1].toString());
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static long uint64(String name, BigInteger v) {
+    if (v.signum() < 0 || v.bitLength() > 64) {
+      throw new IllegalArgumentException(name + ": " + v + " does not fit the uint64 of DAP-18's"
+          + " VDAF configuration encoding");
+    }
+    return v.longValue();
+  }
 
   private static void checkLength(String name, int length) {
     if (length < 1) {

@@ -3,6 +3,7 @@ package org.priodp.vdaf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.priodp.field.FieldVector;
+import org.priodp.vdaf.internal.TestOnlyPrio3;
 
 /**
  * Round trips of Prio3 on fresh (seeded) randomness for every variant and several parameter
@@ -99,7 +101,7 @@ class Prio3Test {
             "MultihotCountVec(4, 4, 1), 3 shares",
             new Prio3(new Prio3Variant.MultihotCountVec(4, 4, 1), 3),
             x -> multihot(x, 4, 4)),
-        new Case("HigherDegree", Prio3.higherDegreeForTesting(2), x -> ints(below(x, 3))));
+        new Case("HigherDegree", TestOnlyPrio3.higherDegree(2), x -> ints(below(x, 3))));
   }
 
   private static List<BigInteger> vector(XofTurboShake128 x, int length, int bound) {
@@ -201,8 +203,7 @@ class Prio3Test {
   }
 
   private static void addExpected(Prio3 prio3, List<BigInteger> meas, BigInteger[] expected) {
-    Prio3Variant v = prio3.variant().orElse(null);
-    if (v instanceof Prio3Variant.Histogram) {
+    if (prio3.algorithmId() == Prio3Algorithm.HISTOGRAM.id()) {
       int bucket = meas.get(0).intValueExact();
       expected[bucket] = expected[bucket].add(BigInteger.ONE);
     } else {
@@ -400,5 +401,17 @@ class Prio3Test {
     } catch (VdafException expected) {
       // the only allowed failure
     }
+  }
+
+  @Test
+  void everyPrio3HasItsVariantExceptTheTestOnlyCircuit() {
+    Prio3Variant h = new Prio3Variant.Histogram(4, 2);
+    assertEquals(h, new Prio3(h).variant());
+    Prio3 higher = TestOnlyPrio3.higherDegree(3);
+    assertEquals("Prio3HigherDegree", higher.name());
+    assertEquals(0xFFFFFFFFL, higher.algorithmId());
+    assertEquals(3, higher.shares());
+    IllegalStateException e = assertThrows(IllegalStateException.class, higher::variant);
+    assertTrue(e.getMessage().contains("test-only"), e.getMessage());
   }
 }

@@ -1,11 +1,15 @@
 package org.priodp.vdaf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.priodp.field.Field128;
@@ -100,5 +104,102 @@ class Prio3VariantTest {
         h.decodeAggregate(FieldVector.fromSigned(Field128.FIELD, 1, 2, 0)));
     rejects("Field128", () -> h.decodeAggregate(FieldVector.fromSigned(Field64.FIELD, 1, 2, 0)));
     rejects("3 elements", () -> h.decodeAggregate(FieldVector.fromSigned(Field128.FIELD, 1, 2)));
+  }
+
+  // ------------------------------------------------------------------ names and parameters
+
+  static List<Prio3Variant> examples() {
+    return List.of(new Prio3Variant.Count(), new Prio3Variant.Sum(BigInteger.valueOf(255)),
+        Prio3Variant.SumVec.of(10, BigInteger.valueOf(255), 9),
+        Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 3),
+        Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 1),
+        new Prio3Variant.Histogram(4, 2), new Prio3Variant.MultihotCountVec(10, 2, 3));
+  }
+
+  @Test
+  void parseReadsBackWhatParametersWrite() {
+    for (Prio3Variant v : examples()) {
+      assertEquals(v, Prio3Variant.parse(v.specName(), v.parameters()), v.describe());
+      assertEquals(Prio3Variant.parameterNames(v.specName()), List.copyOf(v.parameters().keySet()));
+    }
+  }
+
+  @Test
+  void namesAndDescriptions() {
+    assertEquals(List.of("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram", "Prio3MultihotCountVec",
+        "Prio3SumVecWithMultiproof"), Prio3Variant.names());
+    assertEquals("Prio3Count", new Prio3Variant.Count().describe());
+    assertEquals("Prio3Sum(max_measurement=255)", new Prio3Variant.Sum(BigInteger.valueOf(255)).describe());
+    assertEquals("Prio3SumVec(length=10, max_measurement=255, chunk_length=9)",
+        Prio3Variant.SumVec.of(10, BigInteger.valueOf(255), 9).describe());
+    assertEquals("Prio3SumVecWithMultiproof(length=3, max_measurement=65535, chunk_length=7, proofs=3)",
+        Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 3).describe());
+    assertEquals("Prio3Histogram(length=4, chunk_length=2)", new Prio3Variant.Histogram(4, 2).describe());
+    assertEquals("Prio3MultihotCountVec(length=10, max_weight=2, chunk_length=3)",
+        new Prio3Variant.MultihotCountVec(10, 2, 3).describe());
+    assertEquals(0xFFFFFFFFL, Prio3Variant.SumVec.field64Multiproof(3, BigInteger.TEN, 7, 3).algorithmId());
+    assertTrue(Prio3Algorithm.HISTOGRAM.registered());
+    assertFalse(Prio3Algorithm.SUM_VEC_FIELD64_MULTIPROOF.registered());
+  }
+
+  @Test
+  void parseDefaultsTheMultiproofProofsToThree() {
+    assertEquals(Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 3),
+        Prio3Variant.parse("Prio3SumVecWithMultiproof",
+            Map.of("length", "3", "max_measurement", "65535", "chunk_length", " 7 ")));
+  }
+
+  @Test
+  void parseErrorsNameTheParameterAsTheCallerSpellsIt() {
+    UnaryOperator<String> cli = k -> "--" + k.replace('_', '-');
+    rejects("unknown VDAF 'Prio3Hist' (Prio3Count, Prio3Sum",
+        () -> Prio3Variant.parse("Prio3Hist", Map.of()));
+    rejects("--max-weight does not apply to Prio3Histogram (it takes length, chunk_length)",
+        () -> Prio3Variant.parse("Prio3Histogram", Map.of("length", "4", "chunk_length", "2", "max_weight", "1"), cli));
+    rejects("max_weight does not apply to Prio3Count (it takes no parameters)",
+        () -> Prio3Variant.parse("Prio3Count", Map.of("max_weight", "1")));
+    rejects("Prio3Histogram needs --length",
+        () -> Prio3Variant.parse("Prio3Histogram", Map.of("chunk_length", "2"), cli));
+    rejects("length: 'x' is not an integer",
+        () -> Prio3Variant.parse("Prio3Histogram", Map.of("length", "x", "chunk_length", "2")));
+    rejects("length: '99999999999' is not an integer in the int range",
+        () -> Prio3Variant.parse("Prio3Histogram", Map.of("length", "99999999999", "chunk_length", "2")));
+    rejects("chunk_length must be in [1, 4]",
+        () -> Prio3Variant.parse("Prio3Histogram", Map.of("length", "4", "chunk_length", "5")));
+    rejects("max_measurement must be in [1, p)",
+        () -> Prio3Variant.parse("Prio3Sum", Map.of("max_measurement", "0")));
+  }
+
+  @Test
+  void vdafConfigurationIsTheDap18Encoding() {
+    HexFormat hex = HexFormat.of();
+    assertEquals("", hex.formatHex(new Prio3Variant.Count().vdafConfiguration()));
+    assertEquals("00000000000000ff", hex.formatHex(new Prio3Variant.Sum(BigInteger.valueOf(255)).vdafConfiguration()));
+    assertEquals("ffffffff00000000",
+        hex.formatHex(new Prio3Variant.Sum(P64.subtract(BigInteger.ONE)).vdafConfiguration()));
+    // uint32 length, uint64 max_measurement, uint32 chunk_length
+    assertEquals("0000000a00000000000000ff00000009",
+        hex.formatHex(Prio3Variant.SumVec.of(10, BigInteger.valueOf(255), 9).vdafConfiguration()));
+    assertEquals("00000003ffffffffffffffff00000007", hex.formatHex(Prio3Variant.SumVec.of(3,
+        BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE), 7).vdafConfiguration()));
+    // the multiproof SumVec appends uint8 proofs
+    assertEquals("00000003000000000000ffff0000000703", hex.formatHex(
+        Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 3).vdafConfiguration()));
+    // uint32 length, uint32 chunk_length
+    assertEquals("0000000400000002", hex.formatHex(new Prio3Variant.Histogram(4, 2).vdafConfiguration()));
+    assertEquals("000186a00000013c", hex.formatHex(new Prio3Variant.Histogram(100000, 316).vdafConfiguration()));
+    // uint32 length, uint32 chunk_length, uint64 max_weight
+    assertEquals("0000000a000000030000000000000002",
+        hex.formatHex(new Prio3Variant.MultihotCountVec(10, 2, 3).vdafConfiguration()));
+    rejects("does not fit the uint64", () -> Prio3Variant.SumVec.of(1, BigInteger.ONE.shiftLeft(64), 1).vdafConfiguration());
+  }
+
+  @Test
+  void maxContributionIsTheLargestValueOneMeasurementAdds() {
+    assertEquals(BigInteger.ONE, new Prio3Variant.Count().maxContribution());
+    assertEquals(BigInteger.valueOf(7), new Prio3Variant.Sum(BigInteger.valueOf(7)).maxContribution());
+    assertEquals(BigInteger.valueOf(5), Prio3Variant.SumVec.of(2, BigInteger.valueOf(5), 1).maxContribution());
+    assertEquals(BigInteger.ONE, new Prio3Variant.Histogram(4, 2).maxContribution());
+    assertEquals(BigInteger.ONE, new Prio3Variant.MultihotCountVec(4, 2, 2).maxContribution());
   }
 }

@@ -1,7 +1,7 @@
 package org.priodp.aggregator.cli;
 
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 import picocli.CommandLine.Option;
 
 /** The command-line options that choose a DP strategy and the sensitivity rule. */
@@ -40,16 +40,6 @@ final class DpOptions {
 
   /** Returns the sensitivity rule. */
   SensitivityRule rule() {
-    return switch (rule.strip()) {
-      case "priodp" -> SensitivityRule.PRIODP;
-      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
-      default -> throw new IllegalArgumentException(
-          "unknown --sensitivity-rule '" + rule + "': use priodp or janus");
-    };
-  }
-
-  /** Returns the command-line spelling of a rule. */
-  static String name(SensitivityRule rule) {
-    return rule == SensitivityRule.PRIODP ? "priodp" : "janus";
+    return SensitivityRule.parse("--sensitivity-rule", rule);
   }
 }

@@ -5,17 +5,17 @@ import java.util.HexFormat;
 import java.util.List;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.DqlCodec;
-import org.priodp.noise.compress.DqlDescription;
-import org.priodp.noise.compress.DqlParameters;
 import org.priodp.noise.compress.EliasCode;
 import org.priodp.noise.compress.SharedRandomness;
-import picocli.CommandLine;
+import org.priodp.noise.compress.dql.DqlCodec;
+import org.priodp.noise.compress.dql.DqlDescription;
+import org.priodp.noise.compress.dql.DqlParameters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The dyadic quantized Laplace codec (DQL paper, Algorithms 1 and 2) on the command line. */
 @Command(

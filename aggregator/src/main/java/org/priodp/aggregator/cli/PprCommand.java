@@ -7,16 +7,16 @@ import org.priodp.noise.RandomSource;
 import org.priodp.noise.SeededRandomSource;
 import org.priodp.noise.compress.BitReader;
 import org.priodp.noise.compress.BitWriter;
-import org.priodp.noise.compress.GaussianPprChunk;
-import org.priodp.noise.compress.PprCodec;
-import org.priodp.noise.compress.PprEncoding;
 import org.priodp.noise.compress.SharedRandomness;
-import picocli.CommandLine;
+import org.priodp.noise.compress.ppr.GaussianPprChunk;
+import org.priodp.noise.compress.ppr.PprCodec;
+import org.priodp.noise.compress.ppr.PprEncoding;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** Poisson private representation of one Gaussian-mechanism chunk on the command line. */
 @Command(

@@ -7,16 +7,16 @@ import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.priodp.noise.Rational;
-import org.priodp.noise.compress.DistributionFamily;
-import org.priodp.noise.compress.LloydMaxQuantizer;
-import org.priodp.noise.compress.RequantizationChannel;
-import org.priodp.noise.compress.RequantizationDesign;
-import org.priodp.noise.compress.RequantizationDesigner;
-import picocli.CommandLine;
+import org.priodp.noise.compress.requantization.DistributionFamily;
+import org.priodp.noise.compress.requantization.LloydMaxQuantizer;
+import org.priodp.noise.compress.requantization.RequantizationChannel;
+import org.priodp.noise.compress.requantization.RequantizationDesign;
+import org.priodp.noise.compress.requantization.RequantizationDesigner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Randomized requantization (requantization paper, Sec. 3) on the command line: {@code design}

@@ -2,10 +2,10 @@ package org.priodp.aggregator.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.Sensitivity;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.Sensitivity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,8 +42,8 @@ public final class SensitivityCommand implements PrioDpSubcommand {
     Prio3DpMechanism m = Prio3DpMechanism.of(variant, strategy, dp.rule());
     Sensitivity s = m.sensitivity();
     StringBuilder out = new StringBuilder();
-    line(out, "vdaf", VdafOptions.describe(variant));
-    line(out, "sensitivity rule", DpOptions.name(s.rule()));
+    line(out, "vdaf", variant.describe());
+    line(out, "sensitivity rule", s.rule().spelling());
     line(out, "L1 sensitivity", s.l1().toString());
     line(out, "squared L2 sensitivity", s.l2Squared().toString());
     if (!m.addsNoise()) {

@@ -4,11 +4,11 @@ import java.io.PrintWriter;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import org.priodp.vdaf.Collector;
-import org.priodp.vdaf.CollectorResult;
-import org.priodp.vdaf.PostProcessing;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.Collector;
+import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.PostProcessing;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,10 +93,10 @@ public final class UnshardCommand implements PrioDpSubcommand {
       hi.add(r.upper(i));
     }
     Json j = Json.object()
-        .put("vdaf", VdafOptions.describe(r.variant()))
+        .put("vdaf", r.variant().describe())
         .put("num_measurements", r.numMeasurements())
         .put("strategy", r.strategy().describe())
-        .put("sensitivity_rule", DpOptions.name(m.sensitivity().rule()))
+        .put("sensitivity_rule", m.sensitivity().rule().spelling())
         .put("sensitivity_l1", m.sensitivity().l1())
         .put("sensitivity_l2_squared", m.sensitivity().l2Squared())
         .putNumbers("aggregate", r.estimates());

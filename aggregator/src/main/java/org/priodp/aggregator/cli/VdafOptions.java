@@ -1,20 +1,29 @@
 package org.priodp.aggregator.cli;
 
-import java.math.BigInteger;
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.priodp.vdaf.Prio3Variant;
 import picocli.CommandLine.Option;
 
 /**
- * The command-line options that name a Prio3 variant and its parameters, turned into a validated
- * {@link Prio3Variant}. Every bad or missing value is an {@link IllegalArgumentException} with
+ * The command-line options that name a Prio3 variant and its parameters (one option per
+ * parameter, e.g. --max-measurement for max_measurement), turned into a validated {@link
+ * Prio3Variant}. Every bad or missing value is an {@link IllegalArgumentException} with
  * one clear line.
  */
 final class VdafOptions {
-  static final String NAMES =
-      "Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, Prio3SumVecWithMultiproof";
+  static final String NAMES = String.join(", ", Prio3Variant.names());
 
-  @Option(names = "--vdaf", paramLabel = "NAME", description = "The VDAF (required): " + NAMES + ".")
+  /** The names --vdaf accepts, for the help text. */
+  static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Prio3Variant.names().iterator();
+    }
+  }
+
+  @Option(names = "--vdaf", paramLabel = "NAME", completionCandidates = Names.class,
+      description = "The VDAF (required): ${COMPLETION-CANDIDATES}.")
   String vdaf;
 
   @Option(names = "--length", paramLabel = "N", description = "length (SumVec, Histogram, MultihotCountVec).")
@@ -32,102 +41,25 @@ final class VdafOptions {
   @Option(names = "--proofs", paramLabel = "N", description = "Number of proofs (Prio3SumVecWithMultiproof only; default 3).")
   String proofs;
 
-  /** Returns the validated variant. */
+  /** Returns the validated variant ({@link Prio3Variant#parse}, the name matched ignoring case). */
   Prio3Variant variant() {
     if (vdaf == null) {
       throw new IllegalArgumentException("missing --vdaf (one of " + NAMES + ")");
     }
-    String name = vdaf.strip().toLowerCase(Locale.ROOT);
-    return switch (name) {
-      case "prio3count" -> {
-        only("Prio3Count");
-        yield new Prio3Variant.Count();
-      }
-      case "prio3sum" -> {
-        only("Prio3Sum", "--max-measurement");
-        yield new Prio3Variant.Sum(big("--max-measurement", maxMeasurement, "Prio3Sum"));
-      }
-      case "prio3sumvec" -> {
-        only("Prio3SumVec", "--length", "--max-measurement", "--chunk-length");
-        yield Prio3Variant.SumVec.of(integer("--length", length, "Prio3SumVec"),
-            big("--max-measurement", maxMeasurement, "Prio3SumVec"),
-            integer("--chunk-length", chunkLength, "Prio3SumVec"));
-      }
-      case "prio3sumvecwithmultiproof" -> {
-        only("Prio3SumVecWithMultiproof", "--length", "--max-measurement", "--chunk-length", "--proofs");
-        yield Prio3Variant.SumVec.field64Multiproof(integer("--length", length, "Prio3SumVecWithMultiproof"),
-            big("--max-measurement", maxMeasurement, "Prio3SumVecWithMultiproof"),
-            integer("--chunk-length", chunkLength, "Prio3SumVecWithMultiproof"),
-            proofs == null ? 3 : integer("--proofs", proofs, "Prio3SumVecWithMultiproof"));
-      }
-      case "prio3histogram" -> {
-        only("Prio3Histogram", "--length", "--chunk-length");
-        yield new Prio3Variant.Histogram(integer("--length", length, "Prio3Histogram"),
-            integer("--chunk-length", chunkLength, "Prio3Histogram"));
-      }
-      case "prio3multihotcountvec" -> {
-        only("Prio3MultihotCountVec", "--length", "--max-weight", "--chunk-length");
-        yield new Prio3Variant.MultihotCountVec(integer("--length", length, "Prio3MultihotCountVec"),
-            integer("--max-weight", maxWeight, "Prio3MultihotCountVec"),
-            integer("--chunk-length", chunkLength, "Prio3MultihotCountVec"));
-      }
-      default -> throw new IllegalArgumentException("unknown --vdaf '" + vdaf + "': use one of " + NAMES);
-    };
-  }
-
-  /** Rejects options that the variant does not take, so that a typo does not go unnoticed. */
-  private void only(String vdafName, String... allowed) {
-    java.util.List<String> ok = java.util.List.of(allowed);
+    String name = Prio3Variant.names().stream()
+        .filter(n -> n.equalsIgnoreCase(vdaf.strip()))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown --vdaf '" + vdaf + "': use one of " + NAMES));
+    Map<String, String> parameters = new LinkedHashMap<>();
     String[][] given = {
-      {"--length", length}, {"--max-measurement", maxMeasurement}, {"--chunk-length", chunkLength},
-      {"--max-weight", maxWeight}, {"--proofs", proofs}
+      {"length", length}, {"max_measurement", maxMeasurement}, {"chunk_length", chunkLength},
+      {"max_weight", maxWeight}, {"proofs", proofs}
     };
     for (String[] g : given) {
-      if (g[1] != null && !ok.contains(g[0])) {
-        throw new IllegalArgumentException(g[0] + " does not apply to " + vdafName);
+      if (g[1] != null) {
+        parameters.put(g[0], g[1]);
       }
     }
-  }
-
-  private static String need(String option, String value, String vdafName) {
-    if (value == null) {
-      throw new IllegalArgumentException(vdafName + " needs " + option);
-    }
-    return value.strip();
-  }
-
-  private static BigInteger big(String option, String value, String vdafName) {
-    String v = need(option, value, vdafName);
-    try {
-      return new BigInteger(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + ": '" + v + "' is not an integer");
-    }
-  }
-
-  private static int integer(String option, String value, String vdafName) {
-    String v = need(option, value, vdafName);
-    try {
-      return Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + ": '" + v + "' is not an integer in the int range");
-    }
-  }
-
-  /** Returns the VDAF's name and parameters as the specification writes them. */
-  static String describe(Prio3Variant v) {
-    String name = v.algorithm().specName();
-    if (v instanceof Prio3Variant.Sum s) {
-      return name + "(max_measurement=" + s.maxMeasurement() + ")";
-    } else if (v instanceof Prio3Variant.SumVec s) {
-      return name + "(length=" + s.length() + ", max_measurement=" + s.maxMeasurement() + ", chunk_length="
-          + s.chunkLength() + (s.proofs() == 1 ? "" : ", proofs=" + s.proofs()) + ")";
-    } else if (v instanceof Prio3Variant.Histogram h) {
-      return name + "(length=" + h.length() + ", chunk_length=" + h.chunkLength() + ")";
-    } else if (v instanceof Prio3Variant.MultihotCountVec m) {
-      return name + "(length=" + m.length() + ", max_weight=" + m.maxWeight() + ", chunk_length="
-          + m.chunkLength() + ")";
-    }
-    return name;
+    return Prio3Variant.parse(name, parameters, k -> "--" + k.replace('_', '-'));
   }
 }

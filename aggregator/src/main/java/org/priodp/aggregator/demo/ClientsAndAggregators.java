@@ -42,7 +42,7 @@ record ClientsAndAggregators(
    */
   static ClientsAndAggregators run(
       Prio3 prio3, int clients, long measurementSeed, SecureRandom random, PrintWriter progress) {
-    Prio3Variant.Histogram h = (Prio3Variant.Histogram) prio3.variant().orElseThrow();
+    Prio3Variant.Histogram h = (Prio3Variant.Histogram) prio3.variant();
     int length = h.length();
     SplittableRandom measurements = new SplittableRandom(measurementSeed);
     double[] cumulative = new double[length];

@@ -22,8 +22,8 @@ import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.provision.LoopbackTask;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
 
 /**
  * The DAP-18 part of the demo: one leader-selected batch of a Prio3 task whose DP settings are

@@ -1,7 +1,7 @@
 package org.priodp.aggregator.demo;
 
 import java.io.PrintWriter;
-import org.priodp.vdaf.CollectorResult;
+import org.priodp.vdaf.dp.CollectorResult;
 
 /** Prints the collector's view next to the truth: bucket, true count, noisy count, interval. */
 final class DemoTable {

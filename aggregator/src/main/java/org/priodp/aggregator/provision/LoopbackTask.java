@@ -29,9 +29,9 @@ import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
 import org.priodp.aggregator.store.AggregateShareStore;
 import org.priodp.aggregator.store.BatchAggregation;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * A self-contained leader-selected DAP-18 task for runs on one machine (the demo and the load

@@ -11,10 +11,11 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.field.Field64;
+import org.priodp.noise.Budget;
 import org.priodp.noise.Rational;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * Binds a task's differential-privacy settings to its {@link TaskConfiguration} (DAP-18 "Task
@@ -33,7 +34,7 @@ import org.priodp.vdaf.SensitivityRule;
  * struct {
  *   opaque label&lt;1..255&gt;;          // "prio-dp dp-binding v1"
  *   uint32 vdaf_type;                  // Prio3 algorithm id
- *   opaque vdaf_configuration&lt;0..2^16-1&gt;; // DAP-18 "VDAF Configuration Encodings"
+ *   opaque vdaf_configuration&lt;0..2^16-1&gt;; // Prio3Variant.vdafConfiguration()
  *   uint8 field;                       // 0 Field64, 1 Field128
  *   uint8 proofs;
  *   uint8 strategy;                    // 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian
@@ -53,53 +54,16 @@ public final class DpBinding {
   private DpBinding() {
   }
 
-  /**
-   * Returns the DAP-18 encoding of the VDAF's configuration ("VDAF Configuration Encodings"); the
-   * multiproof SumVec (private-use id) appends its uint8 number of proofs.
-   */
-  public static byte[] vdafConfiguration(Prio3Variant variant) {
-    DapWriter w = new DapWriter();
-    if (variant instanceof Prio3Variant.Sum s) {
-      w.u64(uint64(s.maxMeasurement(), "max_measurement"));
-    } else if (variant instanceof Prio3Variant.SumVec s) {
-      w.u32(s.length()).u64(uint64(s.maxMeasurement(), "max_measurement")).u32(s.chunkLength());
-      if (s.field() == Field64.FIELD) {
-        w.u8(s.proofs());
-      }
-    } else if (variant instanceof Prio3Variant.Histogram h) {
-      w.u32(h.length()).u32(h.chunkLength());
-    } else if (variant instanceof Prio3Variant.MultihotCountVec m) {
-      w.u32(m.length()).u32(m.chunkLength()).u64(m.maxWeight());
-    }
-    return w.toByteArray();
-  }
-
-  private static long uint64(BigInteger v, String field) {
-    if (v.signum() < 0 || v.bitLength() > 64) {
-      throw new IllegalArgumentException(field + ": " + v + " does not fit the uint64 of DAP-18's"
-          + " VDAF configuration encoding");
-    }
-    return v.longValue();
-  }
-
   /** Returns the SHA-256 digest of the DpBindingV1 encoding of these settings. */
   public static byte[] digest(Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
     DapWriter w = new DapWriter();
     w.vector(1, 1, 0xff, LABEL.getBytes(StandardCharsets.US_ASCII))
         .u32(variant.algorithm().id())
-        .vector(2, 0, 0xffff, vdafConfiguration(variant))
+        .vector(2, 0, 0xffff, variant.vdafConfiguration())
         .u8(variant.field() == Field64.FIELD ? 0 : 1)
         .u8(variant.proofs());
-    Rational budget = null;
-    if (strategy instanceof DpStrategy.NoDifferentialPrivacy) {
-      w.u8(0);
-    } else if (strategy instanceof DpStrategy.PureDpDiscreteLaplace p) {
-      w.u8(1);
-      budget = p.epsilon();
-    } else if (strategy instanceof DpStrategy.ZCdpDiscreteGaussian g) {
-      w.u8(2);
-      budget = g.rho();
-    }
+    w.u8(strategy.bindingCode());
+    Rational budget = strategy.budget().map(Budget::parameter).orElse(null);
     w.vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.numerator()))
         .vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.denominator()))
         .u8(rule == SensitivityRule.PRIODP ? 0 : 1);

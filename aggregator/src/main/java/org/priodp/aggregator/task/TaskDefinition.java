@@ -7,12 +7,12 @@ import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
-import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
+import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * One task as this aggregator serves it (DAP-18 "Task Configuration"): the task ID, this
@@ -71,7 +71,7 @@ public final class TaskDefinition {
       throw new IllegalArgumentException("vdaf: the task configuration names VDAF type "
           + configuration.vdafType() + ", the variant is " + variant.algorithm().specName());
     }
-    if (!Arrays.equals(configuration.vdafConfiguration(), DpBinding.vdafConfiguration(variant))) {
+    if (!Arrays.equals(configuration.vdafConfiguration(), variant.vdafConfiguration())) {
       throw new IllegalArgumentException("vdaf: vdaf_configuration does not encode the variant's"
           + " parameters");
     }
@@ -138,7 +138,7 @@ public final class TaskDefinition {
       java.util.List<org.priodp.aggregator.dap.TaskExtension> extensions) {
     return new TaskConfiguration(taskInfo, leaderEndpoint, helperEndpoint, timePrecision,
         minBatchSize, batchMode, new byte[0], variant.algorithm().id(),
-        DpBinding.vdafConfiguration(variant), extensions);
+        variant.vdafConfiguration(), extensions);
   }
 
   /** Returns the task ID. */

@@ -28,9 +28,10 @@ import org.priodp.aggregator.hpke.HpkeAeadId;
 import org.priodp.aggregator.hpke.HpkeKdfId;
 import org.priodp.aggregator.hpke.HpkeKemId;
 import org.priodp.noise.Rational;
-import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.Prio3Algorithm;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * Reads the service's task list from JSON (the task parameters of DAP-18 "Task Configuration" plus
@@ -294,14 +295,6 @@ public final class TaskFile {
     return b.longValue();
   }
 
-  private static int int31(JsonNode n, String path, String field) {
-    long v = uint64(n, path, field);
-    if (v < 0 || v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(path + "." + field + ": out of range");
-    }
-    return (int) v;
-  }
-
   private static Role role(JsonNode n, String path) {
     if (!n.has("role")) {
       return Role.HELPER;
@@ -326,46 +319,44 @@ public final class TaskFile {
     if (!n.has("sensitivity_rule")) {
       return SensitivityRule.PRIODP;
     }
-    return switch (text(n, path, "sensitivity_rule").toLowerCase(Locale.ROOT)) {
-      case "priodp" -> SensitivityRule.PRIODP;
-      case "janus" -> SensitivityRule.JANUS_COMPATIBLE;
-      default -> throw new IllegalArgumentException(path
-          + ".sensitivity_rule: expected priodp or janus");
-    };
+    String text = text(n, path, "sensitivity_rule");
+    return wrap(path + ".sensitivity_rule", () -> SensitivityRule.parse("sensitivity_rule", text));
   }
 
+  /** The VDAFs a task may name: the registered Prio3 variants. */
+  private static final List<String> VDAF_TYPES = java.util.Arrays.stream(Prio3Algorithm.values())
+      .filter(Prio3Algorithm::registered).map(Prio3Algorithm::specName).toList();
+
+  /**
+   * Reads {"type": name, parameter: value, ...} with each value an unsigned JSON integer or a
+   * string of digits; {@link Prio3Variant#parse} checks the names and values.
+   */
   private static Prio3Variant vdaf(JsonNode n, String path) {
     if (!n.isObject()) {
       throw new IllegalArgumentException(path + ": expected an object with a \"type\"");
     }
     String type = text(n, path, "type");
-    switch (type) {
-      case "Prio3Count" -> {
-        only(n, path, Set.of("type"));
-        return new Prio3Variant.Count();
-      }
-      case "Prio3Sum" -> {
-        only(n, path, Set.of("type", "max_measurement"));
-        return new Prio3Variant.Sum(new BigInteger(Long.toUnsignedString(uint64(n, path, "max_measurement"))));
-      }
-      case "Prio3SumVec" -> {
-        only(n, path, Set.of("type", "length", "max_measurement", "chunk_length"));
-        return Prio3Variant.SumVec.of(int31(n, path, "length"),
-            new BigInteger(Long.toUnsignedString(uint64(n, path, "max_measurement"))),
-            int31(n, path, "chunk_length"));
-      }
-      case "Prio3Histogram" -> {
-        only(n, path, Set.of("type", "length", "chunk_length"));
-        return new Prio3Variant.Histogram(int31(n, path, "length"), int31(n, path, "chunk_length"));
-      }
-      case "Prio3MultihotCountVec" -> {
-        only(n, path, Set.of("type", "length", "max_weight", "chunk_length"));
-        return new Prio3Variant.MultihotCountVec(int31(n, path, "length"),
-            int31(n, path, "max_weight"), int31(n, path, "chunk_length"));
-      }
-      default -> throw new IllegalArgumentException(path + ".type: unknown VDAF '" + type
-          + "' (Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec)");
+    if (!VDAF_TYPES.contains(type)) {
+      throw new IllegalArgumentException(path + ".type: unknown VDAF '" + type + "' ("
+          + String.join(", ", VDAF_TYPES) + ")");
     }
+    java.util.Map<String, String> parameters = new java.util.LinkedHashMap<>();
+    Iterator<String> it = n.fieldNames();
+    while (it.hasNext()) {
+      String field = it.next();
+      if (field.equals("type")) {
+        continue;
+      }
+      JsonNode v = n.get(field);
+      if (v.isIntegralNumber()) {
+        parameters.put(field, v.bigIntegerValue().toString());
+      } else if (v.isTextual() && v.asText().matches("[0-9]+")) {
+        parameters.put(field, v.asText());
+      } else {
+        throw new IllegalArgumentException(path + "." + field + ": expected an unsigned integer");
+      }
+    }
+    return Prio3Variant.parse(type, parameters);
   }
 
   /** Parses a DP strategy object in the Janus or the readable shape. */

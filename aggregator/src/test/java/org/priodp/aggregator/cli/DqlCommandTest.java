@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.DqlCodec;
-import org.priodp.noise.compress.DqlDescription;
-import org.priodp.noise.compress.DqlParameters;
 import org.priodp.noise.compress.EliasCode;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.dql.DqlCodec;
+import org.priodp.noise.compress.dql.DqlDescription;
+import org.priodp.noise.compress.dql.DqlParameters;
 
 class DqlCommandTest {
 

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.priodp.field.Field128;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 class NoiseShareCommandTest {
   private static final String[] HISTOGRAM = {"noise-share", "--vdaf", "Prio3Histogram", "--length", "4", "--chunk-length", "2"};

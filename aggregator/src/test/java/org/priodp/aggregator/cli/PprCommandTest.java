@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.GaussianPprChunk;
-import org.priodp.noise.compress.PprCodec;
-import org.priodp.noise.compress.PprEncoding;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.ppr.GaussianPprChunk;
+import org.priodp.noise.compress.ppr.PprCodec;
+import org.priodp.noise.compress.ppr.PprEncoding;
 
 class PprCommandTest {
 

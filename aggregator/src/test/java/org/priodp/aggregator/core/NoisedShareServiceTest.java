@@ -30,7 +30,7 @@ import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.store.ReleasedAggregateShare;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.DpStrategy;
+import org.priodp.vdaf.dp.DpStrategy;
 
 class NoisedShareServiceTest {
   @TempDir

@@ -24,7 +24,7 @@ import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * A Collector (and the Leader's request) written in this test from DAP-18's struct definitions

@@ -10,17 +10,17 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.Interval;
-import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.noise.Rational;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.Sensitivity;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Sensitivity;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 class TaskFileTest {
   private static String example() throws IOException {

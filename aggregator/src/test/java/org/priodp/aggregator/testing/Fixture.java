@@ -29,9 +29,9 @@ import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.field.PrimeField;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * A time-interval Prio3Histogram(length 8) Helper task with a collector key pair, batch buckets of

@@ -14,11 +14,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.compress.DqlCodec;
-import org.priodp.noise.compress.DqlDescription;
-import org.priodp.noise.compress.DqlParameters;
 import org.priodp.noise.compress.EliasCode;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.dql.DqlCodec;
+import org.priodp.noise.compress.dql.DqlDescription;
+import org.priodp.noise.compress.dql.DqlParameters;
 
 /**
  * Dyadic quantized Laplace codec throughput on vectors of 4096 values x ~ U[-1, 1], shared

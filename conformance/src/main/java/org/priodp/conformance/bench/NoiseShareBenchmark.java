@@ -14,9 +14,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.priodp.field.PrimeField;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * Noising an encoded aggregate share end to end (decode, one exact discrete Laplace draw per

@@ -12,11 +12,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.compress.GaussianPprChunk;
-import org.priodp.noise.compress.PprCodec;
-import org.priodp.noise.compress.PprEncoding;
-import org.priodp.noise.compress.RenyiAccountant;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.ppr.GaussianPprChunk;
+import org.priodp.noise.compress.ppr.PprCodec;
+import org.priodp.noise.compress.ppr.PprEncoding;
+import org.priodp.noise.compress.ppr.RenyiAccountant;
 
 /**
  * PPR encode time per 50-dimension Gaussian-mechanism chunk (alpha = 2) in the PPR paper's

@@ -10,7 +10,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.priodp.conformance.reproduce.RequantizationReproduction;
-import org.priodp.noise.compress.RequantizationDesign;
+import org.priodp.noise.compress.requantization.RequantizationDesign;
 
 /**
  * Time to design the randomized requantization channels of the paper's Fig. 1 (requantization

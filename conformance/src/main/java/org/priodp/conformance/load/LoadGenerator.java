@@ -27,8 +27,8 @@ import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.provision.LoopbackTask;
 import org.priodp.field.FieldVector;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.DpStrategy;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
 
 /**
  * A bounded load generator for the helper's DAP-18 aggregate-share endpoint, on loopback only:

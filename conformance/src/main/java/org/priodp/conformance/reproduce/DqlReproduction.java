@@ -15,10 +15,10 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.compress.DqlCodec;
-import org.priodp.noise.compress.DqlGuarantees;
-import org.priodp.noise.compress.DqlParameters;
 import org.priodp.noise.compress.EliasCode;
+import org.priodp.noise.compress.dql.DqlCodec;
+import org.priodp.noise.compress.dql.DqlGuarantees;
+import org.priodp.noise.compress.dql.DqlParameters;
 
 /**
  * Reproduces Fig. 3 of the DQL paper: data x uniform on [-1, 1], database epsilon from 1 to 11,

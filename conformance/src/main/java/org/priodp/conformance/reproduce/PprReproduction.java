@@ -16,10 +16,10 @@ import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.PprGaussianMean;
-import org.priodp.noise.compress.PprGuarantees;
-import org.priodp.noise.compress.RenyiAccountant;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.ppr.PprGaussianMean;
+import org.priodp.noise.compress.ppr.PprGuarantees;
+import org.priodp.noise.compress.ppr.RenyiAccountant;
 
 /**
  * Reproduces Fig. 1 of the PPR paper (Liu, Chen, Özgür and Li): mean squared error against the

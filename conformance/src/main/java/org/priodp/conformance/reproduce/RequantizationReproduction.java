@@ -15,12 +15,12 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.priodp.noise.RandomSource;
-import org.priodp.noise.compress.DistributionFamily;
-import org.priodp.noise.compress.LloydMaxQuantizer;
-import org.priodp.noise.compress.RequantizationChannel;
-import org.priodp.noise.compress.RequantizationDesign;
-import org.priodp.noise.compress.RequantizationDesigner;
-import org.priodp.noise.compress.RequantizationEstimator;
+import org.priodp.noise.compress.requantization.DistributionFamily;
+import org.priodp.noise.compress.requantization.LloydMaxQuantizer;
+import org.priodp.noise.compress.requantization.RequantizationChannel;
+import org.priodp.noise.compress.requantization.RequantizationDesign;
+import org.priodp.noise.compress.requantization.RequantizationDesigner;
+import org.priodp.noise.compress.requantization.RequantizationEstimator;
 
 /**
  * Reproduces Figs. 1 and 2 of the randomized requantization paper (Sec. 4): R = 4 input bits,

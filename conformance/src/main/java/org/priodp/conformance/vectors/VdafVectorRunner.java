@@ -13,13 +13,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.priodp.conformance.internal.Json;
-import org.priodp.field.Field128;
-import org.priodp.field.Field64;
 import org.priodp.field.FieldVector;
-import org.priodp.field.PrimeField;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.VdafException;
+import org.priodp.vdaf.internal.TestOnlyPrio3;
 
 /**
  * Runs the known-answer tests of a VDAF test vector file (VDAF draft-20, section "Test
@@ -28,10 +26,10 @@ import org.priodp.vdaf.VdafException;
  * false} passes when it fails with {@link VdafException}.
  *
  * <p>The VDAF is derived from the file name prefix (Prio3Count, Prio3Sum, Prio3SumVec,
- * Prio3SumVecWithMultiproof, Prio3Histogram, Prio3MultihotCountVec, Prio3HigherDegree) and the
- * parameters in the file ({@code shares}, {@code max_measurement}, {@code length}, {@code
- * chunk_length}, {@code max_weight}; for the multiproof SumVec the optional {@code proofs},
- * default 3, and {@code field}, default Field64).
+ * Prio3SumVecWithMultiproof, Prio3Histogram, Prio3MultihotCountVec, Prio3HigherDegree), the
+ * number of aggregators {@code shares} and the variant's parameters in the file ({@code
+ * max_measurement}, {@code length}, {@code chunk_length}, {@code max_weight}; for the multiproof
+ * SumVec the optional {@code proofs}, default 3), as {@link Prio3Variant#parse} reads them.
  */
 public final class VdafVectorRunner {
   private VdafVectorRunner() {}
@@ -168,58 +166,30 @@ public final class VdafVectorRunner {
     }
   }
 
-  /** Builds the VDAF that a vector file describes. */
+  /**
+   * Builds the VDAF that a vector file describes: the variant named by the file name's prefix,
+   * with the parameters of {@link Prio3Variant#parameterNames} that the document holds, parsed
+   * by {@link Prio3Variant#parse}.
+   */
   static Prio3 instantiate(String fileName, Map<String, Object> doc) {
     int underscore = fileName.indexOf('_');
     String prefix = underscore < 0 ? fileName.replace(".json", "") : fileName.substring(0, underscore);
     int shares = intParam(doc, "shares");
+    if (prefix.equals("Prio3HigherDegree")) {
+      return TestOnlyPrio3.higherDegree(shares);
+    }
     try {
-      switch (prefix) {
-        case "Prio3Count":
-          return new Prio3(new Prio3Variant.Count(), shares);
-        case "Prio3Sum":
-          return new Prio3(new Prio3Variant.Sum(bigParam(doc, "max_measurement")), shares);
-        case "Prio3SumVec":
-          return new Prio3(
-              Prio3Variant.SumVec.of(
-                  intParam(doc, "length"), bigParam(doc, "max_measurement"), intParam(doc, "chunk_length")),
-              shares);
-        case "Prio3SumVecWithMultiproof": {
-          int proofs = doc.containsKey("proofs") ? intParam(doc, "proofs") : 3;
-          PrimeField field = Field64.FIELD;
-          if (doc.get("field") instanceof String f) {
-            field = switch (f) {
-              case "Field64" -> Field64.FIELD;
-              case "Field128" -> Field128.FIELD;
-              default -> throw new VectorFormatException("unknown field " + f);
-            };
-          }
-          return new Prio3(
-              new Prio3Variant.SumVec(
-                  intParam(doc, "length"),
-                  bigParam(doc, "max_measurement"),
-                  intParam(doc, "chunk_length"),
-                  field,
-                  proofs),
-              shares);
+      Map<String, String> parameters = new java.util.LinkedHashMap<>();
+      for (String key : Prio3Variant.parameterNames(prefix)) {
+        if (doc.containsKey(key)) {
+          parameters.put(key, String.valueOf(doc.get(key)));
         }
-        case "Prio3Histogram":
-          return new Prio3(
-              new Prio3Variant.Histogram(intParam(doc, "length"), intParam(doc, "chunk_length")), shares);
-        case "Prio3MultihotCountVec":
-          return new Prio3(
-              new Prio3Variant.MultihotCountVec(
-                  intParam(doc, "length"), intParam(doc, "max_weight"), intParam(doc, "chunk_length")),
-              shares);
-        case "Prio3HigherDegree":
-          return Prio3.higherDegreeForTesting(shares);
-        default:
-          throw new VectorFormatException("unknown VDAF '" + prefix + "' (from the file name)");
       }
-    } catch (VectorFormatException e) {
-      throw e;
+      return new Prio3(Prio3Variant.parse(prefix, parameters), shares);
     } catch (IllegalArgumentException e) {
-      throw new VectorFormatException("bad " + prefix + " parameters: " + e.getMessage());
+      throw new VectorFormatException(
+          e.getMessage().startsWith("unknown VDAF") ? e.getMessage() + " (from the file name)"
+              : "bad " + prefix + " parameters: " + e.getMessage());
     }
   }
 
@@ -486,13 +456,5 @@ public final class VdafVectorRunner {
       throw new VectorFormatException("parameter " + key + " is missing");
     }
     return v;
-  }
-
-  private static BigInteger bigParam(Map<String, Object> doc, String key) {
-    Object o = doc.get(key);
-    if (!(o instanceof BigInteger b)) {
-      throw new VectorFormatException("parameter " + key + " is missing or not an integer");
-    }
-    return b;
   }
 }

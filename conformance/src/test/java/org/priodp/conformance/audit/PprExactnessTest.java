@@ -7,13 +7,13 @@ import org.junit.jupiter.api.Test;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.noise.compress.PprCodec;
-import org.priodp.noise.compress.PprEncoding;
-import org.priodp.noise.compress.PprGuarantees;
-import org.priodp.noise.compress.PprKaryRandomizedResponse;
-import org.priodp.noise.compress.PprProposal;
-import org.priodp.noise.compress.PprTarget;
 import org.priodp.noise.compress.SharedRandomness;
+import org.priodp.noise.compress.ppr.PprCodec;
+import org.priodp.noise.compress.ppr.PprEncoding;
+import org.priodp.noise.compress.ppr.PprGuarantees;
+import org.priodp.noise.compress.ppr.PprKaryRandomizedResponse;
+import org.priodp.noise.compress.ppr.PprProposal;
+import org.priodp.noise.compress.ppr.PprTarget;
 import org.priodp.noise.local.KaryRandomizedResponse;
 
 /**

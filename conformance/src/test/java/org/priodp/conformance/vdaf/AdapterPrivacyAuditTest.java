@@ -11,11 +11,11 @@ import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.SeededRandomSource;
-import org.priodp.vdaf.Collector;
-import org.priodp.vdaf.CollectorResult;
-import org.priodp.vdaf.DpStrategy;
-import org.priodp.vdaf.Prio3DpMechanism;
 import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.Collector;
+import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * Privacy audit of the whole adapter path (papers/prio3-pure-dp-discrete-laplace.txt,

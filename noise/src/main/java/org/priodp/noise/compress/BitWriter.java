@@ -12,6 +12,9 @@ public final class BitWriter {
   private byte[] bytes = new byte[16];
   private long bits;
 
+  /** Creates an empty writer. */
+  public BitWriter() {}
+
   /** Appends one bit (0 or 1; any non-zero value counts as 1). */
   public void writeBit(int bit) {
     ensure(bits + 1);

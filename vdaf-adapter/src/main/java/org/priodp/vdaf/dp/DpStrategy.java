@@ -1,0 +1,168 @@
+package org.priodp.vdaf.dp;
+
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.noise.Budget;
+import org.priodp.noise.DiscreteGaussian;
+import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteLaplace;
+import org.priodp.noise.NoiseSampler;
+import org.priodp.noise.Rational;
+
+/**
+ * A differential-privacy strategy for aggregate shares: which noise each aggregator adds, with
+ * its parameter held exactly. The set is closed.
+ *
+ * <p>The noise scale follows from the strategy and the VDAF's {@link Sensitivity}: discrete
+ * Laplace with scale L1/epsilon (epsilon-DP, papers/prio3-pure-dp-discrete-laplace.txt,
+ * Theorem 4) or discrete Gaussian with sigma^2 = L2^2/(2 rho) (rho-zCDP, Canonne, Kamath and
+ * Steinke 2020). Either guarantee holds as long as one aggregator is honest.
+ *
+ * <p><b>Unit of privacy.</b> One report, under replacement: epsilon (or rho) bounds what the
+ * released aggregate reveals about any single report's measurement, between two batches of the
+ * same size that differ in that one measurement. A user who contributes k reports to a batch
+ * gets k epsilon (for zCDP k^2 rho) by group privacy. Each collection of a batch spends the
+ * budget once; budgets across batches, collections and tasks are the operator's to track.
+ */
+public sealed interface DpStrategy
+    permits DpStrategy.NoDifferentialPrivacy,
+        DpStrategy.PureDpDiscreteLaplace,
+        DpStrategy.ZCdpDiscreteGaussian {
+
+  /**
+   * Returns the sampler every aggregator uses for each coordinate, or empty when the strategy
+   * adds no noise.
+   */
+  Optional<NoiseSampler> sampler(Sensitivity sensitivity);
+
+  /**
+   * Returns the fixed-work sampler with the same distribution up to a stated total variation
+   * (see {@link org.priodp.noise.HardenedDiscreteLaplace}).
+   *
+   * @throws IllegalArgumentException if the strategy has no fixed-work sampler (only
+   *     PureDpDiscreteLaplace has one), or its scale is too large for it
+   */
+  default NoiseSampler hardenedSampler(Sensitivity sensitivity) {
+    Objects.requireNonNull(sensitivity, "sensitivity");
+    throw new IllegalArgumentException(
+        "the fixed-work sampler exists for PureDpDiscreteLaplace only, not " + describe());
+  }
+
+  /** Returns the budget the strategy spends (epsilon or rho), or empty when it adds no noise. */
+  Optional<Budget> budget();
+
+  /**
+   * Returns the strategy's code in prio-dp's DP-binding task extension (DpBindingV1, see the
+   * aggregator's {@code DpBinding}): 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian.
+   */
+  int bindingCode();
+
+  /** Returns a one-line description for people, e.g. "PureDpDiscreteLaplace(epsilon=1/2)". */
+  String describe();
+
+  /** No noise: the aggregate share is released as computed. No privacy guarantee. */
+  record NoDifferentialPrivacy() implements DpStrategy {
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      Objects.requireNonNull(sensitivity, "sensitivity");
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.empty();
+    }
+
+    @Override
+    public int bindingCode() {
+      return 0;
+    }
+
+    @Override
+    public String describe() {
+      return "NoDifferentialPrivacy";
+    }
+  }
+
+  /** Pure epsilon-DP: discrete Laplace noise with scale L1 sensitivity / epsilon. */
+  record PureDpDiscreteLaplace(Rational epsilon) implements DpStrategy {
+    /** Validates that epsilon > 0. */
+    public PureDpDiscreteLaplace {
+      new Budget.PureDp(epsilon); // validates non-null and > 0 with the budget's message
+    }
+
+    /** Parses epsilon from a decimal or a fraction ("0.5", "1/2"). */
+    public static PureDpDiscreteLaplace parse(String epsilon) {
+      return new PureDpDiscreteLaplace(Rational.parsePositive("epsilon", epsilon));
+    }
+
+    /** Returns the discrete Laplace sampler with scale L1 / epsilon. */
+    public DiscreteLaplace laplace(Sensitivity sensitivity) {
+      return DiscreteLaplace.forBudget(sensitivity.l1(), new Budget.PureDp(epsilon));
+    }
+
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      return Optional.of(laplace(sensitivity));
+    }
+
+    /** Returns the fixed-work discrete Laplace with scale L1 / epsilon. */
+    @Override
+    public HardenedDiscreteLaplace hardenedSampler(Sensitivity sensitivity) {
+      return laplace(sensitivity).hardened(); // throws for scales beyond its 62 digits
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.of(new Budget.PureDp(epsilon));
+    }
+
+    @Override
+    public int bindingCode() {
+      return 1;
+    }
+
+    @Override
+    public String describe() {
+      return "PureDpDiscreteLaplace(epsilon=" + epsilon + ")";
+    }
+  }
+
+  /** rho-zCDP: discrete Gaussian noise with sigma^2 = (L2 sensitivity)^2 / (2 rho). */
+  record ZCdpDiscreteGaussian(Rational rho) implements DpStrategy {
+    /** Validates that rho > 0. */
+    public ZCdpDiscreteGaussian {
+      new Budget.ZCdp(rho);
+    }
+
+    /** Parses rho from a decimal or a fraction ("0.5", "1/2"). */
+    public static ZCdpDiscreteGaussian parse(String rho) {
+      return new ZCdpDiscreteGaussian(Rational.parsePositive("rho", rho));
+    }
+
+    /** Returns the discrete Gaussian sampler with sigma^2 = L2^2 / (2 rho). */
+    public DiscreteGaussian gaussian(Sensitivity sensitivity) {
+      return DiscreteGaussian.forBudget(sensitivity.l2Squared(), new Budget.ZCdp(rho));
+    }
+
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      return Optional.of(gaussian(sensitivity));
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.of(new Budget.ZCdp(rho));
+    }
+
+    @Override
+    public int bindingCode() {
+      return 2;
+    }
+
+    @Override
+    public String describe() {
+      return "ZCdpDiscreteGaussian(rho=" + rho + ")";
+    }
+  }
+}

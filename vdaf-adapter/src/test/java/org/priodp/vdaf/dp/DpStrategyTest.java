@@ -1,0 +1,88 @@
+package org.priodp.vdaf.dp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.noise.Budget;
+import org.priodp.noise.DiscreteGaussian;
+import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteLaplace;
+import org.priodp.noise.Rational;
+import org.priodp.vdaf.Prio3Variant;
+
+/** The strategies: exact scales from the sensitivity, and rejection of bad budgets. */
+class DpStrategyTest {
+  private static final Sensitivity SUMVEC = Sensitivity.of(Prio3Variant.SumVec.of(4, BigInteger.valueOf(255), 2));
+
+  @Test
+  void laplaceScaleIsL1OverEpsilon() {
+    DpStrategy s = DpStrategy.PureDpDiscreteLaplace.parse("0.3");
+    DiscreteLaplace dl = (DiscreteLaplace) s.sampler(SUMVEC).orElseThrow();
+    assertEquals(Rational.of(10200, 3), dl.scale()); // 1020 / (3/10)
+    DiscreteLaplace h = (DiscreteLaplace) DpStrategy.PureDpDiscreteLaplace.parse("1/2")
+        .sampler(Sensitivity.of(new Prio3Variant.Histogram(4, 2))).orElseThrow();
+    assertEquals(Rational.of(4), h.scale());
+    assertEquals("PureDpDiscreteLaplace(epsilon=3/10)", s.describe());
+  }
+
+  @Test
+  void gaussianSigma2IsL2SquaredOverTwoRho() {
+    DpStrategy s = DpStrategy.ZCdpDiscreteGaussian.parse("1/2");
+    DiscreteGaussian dg = (DiscreteGaussian) s.sampler(SUMVEC).orElseThrow();
+    assertEquals(Rational.of(260100), dg.sigma2()); // 260100 / (2 * 1/2)
+    DiscreteGaussian h = (DiscreteGaussian) DpStrategy.ZCdpDiscreteGaussian.parse("0.1")
+        .sampler(Sensitivity.of(new Prio3Variant.Histogram(4, 2))).orElseThrow();
+    assertEquals(Rational.of(10), h.sigma2()); // 2 / 0.2
+  }
+
+  @Test
+  void noDifferentialPrivacyHasNoSampler() {
+    assertTrue(new DpStrategy.NoDifferentialPrivacy().sampler(SUMVEC).isEmpty());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "-1", "0.0", "abc", "NaN", "Infinity", "1/0", ""})
+  void rejectsBadBudgets(String text) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DpStrategy.PureDpDiscreteLaplace.parse(text));
+    assertTrue(e.getMessage().contains("epsilon"), e.getMessage());
+    IllegalArgumentException r = assertThrows(IllegalArgumentException.class,
+        () -> DpStrategy.ZCdpDiscreteGaussian.parse(text));
+    assertTrue(r.getMessage().contains("rho"), r.getMessage());
+  }
+
+  @Test
+  void rejectsNonPositiveRationals() {
+    assertThrows(IllegalArgumentException.class, () -> new DpStrategy.PureDpDiscreteLaplace(Rational.ZERO));
+    assertThrows(IllegalArgumentException.class, () -> new DpStrategy.ZCdpDiscreteGaussian(Rational.of(-1)));
+    assertThrows(NullPointerException.class, () -> new DpStrategy.PureDpDiscreteLaplace(null));
+  }
+
+  @Test
+  void eachStrategyAnswersItsBudgetAndBindingCode() {
+    DpStrategy none = new DpStrategy.NoDifferentialPrivacy();
+    DpStrategy laplace = DpStrategy.PureDpDiscreteLaplace.parse("1/2");
+    DpStrategy gaussian = DpStrategy.ZCdpDiscreteGaussian.parse("0.25");
+    assertTrue(none.budget().isEmpty());
+    assertEquals(new Budget.PureDp(Rational.of(1, 2)), laplace.budget().orElseThrow());
+    assertEquals(new Budget.ZCdp(Rational.of(1, 4)), gaussian.budget().orElseThrow());
+    assertEquals(0, none.bindingCode());
+    assertEquals(1, laplace.bindingCode());
+    assertEquals(2, gaussian.bindingCode());
+  }
+
+  @Test
+  void onlyTheLaplaceStrategyHasAFixedWorkSampler() {
+    HardenedDiscreteLaplace h = DpStrategy.PureDpDiscreteLaplace.parse("1/2").hardenedSampler(SUMVEC);
+    assertEquals(Rational.of(2040), h.scale());
+    for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC));
+      assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,247 @@
+package org.priodp.vdaf.dp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.priodp.field.DecodeException;
+import org.priodp.field.Field128;
+import org.priodp.field.Field64;
+import org.priodp.field.FieldVector;
+import org.priodp.field.PrimeField;
+import org.priodp.noise.Accuracy;
+import org.priodp.noise.NoiseSampler;
+import org.priodp.noise.RandomSource;
+import org.priodp.noise.Rational;
+import org.priodp.noise.SeededRandomSource;
+import org.priodp.vdaf.Prio3Variant;
+
+/**
+ * addNoiseToAggShare: the noise it adds is exactly the seeded sampler's draws, projected into
+ * the field; projection and lift round-trip at the edges; bad shares are refused.
+ */
+class Prio3DpMechanismTest {
+  private static final long SEED = 0x5eed_0004L;
+
+  static FieldVector randomShare(PrimeField field, int n, SplittableRandom rnd) {
+    BigInteger[] v = new BigInteger[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = new BigInteger(field.modulus().bitLength() + 8, new java.util.Random(rnd.nextLong()))
+          .mod(field.modulus());
+    }
+    return FieldVector.of(field, v);
+  }
+
+  static Stream<Arguments> mechanisms() {
+    BigInteger max = BigInteger.valueOf(255);
+    return Stream.of(
+        Arguments.of(new Prio3Variant.Count(), DpStrategy.PureDpDiscreteLaplace.parse("1")),
+        Arguments.of(new Prio3Variant.Sum(max), DpStrategy.PureDpDiscreteLaplace.parse("0.1")),
+        Arguments.of(new Prio3Variant.Histogram(50, 7), DpStrategy.PureDpDiscreteLaplace.parse("1/2")),
+        Arguments.of(Prio3Variant.SumVec.of(20, max, 10), DpStrategy.PureDpDiscreteLaplace.parse("2")),
+        Arguments.of(Prio3Variant.SumVec.field64Multiproof(20, max, 10, 3), DpStrategy.ZCdpDiscreteGaussian.parse("1")),
+        Arguments.of(new Prio3Variant.MultihotCountVec(30, 3, 5), DpStrategy.ZCdpDiscreteGaussian.parse("1/8")),
+        // scale 2^60 * 1000 is beyond the long fast path: samples are reduced mod p
+        Arguments.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(60)), DpStrategy.PureDpDiscreteLaplace.parse("0.001")));
+  }
+
+  /** noised - unnoised, lifted, equals the draws of the same seeded source, coordinate by coordinate. */
+  @ParameterizedTest
+  @MethodSource("mechanisms")
+  void noiseIsExactlyTheSampledNoise(Prio3Variant variant, DpStrategy strategy) {
+    System.out.println("seed " + Long.toHexString(SEED) + " " + variant + " " + strategy.describe());
+    Prio3DpMechanism m = Prio3DpMechanism.of(variant, strategy);
+    PrimeField f = variant.field();
+    int n = variant.outputLength();
+    for (FieldVector share : new FieldVector[] {
+        randomShare(f, n, new SplittableRandom(SEED)), FieldVector.zeros(f, n)}) {
+      byte[] noised = m.addNoiseToAggShare(share.encode(), SeededRandomSource.fromHex("0401"));
+      assertEquals(share.encode().length, noised.length);
+      FieldVector diff = FieldVector.decode(f, noised, n).sub(share);
+      NoiseSampler sampler = m.sampler().orElseThrow();
+      RandomSource replay = SeededRandomSource.fromHex("0401");
+      boolean sawNegative = false;
+      for (int i = 0; i < n; i++) {
+        BigInteger z = sampler.sampleBig(replay);
+        sawNegative |= z.signum() < 0;
+        assertEquals(z.mod(f.modulus()), diff.get(i), "coordinate " + i);
+        if (z.abs().compareTo(f.modulus().shiftRight(1)) <= 0) {
+          assertEquals(z, diff.getSigned(i), "lifted coordinate " + i);
+        }
+      }
+      assertTrue(sawNegative || n == 1, "some noise is negative");
+      // the FieldVector overload draws the same noise
+      assertEquals(FieldVector.decode(f, noised, n),
+          m.addNoiseToAggShare(share, SeededRandomSource.fromHex("0401")));
+    }
+  }
+
+  @Test
+  void bigScalesAreReducedModP() {
+    // scale 2^60 * 1000 ~ 2^70 > p64: at least one of 20 draws exceeds p in size
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(60)),
+        DpStrategy.PureDpDiscreteLaplace.parse("0.001"));
+    RandomSource rnd = SeededRandomSource.fromHex("0402");
+    boolean beyondP = false;
+    for (int k = 0; k < 20; k++) {
+      beyondP |= m.sampler().orElseThrow().sampleBig(rnd).abs().compareTo(Field64.FIELD.modulus()) >= 0;
+    }
+    assertTrue(beyondP, "the scale produces draws beyond p");
+  }
+
+  @Test
+  void projectionAndLiftRoundTripAtTheEdges() {
+    for (PrimeField f : new PrimeField[] {Field64.FIELD, Field128.FIELD}) {
+      BigInteger p = f.modulus();
+      BigInteger half = p.subtract(BigInteger.ONE).shiftRight(1);
+      BigInteger[] zs = {half, half.negate(), half.subtract(BigInteger.ONE), half.negate().add(BigInteger.ONE),
+          BigInteger.ONE.negate(), BigInteger.ZERO, BigInteger.valueOf(-12345)};
+      for (BigInteger z : zs) {
+        long[] w = f.newArray(1);
+        Prio3DpMechanism.setProjected(f, w, 0, z);
+        assertEquals(z, f.getSigned(w, 0), f.name() + " z=" + z);
+        assertEquals(z.signum() < 0 ? p.add(z) : z, f.get(w, 0));
+      }
+      // beyond p: reduced mod p, so z and z + p project to the same element
+      long[] a = f.newArray(2);
+      Prio3DpMechanism.setProjected(f, a, 0, p.add(BigInteger.valueOf(5)));
+      Prio3DpMechanism.setProjected(f, a, 1, p.negate().subtract(BigInteger.valueOf(5)));
+      assertEquals(BigInteger.valueOf(5), f.getSigned(a, 0));
+      assertEquals(BigInteger.valueOf(-5), f.getSigned(a, 1));
+      // a share at p - 1 (i.e. -1) plus noise -3 wraps to p - 4 and lifts to -4
+      long[] s = f.newArray(1);
+      f.set(s, 0, p.subtract(BigInteger.ONE));
+      long[] z = f.newArray(1);
+      f.setSigned(z, 0, -3L);
+      f.add(s, 0, z, 0, s, 0);
+      assertEquals(BigInteger.valueOf(-4), f.getSigned(s, 0));
+    }
+  }
+
+  @Test
+  void noDifferentialPrivacyReturnsTheShareUnchanged() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(8, 2), new DpStrategy.NoDifferentialPrivacy());
+    FieldVector share = randomShare(Field128.FIELD, 8, new SplittableRandom(SEED));
+    RandomSource rnd = SeededRandomSource.fromHex("00");
+    assertArrayEquals(share.encode(), m.addNoiseToAggShare(share.encode(), rnd));
+    assertEquals(0, rnd.bitsConsumed());
+    assertFalse(m.addsNoise());
+    assertEquals(0, m.noiseHalfWidth(2, 0.95));
+  }
+
+  @Test
+  void refusesSharesOfTheWrongLengthOrField() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"));
+    RandomSource rnd = SeededRandomSource.fromHex("01");
+    DecodeException shortShare = assertThrows(DecodeException.class, () -> m.addNoiseToAggShare(new byte[48], rnd));
+    assertTrue(shortShare.getMessage().startsWith("Prio3Histogram aggregate share (4 Field128 elements)"),
+        shortShare.getMessage());
+    byte[] nonCanonical = new byte[64];
+    Field128.FIELD.encode(Field128.FIELD.newArray(4), 4, nonCanonical, 0);
+    java.util.Arrays.fill(nonCanonical, 32, 48, (byte) 0xff); // element 2 = 2^128 - 1 >= p
+    DecodeException big = assertThrows(DecodeException.class, () -> m.addNoiseToAggShare(nonCanonical, rnd));
+    assertTrue(big.getMessage().contains("element 2"), big.getMessage());
+    IllegalArgumentException field = assertThrows(IllegalArgumentException.class,
+        () -> m.addNoiseToAggShare(FieldVector.zeros(Field64.FIELD, 4), rnd));
+    assertTrue(field.getMessage().contains("Field128"), field.getMessage());
+    IllegalArgumentException length = assertThrows(IllegalArgumentException.class,
+        () -> m.addNoiseToAggShare(FieldVector.zeros(Field128.FIELD, 5), rnd));
+    assertTrue(length.getMessage().contains("4 elements"), length.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> m.addNoiseInPlace(new long[7], rnd));
+    assertEquals(0, rnd.bitsConsumed(), "nothing is drawn for a refused share");
+  }
+
+  @Test
+  void accuracyFiguresMatchTheNoiseModule() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"));
+    Rational scale = Rational.of(2);
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 1, 0.95), m.noiseHalfWidthBig(1, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 2, 0.95), m.noiseHalfWidthBig(2, 0.95));
+    assertEquals(Accuracy.laplaceHalfWidth(scale, 2, 0.95).longValueExact(), m.noiseHalfWidth(2, 0.95));
+    assertTrue(m.noiseHalfWidth(3, 0.95) >= m.noiseHalfWidth(2, 0.95));
+    assertEquals(2 * Accuracy.laplaceVariance(scale), m.noiseVariance(2), 1e-12);
+    assertEquals("discrete Laplace with scale 2", m.describeNoise());
+    assertThrows(IllegalArgumentException.class, () -> m.noiseHalfWidth(0, 0.95));
+    assertThrows(IllegalArgumentException.class, () -> m.noiseHalfWidth(2, 1.0));
+    Prio3DpMechanism g = Prio3DpMechanism.of(new Prio3Variant.Count(), DpStrategy.ZCdpDiscreteGaussian.parse("1/2"));
+    assertEquals(Accuracy.gaussianHalfWidth(Rational.ONE, 2, 0.95), g.noiseHalfWidthBig(2, 0.95));
+    assertEquals(2.0, g.noiseVariance(2), 1e-12);
+  }
+
+  /**
+   * A Laplace scale of 2^71 (epsilon 2^-70 on a histogram) has half-widths beyond the long
+   * range: the BigInteger figure is computed, the long one refuses with a message, not an
+   * overflow deep inside.
+   */
+  @Test
+  void hugeScalesHaveHalfWidthsBeyondTheLongRange() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(70)));
+    for (int aggregators = 1; aggregators <= 3; aggregators++) {
+      BigInteger k = m.noiseHalfWidthBig(aggregators, 0.95);
+      assertTrue(k.bitLength() > 63 && k.bitLength() < 80, aggregators + " aggregators: " + k);
+    }
+    ArithmeticException e = assertThrows(ArithmeticException.class, () -> m.noiseHalfWidth(2, 0.95));
+    assertTrue(e.getMessage().contains("noiseHalfWidthBig"), e.getMessage());
+    Prio3DpMechanism g = Prio3DpMechanism.of(new Prio3Variant.Count(),
+        DpStrategy.ZCdpDiscreteGaussian.parse("1/" + BigInteger.ONE.shiftLeft(200)));
+    assertTrue(g.noiseHalfWidthBig(2, 0.95).bitLength() > 90);
+  }
+
+  @Test
+  void janusRuleGivesTheLooserScale() {
+    Prio3Variant.SumVec v = Prio3Variant.SumVec.of(10, BigInteger.valueOf(5), 3);
+    DpStrategy eps = DpStrategy.PureDpDiscreteLaplace.parse("1");
+    assertEquals("discrete Laplace with scale 50", Prio3DpMechanism.of(v, eps).describeNoise());
+    assertEquals("discrete Laplace with scale 70",
+        Prio3DpMechanism.of(v, eps, SensitivityRule.JANUS_COMPATIBLE).describeNoise());
+  }
+
+  @Test
+  void hardenedSamplerNoisesWithFixedRandomnessPerShare() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(50, 7);
+    Prio3DpMechanism m = Prio3DpMechanism.of(h, DpStrategy.PureDpDiscreteLaplace.parse("1/2"))
+        .withHardenedSampler();
+    assertTrue(m.hardened());
+    org.priodp.noise.HardenedDiscreteLaplace sampler =
+        (org.priodp.noise.HardenedDiscreteLaplace) m.sampler().orElseThrow();
+    assertEquals(org.priodp.noise.Rational.of(4), sampler.scale(), "scale L1/epsilon = 2/(1/2)");
+    assertTrue(m.describeNoise().startsWith("fixed-work discrete Laplace with scale 4"), m.describeNoise());
+    FieldVector share = randomShare(h.field(), 50, new SplittableRandom(5));
+    org.priodp.noise.RandomSource a = org.priodp.noise.SeededRandomSource.fromHex("5a");
+    org.priodp.noise.RandomSource b = org.priodp.noise.SeededRandomSource.fromHex("5a");
+    for (int round = 0; round < 20; round++) {
+      long before = a.bitsConsumed();
+      FieldVector noised = m.addNoiseToAggShare(share, a);
+      assertEquals(50 * sampler.bitsPerSample(), a.bitsConsumed() - before,
+          "every share reads the same number of random bits");
+      FieldVector diff = noised.sub(share);
+      for (int i = 0; i < 50; i++) {
+        assertEquals(java.math.BigInteger.valueOf(sampler.sample(b)), diff.getSigned(i), "coordinate " + i);
+      }
+    }
+    // accuracy figures are those of the same scale
+    Prio3DpMechanism exact = Prio3DpMechanism.of(h, DpStrategy.PureDpDiscreteLaplace.parse("1/2"));
+    assertEquals(exact.noiseHalfWidth(2, 0.95), m.noiseHalfWidth(2, 0.95));
+    assertEquals(exact.noiseVariance(2), m.noiseVariance(2));
+  }
+
+  @Test
+  void hardenedSamplerIsOnlyForTheDiscreteLaplace() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1")).withHardenedSampler());
+    assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).withHardenedSampler());
+  }
+}
