@@ -29,7 +29,7 @@ import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
-import org.priodp.vdaf.SensitivityRule;
+import org.priodp.vdaf.dp.SensitivityRule;
 import org.slf4j.LoggerFactory;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
