@@ -1,6 +1,7 @@
 package org.priodp.aggregator.dap;
 
 import java.util.Arrays;
+import org.priodp.aggregator.dap.internal.CodeTable;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -29,6 +30,9 @@ public sealed interface PingPongMessage
     CONTINUE(1),
     FINISH(2);
 
+    private static final CodeTable<Type> CODES =
+        CodeTable.of(values(), Type::code, "ping-pong MessageType");
+
     private final int code;
 
     Type(int code) {
@@ -42,12 +46,7 @@ public sealed interface PingPongMessage
 
     /** Returns the type with this code point or throws {@link DapDecodeException} naming the field. */
     public static Type fromCode(int code, String field) {
-      for (Type t : values()) {
-        if (t.code == code) {
-          return t;
-        }
-      }
-      throw new DapDecodeException(field, "unknown ping-pong MessageType " + code);
+      return CODES.fromCode(code, field);
     }
   }
 
