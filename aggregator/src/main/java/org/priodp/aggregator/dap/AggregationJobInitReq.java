@@ -36,7 +36,7 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
       throw new IllegalArgumentException("verification_key_id out of uint8 range: " + verificationKeyId);
     }
     aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
-    extensions = AggregationJobExtension.checkList(extensions, "extensions");
+    extensions = AggregationJobExtension.LIST.checkList(extensions, "extensions");
     verifyInits = List.copyOf(verifyInits);
     Set<ReportId> ids = new HashSet<>();
     for (VerifyInit v : verifyInits) {
@@ -75,7 +75,7 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
   public byte[] encode() {
     DapWriter w = new DapWriter();
     w.u8(verificationKeyId).vector(4, 0, 0xffffffffL, aggParam);
-    AggregationJobExtension.writeList(w, extensions);
+    AggregationJobExtension.LIST.write(w, extensions);
     for (VerifyInit v : verifyInits) {
       v.write(w);
     }
@@ -90,7 +90,7 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
   private static AggregationJobInitReq read(DapReader r) {
     int keyId = r.u8("verification_key_id");
     byte[] aggParam = r.vector(4, 0, 0xffffffffL, "agg_param");
-    List<AggregationJobExtension> ext = AggregationJobExtension.readList(r, "extensions");
+    List<AggregationJobExtension> ext = AggregationJobExtension.LIST.read(r, "extensions");
     List<VerifyInit> inits = new ArrayList<>();
     Set<ReportId> ids = new HashSet<>();
     while (r.remaining() > 0) {

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -20,8 +19,7 @@ public record CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobE
   public CollectionJobReq {
     Objects.requireNonNull(query, "query");
     aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
-    extensions = Extensions.checkList(extensions, CollectionJobExtension::extensionType,
-        CollectionJobExtension::dataLength, "extensions");
+    extensions = CollectionJobExtension.LIST.checkList(extensions, "extensions");
   }
 
   /** Returns a copy of the aggregation parameter. */
@@ -45,20 +43,13 @@ public record CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobE
   static CollectionJobReq read(DapReader r, String field) {
     Query q = SelectorCodec.readQuery(r, field + ".query");
     byte[] aggParam = r.vector(4, 0, 0xffffffffL, field + ".agg_param");
-    List<CollectionJobExtension> ext = new ArrayList<>();
-    for (Extensions.Entry e : Extensions.read(r, field + ".extensions")) {
-      ext.add(new CollectionJobExtension(e.type(), e.data()));
-    }
+    List<CollectionJobExtension> ext = CollectionJobExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field + ".extensions", () -> new CollectionJobReq(q, aggParam, ext));
   }
 
   void write(DapWriter w) {
     w.raw(query.encode()).vector(4, 0, 0xffffffffL, aggParam);
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (CollectionJobExtension e : extensions) {
-      entries.add(new Extensions.Entry(e.extensionType(), e.extensionData()));
-    }
-    Extensions.write(w, entries);
+    CollectionJobExtension.LIST.write(w, extensions);
   }
 
   @Override

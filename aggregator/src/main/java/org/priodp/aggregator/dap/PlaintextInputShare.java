@@ -18,7 +18,7 @@ import org.priodp.aggregator.dap.internal.Octets;
 public record PlaintextInputShare(List<ReportExtension> privateExtensions, byte[] payload) {
   /** Validates and copies the fields. */
   public PlaintextInputShare {
-    privateExtensions = ReportExtension.checkList(privateExtensions, "private_extensions");
+    privateExtensions = ReportExtension.LIST.checkList(privateExtensions, "private_extensions");
     payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
   }
 
@@ -41,13 +41,13 @@ public record PlaintextInputShare(List<ReportExtension> privateExtensions, byte[
   }
 
   static PlaintextInputShare read(DapReader r, String field) {
-    List<ReportExtension> ext = ReportExtension.readList(r, field + ".private_extensions");
+    List<ReportExtension> ext = ReportExtension.LIST.read(r, field + ".private_extensions");
     byte[] payload = r.vector(4, 1, 0xffffffffL, field + ".payload");
     return new PlaintextInputShare(ext, payload);
   }
 
   void write(DapWriter w) {
-    ReportExtension.writeList(w, privateExtensions);
+    ReportExtension.LIST.write(w, privateExtensions);
     w.vector(4, 1, 0xffffffffL, payload);
   }
 

@@ -1,7 +1,6 @@
 package org.priodp.aggregator.dap;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -42,8 +41,7 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
       throw new IllegalArgumentException("vdaf_type: out of uint32 range: " + vdafType);
     }
     vdafConfiguration = Octets.checkVector(vdafConfiguration, 0, 0xffff, "vdaf_configuration");
-    extensions = Extensions.checkList(extensions, TaskExtension::extensionType,
-        TaskExtension::dataLength, "extensions");
+    extensions = TaskExtension.LIST.checkList(extensions, "extensions");
   }
 
   private static void checkUrl(String url, String field) {
@@ -110,7 +108,7 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
     byte[] batchConfig = r.vector(2, 0, 0xffff, field + ".batch_config");
     long vdaf = r.u32(field + ".vdaf_type");
     byte[] vdafConfig = r.vector(2, 0, 0xffff, field + ".vdaf_configuration");
-    List<TaskExtension> ext = TaskExtension.readList(r, field + ".extensions");
+    List<TaskExtension> ext = TaskExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field, () -> new TaskConfiguration(info, leader, helper, precision,
         minBatch, mode, batchConfig, vdaf, vdafConfig, ext));
   }
@@ -131,11 +129,7 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
         .vector(2, 1, 0xffff, helperAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
         .u64(timePrecision).u64(minBatchSize).u8(batchMode.code())
         .vector(2, 0, 0xffff, batchConfig).u32(vdafType).vector(2, 0, 0xffff, vdafConfiguration);
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (TaskExtension e : extensions) {
-      entries.add(new Extensions.Entry(e.extensionType(), e.extensionData()));
-    }
-    Extensions.write(w, entries);
+    TaskExtension.LIST.write(w, extensions);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.priodp.aggregator.dap.internal;
 
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.DapDecodeException;
 
 /**
@@ -82,6 +83,14 @@ public final class DapReader {
     return out;
   }
 
+  /** Reads a fixed-length opaque array such as {@code opaque checksum[32]} as a byte string. */
+  public ByteString opaqueFixed(int length, String field) {
+    need(length, field);
+    ByteString out = ByteString.copyOf(buf, pos, pos + length);
+    pos += length;
+    return out;
+  }
+
   private long lengthPrefix(int prefixBytes, long min, long max, String field) {
     long len;
     switch (prefixBytes) {
@@ -105,6 +114,14 @@ public final class DapReader {
   public byte[] vector(int prefixBytes, long min, long max, String field) {
     int len = (int) lengthPrefix(prefixBytes, min, max, field);
     byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + len);
+    pos += len;
+    return out;
+  }
+
+  /** Reads {@code opaque field<min..max>} with a length prefix of 1, 2 or 4 bytes as a byte string. */
+  public ByteString opaque(int prefixBytes, long min, long max, String field) {
+    int len = (int) lengthPrefix(prefixBytes, min, max, field);
+    ByteString out = ByteString.copyOf(buf, pos, pos + len);
     pos += len;
     return out;
   }

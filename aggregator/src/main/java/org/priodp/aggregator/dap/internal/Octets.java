@@ -1,6 +1,7 @@
 package org.priodp.aggregator.dap.internal;
 
 import java.util.HexFormat;
+import org.priodp.aggregator.dap.ByteString;
 
 /** Small helpers for byte-array fields of immutable DAP-18 message records. */
 public final class Octets {
@@ -11,10 +12,28 @@ public final class Octets {
 
   /** Returns a copy of the array, failing with a message naming the field if it is null. */
   public static byte[] copy(byte[] bytes, String field) {
-    if (bytes == null) {
+    return present(bytes, field).clone();
+  }
+
+  private static <T> T present(T value, String field) {
+    if (value == null) {
       throw new NullPointerException(field + " is null");
     }
-    return bytes.clone();
+    return value;
+  }
+
+  /** Returns a byte string holding a copy of the array, failing with a message naming the field if it is null. */
+  public static ByteString of(byte[] bytes, String field) {
+    return ByteString.copyOf(present(bytes, field));
+  }
+
+  /** Checks that a byte string is present and its length lies in the vector bounds {@code <min..max>}. */
+  public static ByteString checkVector(ByteString value, long min, long max, String field) {
+    if (present(value, field).length() < min || value.length() > max) {
+      throw new IllegalArgumentException(
+          field + ": length " + value.length() + " outside <" + min + ".." + max + ">");
+    }
+    return value;
   }
 
   /** Checks that a length lies in the vector bounds {@code <min..max>} of the named field. */
@@ -37,12 +56,8 @@ public final class Octets {
   }
 
   /** Checks that a byte string is present and has exactly the given length. */
-  public static org.priodp.aggregator.dap.ByteString checkFixed(
-      org.priodp.aggregator.dap.ByteString value, int length, String field) {
-    if (value == null) {
-      throw new NullPointerException(field + " is null");
-    }
-    if (value.length() != length) {
+  public static ByteString checkFixed(ByteString value, int length, String field) {
+    if (present(value, field).length() != length) {
       throw new IllegalArgumentException(field + ": length " + value.length() + ", expected "
           + length);
     }
