@@ -120,7 +120,7 @@ public final class TaskDefinition {
       org.priodp.aggregator.hpke.Hpke hpke = new org.priodp.aggregator.hpke.Hpke(
           new org.priodp.aggregator.hpke.HpkeSuite(config.kemId(), config.kdfId(),
               config.aeadId()));
-      hpke.seal(config.publicKey(), AggregateShareEncryption.info(role), new byte[0],
+      hpke.seal(config.publicKey().toByteArray(), AggregateShareEncryption.info(role), new byte[0],
           new byte[1]);
     } catch (HpkeException | RuntimeException e) {
       throw new IllegalArgumentException("collector_hpke_config: cannot seal to this public key ("
