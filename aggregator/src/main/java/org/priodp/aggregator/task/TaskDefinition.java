@@ -71,7 +71,8 @@ public final class TaskDefinition {
       throw new IllegalArgumentException("vdaf: the task configuration names VDAF type "
           + configuration.vdafType() + ", the variant is " + variant.algorithm().specName());
     }
-    if (!Arrays.equals(configuration.vdafConfiguration(), DpBinding.vdafConfiguration(variant))) {
+    if (!Arrays.equals(configuration.vdafConfiguration().toByteArray(),
+        DpBinding.vdafConfiguration(variant))) {
       throw new IllegalArgumentException("vdaf: vdaf_configuration does not encode the variant's"
           + " parameters");
     }
