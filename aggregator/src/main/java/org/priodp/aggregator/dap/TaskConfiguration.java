@@ -105,13 +105,13 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
   }
 
   private static String readUrl(DapReader r, String field) {
-    byte[] b = r.vector(2, 1, 0xffff, field);
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] < 0) {
+    ByteString b = r.opaque(2, 1, 0xffff, field);
+    for (int i = 0; i < b.length(); i++) {
+      if (b.byteAt(i) < 0) {
         throw new DapDecodeException(field, "not ASCII at index " + i);
       }
     }
-    return new String(b, StandardCharsets.US_ASCII);
+    return new String(b.toByteArray(), StandardCharsets.US_ASCII);
   }
 
   void write(DapWriter w) {
