@@ -288,7 +288,7 @@ public final class NoisedShareService {
       throw DapRefusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
           + " than the task's minimum batch size " + Long.toUnsignedString(min));
     }
-    ByteString aggParam = ByteString.copyOf(req.collectionJobReq().aggParam());
+    ByteString aggParam = req.collectionJobReq().aggParam();
     if (m.aggParam() != null && !m.aggParam().equals(aggParam)) {
       throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
           + " not match the aggregation parameter of the batch");
@@ -297,7 +297,7 @@ public final class NoisedShareService {
       throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
           + " aggregator's count for the batch");
     }
-    if (!MessageDigest.isEqual(m.checksum(), req.checksum())) {
+    if (!MessageDigest.isEqual(m.checksum(), req.checksum().toByteArray())) {
       throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
           + " aggregator's checksum for the batch");
     }
@@ -311,7 +311,7 @@ public final class NoisedShareService {
       noised = m.share();
     }
     return new NoisedAggregateShare(taskId, batch, aggParam, req.reportCount(),
-        ByteString.copyOf(req.checksum()), digest, ByteString.copyOf(noised), clock.instant());
+        req.checksum(), digest, ByteString.copyOf(noised), clock.instant());
   }
 
   private ReleasedAggregateShare seal(TaskDefinition task, AggregateShareReq req,

@@ -45,8 +45,8 @@ public final class AggregateShareEncryption {
     Objects.requireNonNull(collectorConfig, "collectorConfig");
     Objects.requireNonNull(aad, "aad");
     Objects.requireNonNull(aggShare, "aggShare");
-    HpkeSealed sealed = hpkeFor(collectorConfig).seal(collectorConfig.publicKey(), info(serverRole),
-        aad.encode(), aggShare);
+    HpkeSealed sealed = hpkeFor(collectorConfig).seal(collectorConfig.publicKey().toByteArray(),
+        info(serverRole), aad.encode(), aggShare);
     return new HpkeCiphertext(collectorConfig.id(), sealed.enc(), sealed.ciphertext());
   }
 
@@ -59,7 +59,7 @@ public final class AggregateShareEncryption {
       throw new HpkeException("ciphertext is for HPKE config " + ciphertext.configId().value()
           + ", not " + collectorConfig.id().value(), null);
     }
-    return hpkeFor(collectorConfig).open(collectorKey, ciphertext.enc(), info(serverRole),
-        aad.encode(), ciphertext.payload());
+    return hpkeFor(collectorConfig).open(collectorKey, ciphertext.enc().toByteArray(),
+        info(serverRole), aad.encode(), ciphertext.payload().toByteArray());
   }
 }

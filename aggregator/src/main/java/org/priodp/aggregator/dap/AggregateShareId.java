@@ -21,7 +21,7 @@ public record AggregateShareId(ByteString value) {
 
   /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
   public AggregateShareId(byte[] bytes) {
-    this(ByteString.copyOf(Octets.copy(bytes, "aggregate_share_id")));
+    this(Octets.of(bytes, "aggregate_share_id"));
   }
 
   /** Returns a copy of the 16 bytes. */
@@ -43,7 +43,7 @@ public record AggregateShareId(ByteString value) {
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static AggregateShareId fromBase64Url(String text) {
-    byte[] b = Octets.fromBase64Url(text, "aggregate_share_id");
+    ByteString b = Octets.fromBase64Url(text, "aggregate_share_id");
     return Decoding.build("aggregate_share_id", () -> new AggregateShareId(b));
   }
 
@@ -58,11 +58,11 @@ public record AggregateShareId(ByteString value) {
   }
 
   static AggregateShareId read(DapReader r, String field) {
-    return new AggregateShareId(r.fixed(LENGTH, field));
+    return new AggregateShareId(r.opaqueFixed(LENGTH, field));
   }
 
   void write(DapWriter w) {
-    w.raw(value.toByteArray());
+    w.raw(value);
   }
 
   @Override

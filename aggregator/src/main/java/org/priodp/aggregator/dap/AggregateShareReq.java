@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -15,21 +14,21 @@ import org.priodp.aggregator.dap.internal.Octets;
  * (read it with {@link Long#toUnsignedString(long)}).
  */
 public record AggregateShareReq(CollectionJobReq collectionJobReq, BatchSelector batchSelector,
-    long reportCount, byte[] checksum) {
+    long reportCount, ByteString checksum) {
   /** The length of the batch checksum in bytes. */
   public static final int CHECKSUM_LENGTH = 32;
 
-  /** Validates and copies the fields. */
+  /** Validates the fields. */
   public AggregateShareReq {
     Objects.requireNonNull(collectionJobReq, "collection_job_req");
     Objects.requireNonNull(batchSelector, "batch_selector");
-    checksum = Octets.checkFixed(checksum, CHECKSUM_LENGTH, "checksum");
+    Octets.checkFixed(checksum, CHECKSUM_LENGTH, "checksum");
   }
 
-  /** Returns a copy of the checksum. */
-  @Override
-  public byte[] checksum() {
-    return checksum.clone();
+  /** Returns the request holding a copy of the checksum. */
+  public AggregateShareReq(CollectionJobReq collectionJobReq, BatchSelector batchSelector,
+      long reportCount, byte[] checksum) {
+    this(collectionJobReq, batchSelector, reportCount, Octets.of(checksum, "checksum"));
   }
 
   /** Returns the encoding. */
@@ -49,25 +48,14 @@ public record AggregateShareReq(CollectionJobReq collectionJobReq, BatchSelector
     CollectionJobReq c = CollectionJobReq.read(r, "collection_job_req");
     BatchSelector s = SelectorCodec.readBatchSelector(r, "batch_selector");
     long count = r.u64("report_count");
-    byte[] sum = r.fixed(CHECKSUM_LENGTH, "checksum");
+    ByteString sum = r.opaqueFixed(CHECKSUM_LENGTH, "checksum");
     return new AggregateShareReq(c, s, count, sum);
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AggregateShareReq a && a.collectionJobReq.equals(collectionJobReq)
-        && a.batchSelector.equals(batchSelector) && a.reportCount == reportCount
-        && Arrays.equals(a.checksum, checksum);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(collectionJobReq, batchSelector, reportCount, Arrays.hashCode(checksum));
-  }
-
+  /** Shows report_count as the uint64 it is. */
   @Override
   public String toString() {
     return "AggregateShareReq[" + collectionJobReq + ", " + batchSelector + ", reportCount="
-        + Long.toUnsignedString(reportCount) + ", checksum=" + Octets.hex(checksum) + "]";
+        + Long.toUnsignedString(reportCount) + ", checksum=" + checksum + "]";
   }
 }

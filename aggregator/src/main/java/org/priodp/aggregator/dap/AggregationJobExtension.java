@@ -1,12 +1,6 @@
 package org.priodp.aggregator.dap;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
-import org.priodp.aggregator.dap.internal.DapReader;
-import org.priodp.aggregator.dap.internal.DapWriter;
-import org.priodp.aggregator.dap.internal.Decoding;
 import org.priodp.aggregator.dap.internal.Octets;
 
 /**
@@ -22,95 +16,37 @@ import org.priodp.aggregator.dap.internal.Octets;
  * this list ("MUST fail the job with error invalidMessage"), although the "DAP errors" table
  * describes out-of-order lists under {@code invalidExtension}; the section-specific rule wins.
  */
-public record AggregationJobExtension(int extensionType, byte[] extensionData) {
+public record AggregationJobExtension(int extensionType, ByteString extensionData)
+    implements Extensions.Entry {
   /** The code point of {@code leader_selected_batch_id}. */
   public static final int LEADER_SELECTED_BATCH_ID = 1;
 
+  /** {@code AggregationJobExtension extensions<0..2^16-1>}: strictly increasing, else invalidMessage. */
+  static final Extensions<AggregationJobExtension> LIST =
+      Extensions.ordered(AggregationJobExtension::new, DapError.INVALID_MESSAGE);
+
   /** Validates the uint16 type, the data length and the payload of a leader_selected_batch_id. */
   public AggregationJobExtension {
-    Extensions.checkType(extensionType);
-    extensionData = Octets.checkVector(extensionData, 0, 0xffff, "extension_data");
-    if (extensionType == LEADER_SELECTED_BATCH_ID && extensionData.length != BatchId.LENGTH) {
+    Extensions.checkEntry(extensionType, extensionData);
+    if (extensionType == LEADER_SELECTED_BATCH_ID && extensionData.length() != BatchId.LENGTH) {
       throw new IllegalArgumentException("leader_selected_batch_id: extension_data must be one "
-          + BatchId.LENGTH + "-byte BatchID, got " + extensionData.length + " bytes");
+          + BatchId.LENGTH + "-byte BatchID, got " + extensionData.length() + " bytes");
     }
+  }
+
+  /** Returns the extension holding a copy of {@code extensionData}. */
+  public AggregationJobExtension(int extensionType, byte[] extensionData) {
+    this(extensionType, Octets.of(extensionData, "extension_data"));
   }
 
   /** Returns a leader_selected_batch_id extension carrying the batch ID. */
   public static AggregationJobExtension leaderSelectedBatchId(BatchId batchId) {
-    return new AggregationJobExtension(LEADER_SELECTED_BATCH_ID, batchId.encode());
+    return new AggregationJobExtension(LEADER_SELECTED_BATCH_ID, batchId.value());
   }
 
   /** Returns the batch ID if this is a leader_selected_batch_id extension. */
   public Optional<BatchId> asLeaderSelectedBatchId() {
     return extensionType == LEADER_SELECTED_BATCH_ID
         ? Optional.of(new BatchId(extensionData)) : Optional.empty();
-  }
-
-  /** Returns a copy of the extension data. */
-  @Override
-  public byte[] extensionData() {
-    return extensionData.clone();
-  }
-
-  /** Copies a list after checking strict type order and the encoded size {@code <0..2^16-1>}. */
-  static List<AggregationJobExtension> checkList(List<AggregationJobExtension> list, String field) {
-    if (list == null) {
-      throw new NullPointerException(field + " is null");
-    }
-    List<AggregationJobExtension> copy = List.copyOf(list);
-    long size = 0;
-    int previous = -1;
-    for (AggregationJobExtension e : copy) {
-      if (e.extensionType <= previous) {
-        throw new IllegalArgumentException(field + ": extension types not strictly increasing ("
-            + previous + " then " + e.extensionType + ")");
-      }
-      previous = e.extensionType;
-      size += 4 + e.extensionData.length;
-    }
-    if (size > Extensions.MAX_LIST_BYTES) {
-      throw new IllegalArgumentException(field + ": encoded list of " + size + " bytes exceeds 65535");
-    }
-    return copy;
-  }
-
-  static List<AggregationJobExtension> readList(DapReader r, String field) {
-    List<AggregationJobExtension> out = new ArrayList<>();
-    int previous = -1;
-    for (Extensions.Entry e : Extensions.read(r, field)) {
-      String f = field + "[" + out.size() + "]";
-      if (e.type() <= previous) {
-        throw new DapDecodeException(f + ".extension_type",
-            "extension types not strictly increasing (" + previous + " then " + e.type() + ")");
-      }
-      previous = e.type();
-      out.add(Decoding.build(f + ".extension_data", () -> new AggregationJobExtension(e.type(), e.data())));
-    }
-    return out;
-  }
-
-  static void writeList(DapWriter w, List<AggregationJobExtension> list) {
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (AggregationJobExtension e : list) {
-      entries.add(new Extensions.Entry(e.extensionType, e.extensionData));
-    }
-    Extensions.write(w, entries);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AggregationJobExtension e && e.extensionType == extensionType
-        && Arrays.equals(e.extensionData, extensionData);
-  }
-
-  @Override
-  public int hashCode() {
-    return 31 * extensionType + Arrays.hashCode(extensionData);
-  }
-
-  @Override
-  public String toString() {
-    return "AggregationJobExtension[type=" + extensionType + ", data=" + Octets.hex(extensionData) + "]";
   }
 }

@@ -22,7 +22,7 @@ public record AggregationJobId(ByteString value) {
 
   /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
   public AggregationJobId(byte[] bytes) {
-    this(ByteString.copyOf(Octets.copy(bytes, "aggregation_job_id")));
+    this(Octets.of(bytes, "aggregation_job_id"));
   }
 
   /** Returns a copy of the 16 bytes. */
@@ -44,7 +44,7 @@ public record AggregationJobId(ByteString value) {
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static AggregationJobId fromBase64Url(String text) {
-    byte[] b = Octets.fromBase64Url(text, "aggregation_job_id");
+    ByteString b = Octets.fromBase64Url(text, "aggregation_job_id");
     return Decoding.build("aggregation_job_id", () -> new AggregationJobId(b));
   }
 
@@ -59,11 +59,11 @@ public record AggregationJobId(ByteString value) {
   }
 
   static AggregationJobId read(DapReader r, String field) {
-    return new AggregationJobId(r.fixed(LENGTH, field));
+    return new AggregationJobId(r.opaqueFixed(LENGTH, field));
   }
 
   void write(DapWriter w) {
-    w.raw(value.toByteArray());
+    w.raw(value);
   }
 
   @Override

@@ -1,10 +1,8 @@
 package org.priodp.aggregator.dap;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.priodp.aggregator.dap.internal.DapReader;
@@ -26,17 +24,17 @@ import org.priodp.aggregator.dap.internal.Octets;
  * aggregation parameter are acceptable are task-level questions left to the caller. DAP-18 sets
  * no minimum number of VerifyInits, so an empty list decodes; a Helper may refuse an empty job.
  * Two requests are the same job exactly when their encodings are equal (DAP-18 "Leader
- * Initialization"), which is what {@link #equals} compares.
+ * Initialization"); as every component is a value, that is {@link #equals}.
  */
-public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
+public record AggregationJobInitReq(int verificationKeyId, ByteString aggParam,
     List<AggregationJobExtension> extensions, List<VerifyInit> verifyInits) {
-  /** Validates and copies the fields. */
+  /** Validates the fields and copies the lists. */
   public AggregationJobInitReq {
     if (verificationKeyId < 0 || verificationKeyId > 0xff) {
       throw new IllegalArgumentException("verification_key_id out of uint8 range: " + verificationKeyId);
     }
-    aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
-    extensions = AggregationJobExtension.checkList(extensions, "extensions");
+    Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
+    extensions = AggregationJobExtension.LIST.checkList(extensions, "extensions");
     verifyInits = List.copyOf(verifyInits);
     Set<ReportId> ids = new HashSet<>();
     for (VerifyInit v : verifyInits) {
@@ -46,10 +44,10 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
     }
   }
 
-  /** Returns a copy of the aggregation parameter. */
-  @Override
-  public byte[] aggParam() {
-    return aggParam.clone();
+  /** Returns the request holding a copy of {@code aggParam}. */
+  public AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
+      List<AggregationJobExtension> extensions, List<VerifyInit> verifyInits) {
+    this(verificationKeyId, Octets.of(aggParam, "agg_param"), extensions, verifyInits);
   }
 
   /** Returns the batch ID of the leader_selected_batch_id extension, if present. */
@@ -75,7 +73,7 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
   public byte[] encode() {
     DapWriter w = new DapWriter();
     w.u8(verificationKeyId).vector(4, 0, 0xffffffffL, aggParam);
-    AggregationJobExtension.writeList(w, extensions);
+    AggregationJobExtension.LIST.write(w, extensions);
     for (VerifyInit v : verifyInits) {
       v.write(w);
     }
@@ -89,8 +87,8 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
 
   private static AggregationJobInitReq read(DapReader r) {
     int keyId = r.u8("verification_key_id");
-    byte[] aggParam = r.vector(4, 0, 0xffffffffL, "agg_param");
-    List<AggregationJobExtension> ext = AggregationJobExtension.readList(r, "extensions");
+    ByteString aggParam = r.opaque(4, 0, 0xffffffffL, "agg_param");
+    List<AggregationJobExtension> ext = AggregationJobExtension.LIST.read(r, "extensions");
     List<VerifyInit> inits = new ArrayList<>();
     Set<ReportId> ids = new HashSet<>();
     while (r.remaining() > 0) {
@@ -105,22 +103,11 @@ public record AggregationJobInitReq(int verificationKeyId, byte[] aggParam,
     return new AggregationJobInitReq(keyId, aggParam, ext, inits);
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof AggregationJobInitReq a && a.verificationKeyId == verificationKeyId
-        && Arrays.equals(a.aggParam, aggParam) && a.extensions.equals(extensions)
-        && a.verifyInits.equals(verifyInits);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(verificationKeyId, Arrays.hashCode(aggParam), extensions, verifyInits);
-  }
-
+  /** Names the report IDs rather than showing every VerifyInit of a possibly large job. */
   @Override
   public String toString() {
     return "AggregationJobInitReq[verificationKeyId=" + verificationKeyId + ", aggParam="
-        + Octets.hex(aggParam) + ", extensions=" + extensions + ", " + verifyInits.size()
+        + aggParam + ", extensions=" + extensions + ", " + verifyInits.size()
         + " verifyInits " + reportIds() + "]";
   }
 }

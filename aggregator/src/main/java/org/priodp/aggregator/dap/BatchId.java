@@ -20,7 +20,7 @@ public record BatchId(ByteString value) {
 
   /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
   public BatchId(byte[] bytes) {
-    this(ByteString.copyOf(Octets.copy(bytes, "batch_id")));
+    this(Octets.of(bytes, "batch_id"));
   }
 
   /** Returns a copy of the 32 bytes. */
@@ -35,7 +35,7 @@ public record BatchId(ByteString value) {
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static BatchId fromBase64Url(String text) {
-    byte[] b = Octets.fromBase64Url(text, "batch_id");
+    ByteString b = Octets.fromBase64Url(text, "batch_id");
     return Decoding.build("batch_id", () -> new BatchId(b));
   }
 
@@ -50,11 +50,11 @@ public record BatchId(ByteString value) {
   }
 
   static BatchId read(DapReader r, String field) {
-    return new BatchId(r.fixed(LENGTH, field));
+    return new BatchId(r.opaqueFixed(LENGTH, field));
   }
 
   void write(DapWriter w) {
-    w.raw(value.toByteArray());
+    w.raw(value);
   }
 
   @Override

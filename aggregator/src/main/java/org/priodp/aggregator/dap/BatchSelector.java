@@ -1,7 +1,6 @@
 package org.priodp.aggregator.dap;
 
 import java.util.Objects;
-import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
 
 /**
@@ -27,9 +26,7 @@ public sealed interface BatchSelector permits BatchSelector.TimeInterval, BatchS
 
   /** Returns the encoding of the whole BatchSelector. */
   default byte[] encode() {
-    DapWriter w = new DapWriter();
-    w.u8(batchMode().code()).vector(2, 0, 0xffff, config());
-    return w.toByteArray();
+    return SelectorCodec.encode(batchMode(), config());
   }
 
   /** Decodes one BatchSelector with nothing after it. */

@@ -29,6 +29,11 @@ public final class ByteString implements Comparable<ByteString> {
     return bytes.length == 0 ? EMPTY : new ByteString(Objects.requireNonNull(bytes).clone());
   }
 
+  /** Returns the string holding a copy of {@code bytes[from..to)}. */
+  public static ByteString copyOf(byte[] bytes, int from, int to) {
+    return from == to ? EMPTY : new ByteString(Arrays.copyOfRange(bytes, from, to));
+  }
+
   /**
    * Parses URL-safe base64 without padding (DAP-18 "HTTP Usage"); throws
    * IllegalArgumentException if malformed.

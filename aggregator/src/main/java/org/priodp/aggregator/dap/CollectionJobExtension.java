@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import org.priodp.aggregator.dap.internal.Octets;
 
 /**
@@ -9,36 +8,19 @@ import org.priodp.aggregator.dap.internal.Octets;
  * type besides {@code reserved(0)}, so every decoded type is kept as its uint16 code point and the
  * service decides whether it is supported ({@code unsupportedExtension}).
  */
-public record CollectionJobExtension(int extensionType, byte[] extensionData) {
-  /** Validates the uint16 type and the data length, and copies the data. */
+public record CollectionJobExtension(int extensionType, ByteString extensionData)
+    implements Extensions.Entry {
+  /** {@code CollectionJobExtension extensions<0..2^16-1>}: strictly increasing, else invalidExtension. */
+  static final Extensions<CollectionJobExtension> LIST =
+      Extensions.ordered(CollectionJobExtension::new, DapError.INVALID_EXTENSION);
+
+  /** Validates the uint16 type and the data length. */
   public CollectionJobExtension {
-    Extensions.checkType(extensionType);
-    extensionData = Octets.checkVector(extensionData, 0, 0xffff, "extension_data");
+    Extensions.checkEntry(extensionType, extensionData);
   }
 
-  /** Returns a copy of the extension data. */
-  @Override
-  public byte[] extensionData() {
-    return extensionData.clone();
-  }
-
-  int dataLength() {
-    return extensionData.length;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof CollectionJobExtension e && e.extensionType == extensionType
-        && Arrays.equals(e.extensionData, extensionData);
-  }
-
-  @Override
-  public int hashCode() {
-    return 31 * extensionType + Arrays.hashCode(extensionData);
-  }
-
-  @Override
-  public String toString() {
-    return "CollectionJobExtension[type=" + extensionType + ", data=" + Octets.hex(extensionData) + "]";
+  /** Returns the extension holding a copy of {@code extensionData}. */
+  public CollectionJobExtension(int extensionType, byte[] extensionData) {
+    this(extensionType, Octets.of(extensionData, "extension_data"));
   }
 }

@@ -1,7 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
@@ -15,19 +13,18 @@ import org.priodp.aggregator.dap.internal.Octets;
  * Initialization"); extension types must be strictly increasing (DAP-18 "Collection Job
  * Extensions", else {@code invalidExtension}).
  */
-public record CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobExtension> extensions) {
-  /** Validates and copies the fields. */
+public record CollectionJobReq(Query query, ByteString aggParam,
+    List<CollectionJobExtension> extensions) {
+  /** Validates the fields and copies the list. */
   public CollectionJobReq {
     Objects.requireNonNull(query, "query");
-    aggParam = Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
-    extensions = Extensions.checkList(extensions, CollectionJobExtension::extensionType,
-        CollectionJobExtension::dataLength, "extensions");
+    Octets.checkVector(aggParam, 0, 0xffffffffL, "agg_param");
+    extensions = CollectionJobExtension.LIST.checkList(extensions, "extensions");
   }
 
-  /** Returns a copy of the aggregation parameter. */
-  @Override
-  public byte[] aggParam() {
-    return aggParam.clone();
+  /** Returns the request holding a copy of the aggregation parameter. */
+  public CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobExtension> extensions) {
+    this(query, Octets.of(aggParam, "agg_param"), extensions);
   }
 
   /** Returns the encoding. */
@@ -44,37 +41,13 @@ public record CollectionJobReq(Query query, byte[] aggParam, List<CollectionJobE
 
   static CollectionJobReq read(DapReader r, String field) {
     Query q = SelectorCodec.readQuery(r, field + ".query");
-    byte[] aggParam = r.vector(4, 0, 0xffffffffL, field + ".agg_param");
-    List<CollectionJobExtension> ext = new ArrayList<>();
-    for (Extensions.Entry e : Extensions.read(r, field + ".extensions")) {
-      ext.add(new CollectionJobExtension(e.type(), e.data()));
-    }
+    ByteString aggParam = r.opaque(4, 0, 0xffffffffL, field + ".agg_param");
+    List<CollectionJobExtension> ext = CollectionJobExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field + ".extensions", () -> new CollectionJobReq(q, aggParam, ext));
   }
 
   void write(DapWriter w) {
     w.raw(query.encode()).vector(4, 0, 0xffffffffL, aggParam);
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (CollectionJobExtension e : extensions) {
-      entries.add(new Extensions.Entry(e.extensionType(), e.extensionData()));
-    }
-    Extensions.write(w, entries);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof CollectionJobReq c && c.query.equals(query)
-        && Arrays.equals(c.aggParam, aggParam) && c.extensions.equals(extensions);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(query, Arrays.hashCode(aggParam), extensions);
-  }
-
-  @Override
-  public String toString() {
-    return "CollectionJobReq[query=" + query + ", aggParam=" + Octets.hex(aggParam)
-        + ", extensions=" + extensions + "]";
+    CollectionJobExtension.LIST.write(w, extensions);
   }
 }

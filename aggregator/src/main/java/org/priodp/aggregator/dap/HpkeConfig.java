@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -18,24 +17,24 @@ import org.priodp.aggregator.hpke.HpkeKemId;
  * KEM's length Npk. Whether this project can use the suite is {@link #isSupported()}.
  */
 public record HpkeConfig(HpkeConfigId id, HpkeKemId kemId, HpkeKdfId kdfId, HpkeAeadId aeadId,
-    byte[] publicKey) {
-  /** Validates and copies the fields. */
+    ByteString publicKey) {
+  /** Validates the fields. */
   public HpkeConfig {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(kemId, "kem_id");
     Objects.requireNonNull(kdfId, "kdf_id");
     Objects.requireNonNull(aeadId, "aead_id");
-    publicKey = Octets.checkVector(publicKey, 1, 0xffff, "public_key");
-    if (publicKey.length != kemId.publicKeyLength()) {
-      throw new IllegalArgumentException("public_key: " + publicKey.length + " bytes, "
+    Octets.checkVector(publicKey, 1, 0xffff, "public_key");
+    if (publicKey.length() != kemId.publicKeyLength()) {
+      throw new IllegalArgumentException("public_key: " + publicKey.length() + " bytes, "
           + kemId + " public keys have " + kemId.publicKeyLength());
     }
   }
 
-  /** Returns a copy of the serialized public key. */
-  @Override
-  public byte[] publicKey() {
-    return publicKey.clone();
+  /** Returns the configuration holding a copy of the serialized public key. */
+  public HpkeConfig(HpkeConfigId id, HpkeKemId kemId, HpkeKdfId kdfId, HpkeAeadId aeadId,
+      byte[] publicKey) {
+    this(id, kemId, kdfId, aeadId, Octets.of(publicKey, "public_key"));
   }
 
   /** Returns true if the KEM, KDF and AEAD are all implemented by this project. */
@@ -63,29 +62,12 @@ public record HpkeConfig(HpkeConfigId id, HpkeKemId kemId, HpkeKdfId kdfId, Hpke
     HpkeKdfId kdfId = Decoding.build(field + ".kdf_id", () -> HpkeKdfId.fromCode(kdf));
     int aead = r.u16(field + ".aead_id");
     HpkeAeadId aeadId = Decoding.build(field + ".aead_id", () -> HpkeAeadId.fromCode(aead));
-    byte[] pk = r.vector(2, 1, 0xffff, field + ".public_key");
+    ByteString pk = r.opaque(2, 1, 0xffff, field + ".public_key");
     return Decoding.build(field + ".public_key", () -> new HpkeConfig(id, kemId, kdfId, aeadId, pk));
   }
 
   void write(DapWriter w) {
     w.u8(id.value()).u16(kemId.code()).u16(kdfId.code()).u16(aeadId.code())
         .vector(2, 1, 0xffff, publicKey);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof HpkeConfig c && c.id.equals(id) && c.kemId == kemId && c.kdfId == kdfId
-        && c.aeadId == aeadId && Arrays.equals(c.publicKey, publicKey);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(id, kemId, kdfId, aeadId, Arrays.hashCode(publicKey));
-  }
-
-  @Override
-  public String toString() {
-    return "HpkeConfig[id=" + id.value() + ", " + kemId + ", " + kdfId + ", " + aeadId
-        + ", publicKey=" + Octets.hex(publicKey) + "]";
   }
 }

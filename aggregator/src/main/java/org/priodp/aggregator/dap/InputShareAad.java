@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -13,13 +12,19 @@ import org.priodp.aggregator.dap.internal.Octets;
  * InputShareAad} (DAP-18 "Upload Request", "Client Behavior", and "Input Share Decryption").
  */
 public record InputShareAad(TaskId taskId, TaskConfiguration taskConfiguration,
-    ReportMetadata reportMetadata, byte[] publicShare) {
-  /** Validates and copies the fields. */
+    ReportMetadata reportMetadata, ByteString publicShare) {
+  /** Validates the fields. */
   public InputShareAad {
     Objects.requireNonNull(taskId, "task_id");
     Objects.requireNonNull(taskConfiguration, "task_configuration");
     Objects.requireNonNull(reportMetadata, "report_metadata");
-    publicShare = Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
+    Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
+  }
+
+  /** Returns the AAD holding a copy of the public share. */
+  public InputShareAad(TaskId taskId, TaskConfiguration taskConfiguration,
+      ReportMetadata reportMetadata, byte[] publicShare) {
+    this(taskId, taskConfiguration, reportMetadata, Octets.of(publicShare, "public_share"));
   }
 
   /** Returns the AAD an Aggregator uses to open the input share of a report share. */
@@ -27,12 +32,6 @@ public record InputShareAad(TaskId taskId, TaskConfiguration taskConfiguration,
       ReportShare reportShare) {
     return new InputShareAad(taskId, taskConfiguration, reportShare.reportMetadata(),
         reportShare.publicShare());
-  }
-
-  /** Returns a copy of the public share. */
-  @Override
-  public byte[] publicShare() {
-    return publicShare.clone();
   }
 
   /** Returns the encoding. */
@@ -54,25 +53,7 @@ public record InputShareAad(TaskId taskId, TaskConfiguration taskConfiguration,
     TaskId id = TaskId.read(r, "task_id");
     TaskConfiguration config = TaskConfiguration.read(r, "task_configuration");
     ReportMetadata metadata = ReportMetadata.read(r, "report_metadata");
-    byte[] publicShare = r.vector(4, 0, 0xffffffffL, "public_share");
+    ByteString publicShare = r.opaque(4, 0, 0xffffffffL, "public_share");
     return new InputShareAad(id, config, metadata, publicShare);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof InputShareAad a && a.taskId.equals(taskId)
-        && a.taskConfiguration.equals(taskConfiguration) && a.reportMetadata.equals(reportMetadata)
-        && Arrays.equals(a.publicShare, publicShare);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(taskId, taskConfiguration, reportMetadata, Arrays.hashCode(publicShare));
-  }
-
-  @Override
-  public String toString() {
-    return "InputShareAad[" + taskId + ", " + reportMetadata + ", publicShare="
-        + Octets.hex(publicShare) + "]";
   }
 }

@@ -54,7 +54,7 @@ public final class InputShareEncryption {
     Objects.requireNonNull(aggregatorConfig, "aggregatorConfig");
     Objects.requireNonNull(aad, "aad");
     Objects.requireNonNull(plaintext, "plaintext");
-    HpkeSealed sealed = hpkeFor(aggregatorConfig).seal(aggregatorConfig.publicKey(),
+    HpkeSealed sealed = hpkeFor(aggregatorConfig).seal(aggregatorConfig.publicKey().toByteArray(),
         info(serverRole), aad.encode(), plaintext.encode());
     return new HpkeCiphertext(aggregatorConfig.id(), sealed.enc(), sealed.ciphertext());
   }
@@ -74,8 +74,8 @@ public final class InputShareEncryption {
       throw new HpkeException("ciphertext is for HPKE config " + ciphertext.configId().value()
           + ", not " + aggregatorConfig.id().value(), null);
     }
-    byte[] plaintext = hpkeFor(aggregatorConfig).open(aggregatorKey, ciphertext.enc(),
-        info(serverRole), aad.encode(), ciphertext.payload());
+    byte[] plaintext = hpkeFor(aggregatorConfig).open(aggregatorKey, ciphertext.enc().toByteArray(),
+        info(serverRole), aad.encode(), ciphertext.payload().toByteArray());
     return PlaintextInputShare.decode(plaintext);
   }
 }

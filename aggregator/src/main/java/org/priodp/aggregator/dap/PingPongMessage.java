@@ -1,6 +1,6 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
+import org.priodp.aggregator.dap.internal.CodeTable;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -29,6 +29,9 @@ public sealed interface PingPongMessage
     CONTINUE(1),
     FINISH(2);
 
+    private static final CodeTable<Type> CODES =
+        CodeTable.of(values(), Type::code, "ping-pong MessageType");
+
     private final int code;
 
     Type(int code) {
@@ -42,12 +45,7 @@ public sealed interface PingPongMessage
 
     /** Returns the type with this code point or throws {@link DapDecodeException} naming the field. */
     public static Type fromCode(int code, String field) {
-      for (Type t : values()) {
-        if (t.code == code) {
-          return t;
-        }
-      }
-      throw new DapDecodeException(field, "unknown ping-pong MessageType " + code);
+      return CODES.fromCode(code, field);
     }
   }
 
@@ -58,11 +56,11 @@ public sealed interface PingPongMessage
   default byte[] encode() {
     DapWriter w = new DapWriter().u8(type().code());
     if (this instanceof Initialize i) {
-      w.vector(4, 0, 0xffffffffL, i.verifierShare);
+      w.vector(4, 0, 0xffffffffL, i.verifierShare());
     } else if (this instanceof Continue c) {
-      w.vector(4, 0, 0xffffffffL, c.verifierMessage).vector(4, 0, 0xffffffffL, c.verifierShare);
+      w.vector(4, 0, 0xffffffffL, c.verifierMessage()).vector(4, 0, 0xffffffffL, c.verifierShare());
     } else {
-      w.vector(4, 0, 0xffffffffL, ((Finish) this).verifierMessage);
+      w.vector(4, 0, 0xffffffffL, ((Finish) this).verifierMessage());
     }
     return w.toByteArray();
   }
@@ -75,123 +73,67 @@ public sealed interface PingPongMessage
   private static PingPongMessage read(DapReader r, String field) {
     Type type = Type.fromCode(r.u8(field + ".type"), field + ".type");
     return switch (type) {
-      case INITIALIZE -> new Initialize(r.vector(4, 0, 0xffffffffL, field + ".verifier_share"));
+      case INITIALIZE -> new Initialize(r.opaque(4, 0, 0xffffffffL, field + ".verifier_share"));
       case CONTINUE -> {
-        byte[] message = r.vector(4, 0, 0xffffffffL, field + ".verifier_message");
-        yield new Continue(message, r.vector(4, 0, 0xffffffffL, field + ".verifier_share"));
+        ByteString message = r.opaque(4, 0, 0xffffffffL, field + ".verifier_message");
+        yield new Continue(message, r.opaque(4, 0, 0xffffffffL, field + ".verifier_share"));
       }
-      case FINISH -> new Finish(r.vector(4, 0, 0xffffffffL, field + ".verifier_message"));
+      case FINISH -> new Finish(r.opaque(4, 0, 0xffffffffL, field + ".verifier_message"));
     };
   }
 
   /** The Leader's first message: its encoded verifier share. */
-  record Initialize(byte[] verifierShare) implements PingPongMessage {
-    /** Validates and copies the share. */
+  record Initialize(ByteString verifierShare) implements PingPongMessage {
+    /** Validates the share. */
     public Initialize {
-      verifierShare = Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+      Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+    }
+
+    /** Returns the message holding a copy of {@code verifierShare}. */
+    public Initialize(byte[] verifierShare) {
+      this(Octets.of(verifierShare, "verifier_share"));
     }
 
     @Override
     public Type type() {
       return Type.INITIALIZE;
     }
-
-    /** Returns a copy of the encoded verifier share. */
-    @Override
-    public byte[] verifierShare() {
-      return verifierShare.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Initialize i && Arrays.equals(i.verifierShare, verifierShare);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(verifierShare);
-    }
-
-    @Override
-    public String toString() {
-      return "PingPongMessage.Initialize[verifierShare=" + Octets.hex(verifierShare) + "]";
-    }
   }
 
   /** A middle message: this round's verifier message and the sender's next verifier share. */
-  record Continue(byte[] verifierMessage, byte[] verifierShare) implements PingPongMessage {
-    /** Validates and copies the fields. */
+  record Continue(ByteString verifierMessage, ByteString verifierShare) implements PingPongMessage {
+    /** Validates the fields. */
     public Continue {
-      verifierMessage = Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
-      verifierShare = Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+      Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
+      Octets.checkVector(verifierShare, 0, 0xffffffffL, "verifier_share");
+    }
+
+    /** Returns the message holding copies of the arrays. */
+    public Continue(byte[] verifierMessage, byte[] verifierShare) {
+      this(Octets.of(verifierMessage, "verifier_message"), Octets.of(verifierShare, "verifier_share"));
     }
 
     @Override
     public Type type() {
       return Type.CONTINUE;
     }
-
-    /** Returns a copy of the encoded verifier message. */
-    @Override
-    public byte[] verifierMessage() {
-      return verifierMessage.clone();
-    }
-
-    /** Returns a copy of the encoded verifier share. */
-    @Override
-    public byte[] verifierShare() {
-      return verifierShare.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Continue c && Arrays.equals(c.verifierMessage, verifierMessage)
-          && Arrays.equals(c.verifierShare, verifierShare);
-    }
-
-    @Override
-    public int hashCode() {
-      return 31 * Arrays.hashCode(verifierMessage) + Arrays.hashCode(verifierShare);
-    }
-
-    @Override
-    public String toString() {
-      return "PingPongMessage.Continue[verifierMessage=" + Octets.hex(verifierMessage)
-          + ", verifierShare=" + Octets.hex(verifierShare) + "]";
-    }
   }
 
   /** The last message: the final verifier message. */
-  record Finish(byte[] verifierMessage) implements PingPongMessage {
-    /** Validates and copies the message. */
+  record Finish(ByteString verifierMessage) implements PingPongMessage {
+    /** Validates the message. */
     public Finish {
-      verifierMessage = Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
+      Octets.checkVector(verifierMessage, 0, 0xffffffffL, "verifier_message");
+    }
+
+    /** Returns the message holding a copy of {@code verifierMessage}. */
+    public Finish(byte[] verifierMessage) {
+      this(Octets.of(verifierMessage, "verifier_message"));
     }
 
     @Override
     public Type type() {
       return Type.FINISH;
-    }
-
-    /** Returns a copy of the encoded verifier message. */
-    @Override
-    public byte[] verifierMessage() {
-      return verifierMessage.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Finish f && Arrays.equals(f.verifierMessage, verifierMessage);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(verifierMessage);
-    }
-
-    @Override
-    public String toString() {
-      return "PingPongMessage.Finish[verifierMessage=" + Octets.hex(verifierMessage) + "]";
     }
   }
 }

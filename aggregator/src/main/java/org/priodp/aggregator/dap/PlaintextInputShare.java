@@ -1,8 +1,6 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
@@ -15,17 +13,16 @@ import org.priodp.aggregator.dap.internal.Octets;
  * shows lengths only. The private extensions are kept in wire order and checked per report by
  * {@link ReportExtension#validate}.
  */
-public record PlaintextInputShare(List<ReportExtension> privateExtensions, byte[] payload) {
-  /** Validates and copies the fields. */
+public record PlaintextInputShare(List<ReportExtension> privateExtensions, ByteString payload) {
+  /** Validates the fields and copies the list. */
   public PlaintextInputShare {
-    privateExtensions = ReportExtension.checkList(privateExtensions, "private_extensions");
-    payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+    privateExtensions = ReportExtension.LIST.checkList(privateExtensions, "private_extensions");
+    Octets.checkVector(payload, 1, 0xffffffffL, "payload");
   }
 
-  /** Returns a copy of the VDAF input share. */
-  @Override
-  public byte[] payload() {
-    return payload.clone();
+  /** Returns the share holding a copy of the VDAF input share. */
+  public PlaintextInputShare(List<ReportExtension> privateExtensions, byte[] payload) {
+    this(privateExtensions, Octets.of(payload, "payload"));
   }
 
   /** Returns the encoding (the HPKE plaintext). */
@@ -41,30 +38,20 @@ public record PlaintextInputShare(List<ReportExtension> privateExtensions, byte[
   }
 
   static PlaintextInputShare read(DapReader r, String field) {
-    List<ReportExtension> ext = ReportExtension.readList(r, field + ".private_extensions");
-    byte[] payload = r.vector(4, 1, 0xffffffffL, field + ".payload");
+    List<ReportExtension> ext = ReportExtension.LIST.read(r, field + ".private_extensions");
+    ByteString payload = r.opaque(4, 1, 0xffffffffL, field + ".payload");
     return new PlaintextInputShare(ext, payload);
   }
 
   void write(DapWriter w) {
-    ReportExtension.writeList(w, privateExtensions);
+    ReportExtension.LIST.write(w, privateExtensions);
     w.vector(4, 1, 0xffffffffL, payload);
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof PlaintextInputShare p && p.privateExtensions.equals(privateExtensions)
-        && Arrays.equals(p.payload, payload);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(privateExtensions, Arrays.hashCode(payload));
-  }
-
+  /** Shows the payload's length only: the VDAF input share is a secret. */
   @Override
   public String toString() {
-    return "PlaintextInputShare[privateExtensions=" + privateExtensions + ", " + payload.length
+    return "PlaintextInputShare[privateExtensions=" + privateExtensions + ", " + payload.length()
         + " payload bytes]";
   }
 }

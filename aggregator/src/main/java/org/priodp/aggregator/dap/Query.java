@@ -1,8 +1,6 @@
 package org.priodp.aggregator.dap;
 
 import java.util.Objects;
-import org.priodp.aggregator.dap.internal.DapReader;
-import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Decoding;
 
 /**
@@ -21,9 +19,7 @@ public sealed interface Query permits Query.TimeInterval, Query.LeaderSelected {
 
   /** Returns the encoding of the whole Query. */
   default byte[] encode() {
-    DapWriter w = new DapWriter();
-    w.u8(batchMode().code()).vector(2, 0, 0xffff, config());
-    return w.toByteArray();
+    return SelectorCodec.encode(batchMode(), config());
   }
 
   /** Decodes one Query with nothing after it. */

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -12,20 +11,21 @@ import org.priodp.aggregator.dap.internal.Octets;
  * public_share<0..2^32-1>; HpkeCiphertext leader_encrypted_input_share; HpkeCiphertext
  * helper_encrypted_input_share; } Report} (DAP-18 "Upload Request").
  */
-public record Report(ReportMetadata reportMetadata, byte[] publicShare,
+public record Report(ReportMetadata reportMetadata, ByteString publicShare,
     HpkeCiphertext leaderEncryptedInputShare, HpkeCiphertext helperEncryptedInputShare) {
-  /** Validates and copies the fields. */
+  /** Validates the fields. */
   public Report {
     Objects.requireNonNull(reportMetadata, "report_metadata");
-    publicShare = Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
+    Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
     Objects.requireNonNull(leaderEncryptedInputShare, "leader_encrypted_input_share");
     Objects.requireNonNull(helperEncryptedInputShare, "helper_encrypted_input_share");
   }
 
-  /** Returns a copy of the VDAF public share. */
-  @Override
-  public byte[] publicShare() {
-    return publicShare.clone();
+  /** Returns the report holding a copy of the VDAF public share. */
+  public Report(ReportMetadata reportMetadata, byte[] publicShare,
+      HpkeCiphertext leaderEncryptedInputShare, HpkeCiphertext helperEncryptedInputShare) {
+    this(reportMetadata, Octets.of(publicShare, "public_share"), leaderEncryptedInputShare,
+        helperEncryptedInputShare);
   }
 
   /** Returns the report share the Leader forwards to the Helper (DAP-18 "Leader Initialization"). */
@@ -52,7 +52,7 @@ public record Report(ReportMetadata reportMetadata, byte[] publicShare,
 
   static Report read(DapReader r, String field) {
     ReportMetadata metadata = ReportMetadata.read(r, field + ".report_metadata");
-    byte[] publicShare = r.vector(4, 0, 0xffffffffL, field + ".public_share");
+    ByteString publicShare = r.opaque(4, 0, 0xffffffffL, field + ".public_share");
     HpkeCiphertext leader = HpkeCiphertext.read(r, field + ".leader_encrypted_input_share");
     HpkeCiphertext helper = HpkeCiphertext.read(r, field + ".helper_encrypted_input_share");
     return new Report(metadata, publicShare, leader, helper);
@@ -63,25 +63,5 @@ public record Report(ReportMetadata reportMetadata, byte[] publicShare,
     w.vector(4, 0, 0xffffffffL, publicShare);
     leaderEncryptedInputShare.write(w);
     helperEncryptedInputShare.write(w);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Report p && p.reportMetadata.equals(reportMetadata)
-        && Arrays.equals(p.publicShare, publicShare)
-        && p.leaderEncryptedInputShare.equals(leaderEncryptedInputShare)
-        && p.helperEncryptedInputShare.equals(helperEncryptedInputShare);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(reportMetadata, Arrays.hashCode(publicShare), leaderEncryptedInputShare,
-        helperEncryptedInputShare);
-  }
-
-  @Override
-  public String toString() {
-    return "Report[" + reportMetadata + ", publicShare=" + Octets.hex(publicShare) + ", leader="
-        + leaderEncryptedInputShare + ", helper=" + helperEncryptedInputShare + "]";
   }
 }

@@ -1,5 +1,7 @@
 package org.priodp.aggregator.dap;
 
+import org.priodp.aggregator.dap.internal.CodeTable;
+
 /**
  * Why one report failed in the upload or aggregation interaction, {@code enum { reserved(0),
  * batch_collected(1), report_replayed(2), report_dropped(3), hpke_unknown_config_id(4),
@@ -9,24 +11,25 @@ package org.priodp.aggregator.dap;
  * not an error and, like every unregistered code, is rejected when decoding.
  */
 public enum ReportError {
-  BATCH_COLLECTED(1, "batch_collected"),
-  REPORT_REPLAYED(2, "report_replayed"),
-  REPORT_DROPPED(3, "report_dropped"),
-  HPKE_UNKNOWN_CONFIG_ID(4, "hpke_unknown_config_id"),
-  HPKE_DECRYPT_ERROR(5, "hpke_decrypt_error"),
-  VDAF_VERIFY_ERROR(6, "vdaf_verify_error"),
-  TASK_EXPIRED(7, "task_expired"),
-  INVALID_MESSAGE(8, "invalid_message"),
-  REPORT_TOO_EARLY(9, "report_too_early"),
-  TASK_NOT_STARTED(10, "task_not_started"),
-  OUTDATED_CONFIG(11, "outdated_config");
+  BATCH_COLLECTED(1),
+  REPORT_REPLAYED(2),
+  REPORT_DROPPED(3),
+  HPKE_UNKNOWN_CONFIG_ID(4),
+  HPKE_DECRYPT_ERROR(5),
+  VDAF_VERIFY_ERROR(6),
+  TASK_EXPIRED(7),
+  INVALID_MESSAGE(8),
+  REPORT_TOO_EARLY(9),
+  TASK_NOT_STARTED(10),
+  OUTDATED_CONFIG(11);
+
+  private static final CodeTable<ReportError> CODES =
+      CodeTable.of(values(), ReportError::code, "ReportError", 0);
 
   private final int code;
-  private final String specName;
 
-  ReportError(int code, String specName) {
+  ReportError(int code) {
     this.code = code;
-    this.specName = specName;
   }
 
   /** Returns the uint8 code point. */
@@ -36,7 +39,7 @@ public enum ReportError {
 
   /** Returns the registry name, e.g. {@code report_replayed}. */
   public String specName() {
-    return specName;
+    return CodeTable.specName(this);
   }
 
   /**
@@ -44,11 +47,6 @@ public enum ReportError {
    * for {@code reserved(0)} and unregistered codes.
    */
   public static ReportError fromCode(int code, String field) {
-    for (ReportError e : values()) {
-      if (e.code == code) {
-        return e;
-      }
-    }
-    throw new DapDecodeException(field, (code == 0 ? "reserved" : "unknown") + " ReportError " + code);
+    return CODES.fromCode(code, field);
   }
 }

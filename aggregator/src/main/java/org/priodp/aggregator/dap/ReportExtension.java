@@ -1,14 +1,10 @@
 package org.priodp.aggregator.dap;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntPredicate;
-import org.priodp.aggregator.dap.internal.DapReader;
-import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.aggregator.dap.internal.Octets;
 
 /**
@@ -26,29 +22,24 @@ import org.priodp.aggregator.dap.internal.Octets;
  * extension registry holds only {@code reserved(0)}. {@link #toString} shows types and lengths
  * only: private extension data may hold a secret for one Aggregator.
  */
-public record ReportExtension(int extensionType, byte[] extensionData) {
-  /** Validates the uint16 type and the data length, and copies the data. */
+public record ReportExtension(int extensionType, ByteString extensionData)
+    implements Extensions.Entry {
+  /** {@code Extension extensions<0..2^16-1>}: kept in wire order, checked per report by {@link #validate}. */
+  static final Extensions<ReportExtension> LIST = Extensions.unordered(ReportExtension::new);
+
+  /** Validates the uint16 type and the data length. */
   public ReportExtension {
-    Extensions.checkType(extensionType);
-    extensionData = Octets.checkVector(extensionData, 0, 0xffff, "extension_data");
+    Extensions.checkEntry(extensionType, extensionData);
   }
 
-  /** Returns a copy of the extension data. */
-  @Override
-  public byte[] extensionData() {
-    return extensionData.clone();
+  /** Returns the extension holding a copy of {@code extensionData}. */
+  public ReportExtension(int extensionType, byte[] extensionData) {
+    this(extensionType, Octets.of(extensionData, "extension_data"));
   }
 
   /** Returns true if each type is greater than the one before it (DAP-18 "Report Extensions"). */
   public static boolean isStrictlyIncreasing(List<ReportExtension> extensions) {
-    int previous = -1;
-    for (ReportExtension e : extensions) {
-      if (e.extensionType <= previous) {
-        return false;
-      }
-      previous = e.extensionType;
-    }
-    return true;
+    return Extensions.isStrictlyIncreasing(extensions);
   }
 
   /**
@@ -80,51 +71,9 @@ public record ReportExtension(int extensionType, byte[] extensionData) {
     return Optional.empty();
   }
 
-  /** Copies a list, checking its encoded size fits {@code <0..2^16-1>}; the order is kept as given. */
-  static List<ReportExtension> checkList(List<ReportExtension> list, String field) {
-    if (list == null) {
-      throw new NullPointerException(field + " is null");
-    }
-    List<ReportExtension> copy = List.copyOf(list);
-    long size = 0;
-    for (ReportExtension e : copy) {
-      size += 4 + e.extensionData.length;
-    }
-    if (size > Extensions.MAX_LIST_BYTES) {
-      throw new IllegalArgumentException(field + ": encoded list of " + size + " bytes exceeds 65535");
-    }
-    return copy;
-  }
-
-  static List<ReportExtension> readList(DapReader r, String field) {
-    List<ReportExtension> out = new ArrayList<>();
-    for (Extensions.Entry e : Extensions.read(r, field)) {
-      out.add(new ReportExtension(e.type(), e.data()));
-    }
-    return out;
-  }
-
-  static void writeList(DapWriter w, List<ReportExtension> list) {
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (ReportExtension e : list) {
-      entries.add(new Extensions.Entry(e.extensionType, e.extensionData));
-    }
-    Extensions.write(w, entries);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ReportExtension e && e.extensionType == extensionType
-        && Arrays.equals(e.extensionData, extensionData);
-  }
-
-  @Override
-  public int hashCode() {
-    return 31 * extensionType + Arrays.hashCode(extensionData);
-  }
-
+  /** Shows the type and the data length, never the data (it may be a secret for one Aggregator). */
   @Override
   public String toString() {
-    return "ReportExtension[type=" + extensionType + ", " + extensionData.length + " data bytes]";
+    return "ReportExtension[type=" + extensionType + ", " + extensionData.length() + " data bytes]";
   }
 }

@@ -22,7 +22,7 @@ public record ReportId(ByteString value) {
 
   /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
   public ReportId(byte[] bytes) {
-    this(ByteString.copyOf(Octets.copy(bytes, "report_id")));
+    this(Octets.of(bytes, "report_id"));
   }
 
   /** Returns a copy of the 16 bytes. */
@@ -44,7 +44,7 @@ public record ReportId(ByteString value) {
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static ReportId fromBase64Url(String text) {
-    byte[] b = Octets.fromBase64Url(text, "report_id");
+    ByteString b = Octets.fromBase64Url(text, "report_id");
     return Decoding.build("report_id", () -> new ReportId(b));
   }
 
@@ -59,11 +59,11 @@ public record ReportId(ByteString value) {
   }
 
   static ReportId read(DapReader r, String field) {
-    return new ReportId(r.fixed(LENGTH, field));
+    return new ReportId(r.opaqueFixed(LENGTH, field));
   }
 
   void write(DapWriter w) {
-    w.raw(value.toByteArray());
+    w.raw(value);
   }
 
   @Override

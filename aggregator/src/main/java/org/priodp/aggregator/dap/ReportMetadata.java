@@ -17,7 +17,7 @@ public record ReportMetadata(ReportId reportId, Time time, List<ReportExtension>
   public ReportMetadata {
     Objects.requireNonNull(reportId, "report_id");
     Objects.requireNonNull(time, "time");
-    publicExtensions = ReportExtension.checkList(publicExtensions, "public_extensions");
+    publicExtensions = ReportExtension.LIST.checkList(publicExtensions, "public_extensions");
   }
 
   /** Returns metadata without public extensions. */
@@ -40,13 +40,13 @@ public record ReportMetadata(ReportId reportId, Time time, List<ReportExtension>
   static ReportMetadata read(DapReader r, String field) {
     ReportId id = ReportId.read(r, field + ".report_id");
     Time time = new Time(r.u64(field + ".time"));
-    List<ReportExtension> ext = ReportExtension.readList(r, field + ".public_extensions");
+    List<ReportExtension> ext = ReportExtension.LIST.read(r, field + ".public_extensions");
     return new ReportMetadata(id, time, ext);
   }
 
   void write(DapWriter w) {
     reportId.write(w);
     w.u64(time.value());
-    ReportExtension.writeList(w, publicExtensions);
+    ReportExtension.LIST.write(w, publicExtensions);
   }
 }

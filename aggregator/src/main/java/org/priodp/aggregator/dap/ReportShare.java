@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -12,19 +11,19 @@ import org.priodp.aggregator.dap.internal.Octets;
  * public_share<0..2^32-1>; HpkeCiphertext encrypted_input_share; } ReportShare} (DAP-18 "Leader
  * Initialization").
  */
-public record ReportShare(ReportMetadata reportMetadata, byte[] publicShare,
+public record ReportShare(ReportMetadata reportMetadata, ByteString publicShare,
     HpkeCiphertext encryptedInputShare) {
-  /** Validates and copies the fields. */
+  /** Validates the fields. */
   public ReportShare {
     Objects.requireNonNull(reportMetadata, "report_metadata");
-    publicShare = Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
+    Octets.checkVector(publicShare, 0, 0xffffffffL, "public_share");
     Objects.requireNonNull(encryptedInputShare, "encrypted_input_share");
   }
 
-  /** Returns a copy of the VDAF public share. */
-  @Override
-  public byte[] publicShare() {
-    return publicShare.clone();
+  /** Returns the report share holding a copy of the VDAF public share. */
+  public ReportShare(ReportMetadata reportMetadata, byte[] publicShare,
+      HpkeCiphertext encryptedInputShare) {
+    this(reportMetadata, Octets.of(publicShare, "public_share"), encryptedInputShare);
   }
 
   /** Returns the report ID from the metadata. */
@@ -46,7 +45,7 @@ public record ReportShare(ReportMetadata reportMetadata, byte[] publicShare,
 
   static ReportShare read(DapReader r, String field) {
     ReportMetadata metadata = ReportMetadata.read(r, field + ".report_metadata");
-    byte[] publicShare = r.vector(4, 0, 0xffffffffL, field + ".public_share");
+    ByteString publicShare = r.opaque(4, 0, 0xffffffffL, field + ".public_share");
     HpkeCiphertext share = HpkeCiphertext.read(r, field + ".encrypted_input_share");
     return new ReportShare(metadata, publicShare, share);
   }
@@ -55,23 +54,5 @@ public record ReportShare(ReportMetadata reportMetadata, byte[] publicShare,
     reportMetadata.write(w);
     w.vector(4, 0, 0xffffffffL, publicShare);
     encryptedInputShare.write(w);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ReportShare p && p.reportMetadata.equals(reportMetadata)
-        && Arrays.equals(p.publicShare, publicShare)
-        && p.encryptedInputShare.equals(encryptedInputShare);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(reportMetadata, Arrays.hashCode(publicShare), encryptedInputShare);
-  }
-
-  @Override
-  public String toString() {
-    return "ReportShare[" + reportMetadata + ", publicShare=" + Octets.hex(publicShare)
-        + ", encryptedInputShare=" + encryptedInputShare + "]";
   }
 }

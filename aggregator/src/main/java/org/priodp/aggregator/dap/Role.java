@@ -1,11 +1,15 @@
 package org.priodp.aggregator.dap;
 
+import org.priodp.aggregator.dap.internal.CodeTable;
+
 /** The protocol roles and their one-byte code points (DAP-18 "Basic Type Definitions", Role). */
 public enum Role {
   COLLECTOR(0),
   CLIENT(1),
   LEADER(2),
   HELPER(3);
+
+  private static final CodeTable<Role> CODES = CodeTable.of(values(), Role::code, "Role");
 
   private final int code;
 
@@ -20,11 +24,6 @@ public enum Role {
 
   /** Returns the role with this code point or throws {@link DapDecodeException} naming the field. */
   public static Role fromCode(int code, String field) {
-    for (Role r : values()) {
-      if (r.code == code) {
-        return r;
-      }
-    }
-    throw new DapDecodeException(field, "unknown Role " + code);
+    return CODES.fromCode(code, field);
   }
 }

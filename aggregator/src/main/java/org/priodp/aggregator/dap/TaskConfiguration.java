@@ -1,8 +1,6 @@
 package org.priodp.aggregator.dap;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,30 +18,39 @@ import org.priodp.aggregator.dap.internal.Octets;
  * (non-zero) and min batch size, uint32 VDAF type, an empty batch_config (both batch modes of
  * DAP-18 define it empty) and strictly increasing extension types (DAP-18 "Task Extensions").
  */
-public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint,
+public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndpoint,
     String helperAggregatorEndpoint, long timePrecision, long minBatchSize, BatchMode batchMode,
-    byte[] batchConfig, long vdafType, byte[] vdafConfiguration, List<TaskExtension> extensions) {
+    ByteString batchConfig, long vdafType, ByteString vdafConfiguration,
+    List<TaskExtension> extensions) {
 
-  /** Validates and copies the fields. */
+  /** Validates the fields and copies the list. */
   public TaskConfiguration {
-    taskInfo = Octets.checkVector(taskInfo, 1, 0xff, "task_info");
+    Octets.checkVector(taskInfo, 1, 0xff, "task_info");
     checkUrl(leaderAggregatorEndpoint, "leader_aggregator_endpoint");
     checkUrl(helperAggregatorEndpoint, "helper_aggregator_endpoint");
     if (timePrecision == 0) {
       throw new IllegalArgumentException("time_precision: must not be 0");
     }
     Objects.requireNonNull(batchMode, "batch_mode");
-    batchConfig = Octets.checkVector(batchConfig, 0, 0xffff, "batch_config");
-    if (batchConfig.length != 0) {
+    Octets.checkVector(batchConfig, 0, 0xffff, "batch_config");
+    if (batchConfig.length() != 0) {
       throw new IllegalArgumentException("batch_config: must be empty for " + batchMode.specName()
-          + ", got " + batchConfig.length + " bytes");
+          + ", got " + batchConfig.length() + " bytes");
     }
     if (vdafType < 0 || vdafType > 0xffffffffL) {
       throw new IllegalArgumentException("vdaf_type: out of uint32 range: " + vdafType);
     }
-    vdafConfiguration = Octets.checkVector(vdafConfiguration, 0, 0xffff, "vdaf_configuration");
-    extensions = Extensions.checkList(extensions, TaskExtension::extensionType,
-        TaskExtension::dataLength, "extensions");
+    Octets.checkVector(vdafConfiguration, 0, 0xffff, "vdaf_configuration");
+    extensions = TaskExtension.LIST.checkList(extensions, "extensions");
+  }
+
+  /** Returns the configuration holding copies of task_info, batch_config and vdaf_configuration. */
+  public TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint,
+      String helperAggregatorEndpoint, long timePrecision, long minBatchSize, BatchMode batchMode,
+      byte[] batchConfig, long vdafType, byte[] vdafConfiguration, List<TaskExtension> extensions) {
+    this(Octets.of(taskInfo, "task_info"), leaderAggregatorEndpoint, helperAggregatorEndpoint,
+        timePrecision, minBatchSize, batchMode, Octets.of(batchConfig, "batch_config"), vdafType,
+        Octets.of(vdafConfiguration, "vdaf_configuration"), extensions);
   }
 
   private static void checkUrl(String url, String field) {
@@ -58,24 +65,6 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
         throw new IllegalArgumentException(field + ": not ASCII at index " + i);
       }
     }
-  }
-
-  /** Returns a copy of task_info. */
-  @Override
-  public byte[] taskInfo() {
-    return taskInfo.clone();
-  }
-
-  /** Returns a copy of batch_config. */
-  @Override
-  public byte[] batchConfig() {
-    return batchConfig.clone();
-  }
-
-  /** Returns a copy of vdaf_configuration. */
-  @Override
-  public byte[] vdafConfiguration() {
-    return vdafConfiguration.clone();
   }
 
   /** Returns the task interval if the task_interval extension is present. */
@@ -101,28 +90,28 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
   }
 
   static TaskConfiguration read(DapReader r, String field) {
-    byte[] info = r.vector(1, 1, 0xff, field + ".task_info");
+    ByteString info = r.opaque(1, 1, 0xff, field + ".task_info");
     String leader = readUrl(r, field + ".leader_aggregator_endpoint");
     String helper = readUrl(r, field + ".helper_aggregator_endpoint");
     long precision = r.u64(field + ".time_precision");
     long minBatch = r.u64(field + ".min_batch_size");
     BatchMode mode = BatchMode.fromCode(r.u8(field + ".batch_mode"), field + ".batch_mode");
-    byte[] batchConfig = r.vector(2, 0, 0xffff, field + ".batch_config");
+    ByteString batchConfig = r.opaque(2, 0, 0xffff, field + ".batch_config");
     long vdaf = r.u32(field + ".vdaf_type");
-    byte[] vdafConfig = r.vector(2, 0, 0xffff, field + ".vdaf_configuration");
-    List<TaskExtension> ext = TaskExtension.readList(r, field + ".extensions");
+    ByteString vdafConfig = r.opaque(2, 0, 0xffff, field + ".vdaf_configuration");
+    List<TaskExtension> ext = TaskExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field, () -> new TaskConfiguration(info, leader, helper, precision,
         minBatch, mode, batchConfig, vdaf, vdafConfig, ext));
   }
 
   private static String readUrl(DapReader r, String field) {
-    byte[] b = r.vector(2, 1, 0xffff, field);
-    for (int i = 0; i < b.length; i++) {
-      if (b[i] < 0) {
+    ByteString b = r.opaque(2, 1, 0xffff, field);
+    for (int i = 0; i < b.length(); i++) {
+      if (b.byteAt(i) < 0) {
         throw new DapDecodeException(field, "not ASCII at index " + i);
       }
     }
-    return new String(b, StandardCharsets.US_ASCII);
+    return new String(b.toByteArray(), StandardCharsets.US_ASCII);
   }
 
   void write(DapWriter w) {
@@ -131,30 +120,17 @@ public record TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint
         .vector(2, 1, 0xffff, helperAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
         .u64(timePrecision).u64(minBatchSize).u8(batchMode.code())
         .vector(2, 0, 0xffff, batchConfig).u32(vdafType).vector(2, 0, 0xffff, vdafConfiguration);
-    List<Extensions.Entry> entries = new ArrayList<>();
-    for (TaskExtension e : extensions) {
-      entries.add(new Extensions.Entry(e.extensionType(), e.extensionData()));
-    }
-    Extensions.write(w, entries);
+    TaskExtension.LIST.write(w, extensions);
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof TaskConfiguration t && Arrays.equals(encode(), t.encode());
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(encode());
-  }
-
+  /** Shows time_precision and min_batch_size as the uint64 values they are. */
   @Override
   public String toString() {
-    return "TaskConfiguration[taskInfo=" + Octets.hex(taskInfo) + ", leader="
+    return "TaskConfiguration[taskInfo=" + taskInfo + ", leader="
         + leaderAggregatorEndpoint + ", helper=" + helperAggregatorEndpoint + ", timePrecision="
         + Long.toUnsignedString(timePrecision) + ", minBatchSize="
         + Long.toUnsignedString(minBatchSize) + ", batchMode=" + batchMode.specName()
-        + ", vdafType=" + vdafType + ", vdafConfiguration=" + Octets.hex(vdafConfiguration)
+        + ", vdafType=" + vdafType + ", vdafConfiguration=" + vdafConfiguration
         + ", extensions=" + extensions + "]";
   }
 }

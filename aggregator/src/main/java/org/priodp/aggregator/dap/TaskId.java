@@ -20,7 +20,7 @@ public record TaskId(ByteString value) {
 
   /** Returns the ID holding a copy of {@code bytes}; IllegalArgumentException if not LENGTH. */
   public TaskId(byte[] bytes) {
-    this(ByteString.copyOf(Octets.copy(bytes, "task_id")));
+    this(Octets.of(bytes, "task_id"));
   }
 
   /** Returns a copy of the 32 bytes. */
@@ -35,7 +35,7 @@ public record TaskId(ByteString value) {
 
   /** Parses the URL-safe, unpadded base64 form; throws DapDecodeException if malformed. */
   public static TaskId fromBase64Url(String text) {
-    byte[] b = Octets.fromBase64Url(text, "task_id");
+    ByteString b = Octets.fromBase64Url(text, "task_id");
     return Decoding.build("task_id", () -> new TaskId(b));
   }
 
@@ -50,11 +50,11 @@ public record TaskId(ByteString value) {
   }
 
   static TaskId read(DapReader r, String field) {
-    return new TaskId(r.fixed(LENGTH, field));
+    return new TaskId(r.opaqueFixed(LENGTH, field));
   }
 
   void write(DapWriter w) {
-    w.raw(value.toByteArray());
+    w.raw(value);
   }
 
   @Override

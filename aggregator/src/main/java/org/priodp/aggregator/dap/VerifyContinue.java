@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -12,17 +11,16 @@ import org.priodp.aggregator.dap.internal.Octets;
  * opaque payload<1..2^32-1>; } VerifyContinue} (DAP-18 "Leader Continuation"; PrepareContinue
  * before DAP-17); the payload is the Leader's outbound {@link PingPongMessage}.
  */
-public record VerifyContinue(ReportId reportId, byte[] payload) {
-  /** Validates and copies the fields. */
+public record VerifyContinue(ReportId reportId, ByteString payload) {
+  /** Validates the fields. */
   public VerifyContinue {
     Objects.requireNonNull(reportId, "report_id");
-    payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+    Octets.checkVector(payload, 1, 0xffffffffL, "payload");
   }
 
-  /** Returns a copy of the encoded ping-pong message. */
-  @Override
-  public byte[] payload() {
-    return payload.clone();
+  /** Returns the message holding a copy of {@code payload}. */
+  public VerifyContinue(ReportId reportId, byte[] payload) {
+    this(reportId, Octets.of(payload, "payload"));
   }
 
   /** Returns the encoding. */
@@ -39,27 +37,11 @@ public record VerifyContinue(ReportId reportId, byte[] payload) {
 
   static VerifyContinue read(DapReader r, String field) {
     ReportId id = ReportId.read(r, field + ".report_id");
-    return new VerifyContinue(id, r.vector(4, 1, 0xffffffffL, field + ".payload"));
+    return new VerifyContinue(id, r.opaque(4, 1, 0xffffffffL, field + ".payload"));
   }
 
   void write(DapWriter w) {
     reportId.write(w);
     w.vector(4, 1, 0xffffffffL, payload);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof VerifyContinue v && v.reportId.equals(reportId)
-        && Arrays.equals(v.payload, payload);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(reportId, Arrays.hashCode(payload));
-  }
-
-  @Override
-  public String toString() {
-    return "VerifyContinue[" + reportId + ", payload=" + Octets.hex(payload) + "]";
   }
 }

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -14,17 +13,16 @@ import org.priodp.aggregator.dap.internal.Octets;
  * outbound ping-pong message ({@link PingPongMessage}, normally {@code initialize}); it is kept
  * opaque here because a malformed one rejects only this report ({@code vdaf_verify_error}).
  */
-public record VerifyInit(ReportShare reportShare, byte[] payload) {
-  /** Validates and copies the fields. */
+public record VerifyInit(ReportShare reportShare, ByteString payload) {
+  /** Validates the fields. */
   public VerifyInit {
     Objects.requireNonNull(reportShare, "report_share");
-    payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+    Octets.checkVector(payload, 1, 0xffffffffL, "payload");
   }
 
-  /** Returns a copy of the encoded ping-pong message. */
-  @Override
-  public byte[] payload() {
-    return payload.clone();
+  /** Returns the message holding a copy of {@code payload}. */
+  public VerifyInit(ReportShare reportShare, byte[] payload) {
+    this(reportShare, Octets.of(payload, "payload"));
   }
 
   /** Returns the report ID of the report share. */
@@ -46,28 +44,12 @@ public record VerifyInit(ReportShare reportShare, byte[] payload) {
 
   static VerifyInit read(DapReader r, String field) {
     ReportShare share = ReportShare.read(r, field + ".report_share");
-    byte[] payload = r.vector(4, 1, 0xffffffffL, field + ".payload");
+    ByteString payload = r.opaque(4, 1, 0xffffffffL, field + ".payload");
     return new VerifyInit(share, payload);
   }
 
   void write(DapWriter w) {
     reportShare.write(w);
     w.vector(4, 1, 0xffffffffL, payload);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof VerifyInit v && v.reportShare.equals(reportShare)
-        && Arrays.equals(v.payload, payload);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(reportShare, Arrays.hashCode(payload));
-  }
-
-  @Override
-  public String toString() {
-    return "VerifyInit[" + reportShare + ", payload=" + Octets.hex(payload) + "]";
   }
 }

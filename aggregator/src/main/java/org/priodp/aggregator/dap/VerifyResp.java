@@ -1,6 +1,5 @@
 package org.priodp.aggregator.dap;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -59,7 +58,7 @@ public record VerifyResp(ReportId reportId, VerifyResp.Result result) {
     VerifyRespType type = VerifyRespType.fromCode(r.u8(field + ".verify_resp_type"),
         field + ".verify_resp_type");
     Result result = switch (type) {
-      case CONTINUE -> new Continue(r.vector(4, 1, 0xffffffffL, field + ".payload"));
+      case CONTINUE -> new Continue(r.opaque(4, 1, 0xffffffffL, field + ".payload"));
       case FINISH -> new Finish();
       case REJECT -> new Reject(ReportError.fromCode(r.u8(field + ".report_error"),
           field + ".report_error"));
@@ -84,36 +83,20 @@ public record VerifyResp(ReportId reportId, VerifyResp.Result result) {
   }
 
   /** {@code continue}: the Helper's outbound ping-pong message, {@code opaque payload<1..2^32-1>}. */
-  public record Continue(byte[] payload) implements Result {
-    /** Validates and copies the payload. */
+  public record Continue(ByteString payload) implements Result {
+    /** Validates the payload. */
     public Continue {
-      payload = Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+      Octets.checkVector(payload, 1, 0xffffffffL, "payload");
+    }
+
+    /** Returns the variant holding a copy of {@code payload}. */
+    public Continue(byte[] payload) {
+      this(Octets.of(payload, "payload"));
     }
 
     @Override
     public VerifyRespType type() {
       return VerifyRespType.CONTINUE;
-    }
-
-    /** Returns a copy of the encoded ping-pong message. */
-    @Override
-    public byte[] payload() {
-      return payload.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Continue c && Arrays.equals(c.payload, payload);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(payload);
-    }
-
-    @Override
-    public String toString() {
-      return "Continue[payload=" + Octets.hex(payload) + "]";
     }
   }
 

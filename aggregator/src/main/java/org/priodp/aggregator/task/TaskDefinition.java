@@ -71,7 +71,8 @@ public final class TaskDefinition {
       throw new IllegalArgumentException("vdaf: the task configuration names VDAF type "
           + configuration.vdafType() + ", the variant is " + variant.algorithm().specName());
     }
-    if (!Arrays.equals(configuration.vdafConfiguration(), variant.vdafConfiguration())) {
+    if (!Arrays.equals(configuration.vdafConfiguration().toByteArray(),
+        variant.vdafConfiguration())) {
       throw new IllegalArgumentException("vdaf: vdaf_configuration does not encode the variant's"
           + " parameters");
     }
@@ -120,7 +121,7 @@ public final class TaskDefinition {
       org.priodp.aggregator.hpke.Hpke hpke = new org.priodp.aggregator.hpke.Hpke(
           new org.priodp.aggregator.hpke.HpkeSuite(config.kemId(), config.kdfId(),
               config.aeadId()));
-      hpke.seal(config.publicKey(), AggregateShareEncryption.info(role), new byte[0],
+      hpke.seal(config.publicKey().toByteArray(), AggregateShareEncryption.info(role), new byte[0],
           new byte[1]);
     } catch (HpkeException | RuntimeException e) {
       throw new IllegalArgumentException("collector_hpke_config: cannot seal to this public key ("

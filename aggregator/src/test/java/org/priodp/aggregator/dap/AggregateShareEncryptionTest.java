@@ -40,8 +40,8 @@ class AggregateShareEncryptionTest {
     byte[] share = Samples.bytes(48, 7);
     HpkeCiphertext ct = AggregateShareEncryption.seal(config, Role.HELPER, aad, share);
     assertEquals(42, ct.configId().value());
-    assertEquals(32, ct.enc().length);
-    assertEquals(share.length + 16, ct.payload().length);
+    assertEquals(32, ct.enc().length());
+    assertEquals(share.length + 16, ct.payload().length());
     HpkeCiphertext wire = AggregateShare.decode(new AggregateShare(ct).encode()).encryptedAggregateShare();
     assertArrayEquals(share, AggregateShareEncryption.open(config, collector, Role.HELPER, aad, wire));
     // the same bytes opened as if the Leader had sealed them must fail

@@ -119,7 +119,7 @@ class AggregateShareReqTest {
     byte[] sum = new byte[32];
     AggregateShareReq r = new AggregateShareReq(c, s, 1, sum);
     sum[0] = 1;
-    assertEquals(0, r.checksum()[0], "the record keeps its own copy");
+    assertEquals(0, r.checksum().byteAt(0), "the record keeps its own copy");
   }
 
   @Test

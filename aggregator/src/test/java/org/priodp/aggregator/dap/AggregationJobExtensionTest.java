@@ -17,12 +17,12 @@ import org.priodp.aggregator.dap.internal.Decoding;
 class AggregationJobExtensionTest {
   private static byte[] encodeList(List<AggregationJobExtension> list) {
     DapWriter w = new DapWriter();
-    AggregationJobExtension.writeList(w, list);
+    AggregationJobExtension.LIST.write(w, list);
     return w.toByteArray();
   }
 
   private static List<AggregationJobExtension> decodeList(byte[] b) {
-    return Decoding.decodeAll(b, "list", (DapReader r) -> AggregationJobExtension.readList(r, "extensions"));
+    return Decoding.decodeAll(b, "list", (DapReader r) -> AggregationJobExtension.LIST.read(r, "extensions"));
   }
 
   @Test
@@ -47,7 +47,7 @@ class AggregationJobExtensionTest {
         "extensions[1].extension_type", DapError.INVALID_MESSAGE);
     AggregationJobExtension two = new AggregationJobExtension(2, new byte[0]);
     assertThrows(IllegalArgumentException.class,
-        () -> AggregationJobExtension.checkList(List.of(two, two), "extensions"));
+        () -> AggregationJobExtension.LIST.checkList(List.of(two, two), "extensions"));
   }
 
   @Test
@@ -67,8 +67,8 @@ class AggregationJobExtensionTest {
     assertRejects(AggregationJobExtensionTest::decodeList, hex("0003" + "0002 00"),
         "extensions[0].extension_data length");
     AggregationJobExtension big = new AggregationJobExtension(2, new byte[0xffff - 4]);
-    assertEquals(1, AggregationJobExtension.checkList(List.of(big), "x").size());
-    assertThrows(IllegalArgumentException.class, () -> AggregationJobExtension.checkList(
+    assertEquals(1, AggregationJobExtension.LIST.checkList(List.of(big), "x").size());
+    assertThrows(IllegalArgumentException.class, () -> AggregationJobExtension.LIST.checkList(
         List.of(big, new AggregationJobExtension(3, new byte[0])), "x"));
   }
 }

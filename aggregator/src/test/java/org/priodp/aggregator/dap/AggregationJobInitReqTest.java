@@ -96,7 +96,7 @@ class AggregationJobInitReqTest {
     byte[] aggParam = {1};
     AggregationJobInitReq r = new AggregationJobInitReq(0, aggParam, List.of(), List.of());
     aggParam[0] = 2;
-    assertEquals(1, r.aggParam()[0]);
+    assertEquals(1, r.aggParam().byteAt(0));
   }
 
   @Test

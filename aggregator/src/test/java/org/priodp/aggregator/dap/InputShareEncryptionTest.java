@@ -44,7 +44,7 @@ class InputShareEncryptionTest {
     PlaintextInputShare plaintext = new PlaintextInputShare(List.of(), Samples.bytes(40, 9));
     HpkeCiphertext ct = InputShareEncryption.seal(config, Role.HELPER, aad, plaintext);
     assertEquals(2, ct.configId().value());
-    assertEquals(plaintext.encode().length + 16, ct.payload().length);
+    assertEquals(plaintext.encode().length + 16, ct.payload().length());
 
     // the Helper sees it inside a ReportShare and rebuilds the AAD from it
     ReportShare share = ReportShare.decode(new ReportShare(metadata, CodecChecks.hex("0a0b"), ct).encode());

@@ -51,9 +51,9 @@ class PingPongMessageTest {
     byte[] b = {1, 2};
     PingPongMessage.Initialize i = new PingPongMessage.Initialize(b);
     b[0] = 9;
-    i.verifierShare()[1] = 9;
+    i.verifierShare().toByteArray()[1] = 9;
     assertEquals(new PingPongMessage.Initialize(hex("0102")), i);
-    assertThrows(NullPointerException.class, () -> new PingPongMessage.Finish(null));
+    assertThrows(NullPointerException.class, () -> new PingPongMessage.Finish((byte[]) null));
   }
 
   @Test

@@ -23,12 +23,12 @@ class ReportExtensionTest {
 
   private static byte[] encodeList(List<ReportExtension> list) {
     DapWriter w = new DapWriter();
-    ReportExtension.writeList(w, list);
+    ReportExtension.LIST.write(w, list);
     return w.toByteArray();
   }
 
   private static List<ReportExtension> decodeList(byte[] b) {
-    return Decoding.decodeAll(b, "list", (DapReader r) -> ReportExtension.readList(r, "public_extensions"));
+    return Decoding.decodeAll(b, "list", (DapReader r) -> ReportExtension.LIST.read(r, "public_extensions"));
   }
 
   @Test
@@ -91,13 +91,13 @@ class ReportExtensionTest {
     assertThrows(IllegalArgumentException.class, () -> new ReportExtension(0x10000, new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> new ReportExtension(1, new byte[0x10000]));
     ReportExtension big = new ReportExtension(1, new byte[0xffff - 4]);
-    assertEquals(1, ReportExtension.checkList(List.of(big), "x").size());
+    assertEquals(1, ReportExtension.LIST.checkList(List.of(big), "x").size());
     assertThrows(IllegalArgumentException.class,
-        () -> ReportExtension.checkList(List.of(big, ext(2, "")), "x"));
+        () -> ReportExtension.LIST.checkList(List.of(big, ext(2, "")), "x"));
     byte[] data = {1};
     ReportExtension e = new ReportExtension(1, data);
     data[0] = 2;
-    assertEquals(1, e.extensionData()[0]);
+    assertEquals(1, e.extensionData().byteAt(0));
   }
 
   @Test

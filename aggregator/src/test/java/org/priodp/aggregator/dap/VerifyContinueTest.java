@@ -15,7 +15,7 @@ class VerifyContinueTest {
     String expected = ID_A + "0000000c" + "01 00000001 11 00000002 2222";
     VerifyContinue v = new VerifyContinue(new ReportId(hex(ID_A)), hex("01 00000001 11 00000002 2222"));
     CodecChecks.assertSpecBytes(expected, v, VerifyContinue::encode, VerifyContinue::decode);
-    assertEquals(new PingPongMessage.Continue(hex("11"), hex("2222")), PingPongMessage.decode(v.payload()));
+    assertEquals(new PingPongMessage.Continue(hex("11"), hex("2222")), PingPongMessage.decode(v.payload().toByteArray()));
   }
 
   @Test

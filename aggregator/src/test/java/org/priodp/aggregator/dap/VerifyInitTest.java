@@ -18,7 +18,7 @@ class VerifyInitTest {
     CodecChecks.assertSpecBytes(expected, SpecSamples.verifyInit(ID_A), VerifyInit::encode,
         VerifyInit::decode);
     assertEquals(new PingPongMessage.Initialize(hex("abcd")),
-        PingPongMessage.decode(SpecSamples.verifyInit(ID_A).payload()));
+        PingPongMessage.decode(SpecSamples.verifyInit(ID_A).payload().toByteArray()));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.priodp.aggregator.dap.internal;
 
+import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.DapDecodeException;
 
 /**
@@ -74,10 +75,14 @@ public final class DapReader {
     return v;
   }
 
-  /** Reads a fixed-length opaque array such as {@code opaque checksum[32]}. */
-  public byte[] fixed(int length, String field) {
+  /** Reads a fixed-length opaque array such as {@code opaque checksum[32]} as a byte string. */
+  public ByteString opaqueFixed(int length, String field) {
     need(length, field);
-    byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + length);
+    return take(length);
+  }
+
+  private ByteString take(int length) {
+    ByteString out = ByteString.copyOf(buf, pos, pos + length);
     pos += length;
     return out;
   }
@@ -101,12 +106,9 @@ public final class DapReader {
     return len;
   }
 
-  /** Reads {@code opaque field<min..max>} with a length prefix of 1, 2 or 4 bytes. */
-  public byte[] vector(int prefixBytes, long min, long max, String field) {
-    int len = (int) lengthPrefix(prefixBytes, min, max, field);
-    byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + len);
-    pos += len;
-    return out;
+  /** Reads {@code opaque field<min..max>} with a length prefix of 1, 2 or 4 bytes as a byte string. */
+  public ByteString opaque(int prefixBytes, long min, long max, String field) {
+    return take((int) lengthPrefix(prefixBytes, min, max, field));
   }
 
   /** Reads a vector's length prefix and returns a reader over its contents (for lists of structs). */

@@ -1,6 +1,7 @@
 package org.priodp.aggregator.dap.internal;
 
 import java.io.ByteArrayOutputStream;
+import org.priodp.aggregator.dap.ByteString;
 
 /**
  * Writes TLS presentation-language values (RFC 8446 section 3, as used by DAP-18 "Presentation
@@ -66,6 +67,16 @@ public final class DapWriter {
       default: throw new IllegalArgumentException("length prefix width " + prefixBytes);
     }
     return raw(bytes);
+  }
+
+  /** Writes a byte string as it stands (a fixed-length array such as an ID or a checksum). */
+  public DapWriter raw(ByteString bytes) {
+    return raw(bytes.toByteArray());
+  }
+
+  /** Writes {@code opaque <min..max>} from a byte string: a 1, 2 or 4 byte length prefix and the bytes. */
+  public DapWriter vector(int prefixBytes, long min, long max, ByteString bytes) {
+    return vector(prefixBytes, min, max, bytes.toByteArray());
   }
 
   /** Returns the bytes written so far. */

@@ -17,7 +17,7 @@ class DapReaderTest {
     assertEquals(0x0102, r.u16("b"));
     assertEquals(0xfffffffeL, r.u32("c"));
     assertEquals(0x8000000000000001L, r.u64("d"));
-    assertArrayEquals(new byte[] {(byte) 0xab, (byte) 0xcd}, r.vector(1, 0, 255, "e"));
+    assertArrayEquals(new byte[] {(byte) 0xab, (byte) 0xcd}, r.opaque(1, 0, 255, "e").toByteArray());
     assertEquals(0, r.subVector(2, 0, 0xffff, "f").remaining());
     r.finish("t");
   }
@@ -28,11 +28,11 @@ class DapReaderTest {
         () -> DapReader.of(new byte[1], "t").u16("width"));
     assertEquals("width", e.field());
     e = assertThrows(DapDecodeException.class,
-        () -> DapReader.of(new byte[] {0, 0, 0}, "t").vector(2, 1, 10, "bounded"));
+        () -> DapReader.of(new byte[] {0, 0, 0}, "t").opaque(2, 1, 10, "bounded"));
     assertEquals("bounded", e.field());
     e = assertThrows(DapDecodeException.class,
         () -> DapReader.of(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff}, "t")
-            .vector(4, 0, 0xffffffffL, "huge"));
+            .opaque(4, 0, 0xffffffffL, "huge"));
     assertEquals("huge", e.field());
     e = assertThrows(DapDecodeException.class, () -> DapReader.of(new byte[2], "msg").finish("msg"));
     assertEquals("msg", e.field());
