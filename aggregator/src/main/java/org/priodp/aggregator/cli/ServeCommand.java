@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
       "",
       "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s), exit 0. Exit"
           + " status 1: the service cannot start (store, port); 2: bad options or files. Errors"
-          + " are one line; --verbose adds the stack trace."
+          + " are one line (a usage error adds where the help is); --verbose adds the stack trace."
     },
     footer = {
       "%nExample:",
