@@ -23,42 +23,50 @@ import picocli.CommandLine.Spec;
     name = "accuracy",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the standard deviation and error bound a user should expect from a",
-      "mechanism, for one report and for the aggregate of N.",
-      "rr, krr, rappor: local randomizers (debiased counts and the mean, lecture",
-      "Theorem 5); laplace: the lecture's Laplace mechanism (Theorem 12) beside the",
-      "exact grid version; discrete-laplace: central noise added by each of two",
-      "aggregators (integer sensitivity).",
-      "Example: prio-dp accuracy --mechanism krr --epsilon 1 --k 4 --n 10000"
-    })
+      "Prints the error to expect from a mechanism, for one report and for N.",
+      "",
+      "The standard deviation and an error bound, for one report and for the aggregate of N;"
+          + " figures for people, in double precision.",
+      "",
+      "rr, krr, rappor: local randomizers (debiased counts and the mean, lecture Theorem 5).",
+      "laplace: the lecture's Laplace mechanism (Theorem 12) beside the exact grid version.",
+      "discrete-laplace: central noise added by each of two aggregators (integer sensitivity)."
+    },
+    footer = {"%nExample:", "  prio-dp accuracy --mechanism krr --epsilon 1 --k 4 --n 10000"})
 public final class AccuracyCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--mechanism", required = true, paramLabel = "M",
-      description = "rr, krr, rappor, laplace or discrete-laplace")
+  @Option(names = "--mechanism", required = true, paramLabel = "MECHANISM",
+      description = "rr, krr, rappor, laplace or discrete-laplace.")
   String mechanism;
 
-  @Option(names = "--epsilon", required = true, paramLabel = "E", description = "epsilon > 0, a decimal or a fraction")
+  @Option(names = "--epsilon", required = true, paramLabel = "EPSILON",
+      description = "Epsilon > 0, a decimal or a fraction (e.g. 1, 0.5, 1/2).")
   String epsilon;
 
   @Option(names = "--k", paramLabel = "K",
-      description = "buckets (krr, rappor) or coordinates (laplace, discrete-laplace); default 2 for krr/rappor, 1 otherwise")
+      description = "Buckets (krr, rappor) or coordinates (laplace, discrete-laplace) (default: 2 for"
+          + " krr and rappor, 1 otherwise).")
   Integer k;
 
-  @Option(names = "--max-weight", paramLabel = "W", description = "rappor: largest report weight (default K, no truncation)")
+  @Option(names = "--max-weight", paramLabel = "W",
+      description = "rappor: largest report weight (default: K, no truncation).")
   Integer maxWeight;
 
-  @Option(names = "--n", defaultValue = "1000", paramLabel = "N", description = "number of reports (default ${DEFAULT-VALUE})")
+  @Option(names = "--n", defaultValue = "1000", paramLabel = "N", description = "Number of reports.")
   long n;
 
-  @Option(names = "--sensitivity", defaultValue = "1", paramLabel = "D", description = "L1 sensitivity (laplace, discrete-laplace; default ${DEFAULT-VALUE})")
+  @Option(names = "--sensitivity", defaultValue = "1", paramLabel = "S",
+      description = "L1 sensitivity (laplace, discrete-laplace).")
   String sensitivity;
 
-  @Option(names = "--delta", defaultValue = "0.05", paramLabel = "D", description = "failure probability of the bound (default ${DEFAULT-VALUE})")
+  @Option(names = "--delta", defaultValue = "0.05", paramLabel = "DELTA",
+      description = "Failure probability of the bound, in (0, 1).")
   double delta;
 
-  @Option(names = "--grid-bits", defaultValue = "10", paramLabel = "B", description = "laplace: grid 2^-B of the exact version (default ${DEFAULT-VALUE})")
+  @Option(names = "--grid-bits", defaultValue = "10", paramLabel = "B",
+      description = "laplace: grid 2^-B of the exact version.")
   int gridBits;
 
   @Override

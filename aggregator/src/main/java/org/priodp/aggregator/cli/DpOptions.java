@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 
 /** The command-line options that choose a DP strategy and the sensitivity rule. */
 final class DpOptions {
-  @Option(names = "--epsilon", paramLabel = "EPS",
+  @Option(names = "--epsilon", paramLabel = "EPSILON",
       description = "Pure epsilon-DP with discrete Laplace noise (decimal or fraction, e.g. 1, 0.5, 1/2).")
   String epsilon;
 
@@ -15,7 +15,7 @@ final class DpOptions {
   String rho;
 
   @Option(names = "--sensitivity-rule", paramLabel = "RULE", defaultValue = "priodp",
-      description = "priodp (default): SumVec L1 = length * max_measurement; janus: length * (2^bits - 1)"
+      description = "priodp: SumVec L1 = length * max_measurement; janus: length * (2^bits - 1)"
           + ", as libprio-rs and Janus compute it.")
   String rule;
 

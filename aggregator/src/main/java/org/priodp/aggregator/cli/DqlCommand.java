@@ -22,15 +22,18 @@ import picocli.CommandLine;
     name = "dql",
     mixinStandardHelpOptions = true,
     description = {
-      "Dyadic quantized Laplace: a few bits per value, decoded value =",
-      "x + Laplace(1/epsilon), epsilon*d-private against the database and",
-      "ell*epsilon*d-private against the decoder.",
-      "Each encoding uses its own report index of the shared randomness: encode draws",
-      "a fresh random one (SecureRandom) unless --report is given and prints it;",
-      "decode needs it.",
-      "Example: prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25",
-      "         prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report N",
-      "         --count 2 HEX"
+      "Compresses noisy values to a few bits each (dyadic quantized Laplace).",
+      "",
+      "The decoded value is x + Laplace(1/epsilon), epsilon*d-private against the database and"
+          + " ell*epsilon*d-private against the decoder.",
+      "",
+      "Each encoding uses its own report index of the shared randomness: encode draws a fresh"
+          + " random one (SecureRandom) unless --report is given and prints it; decode needs it."
+    },
+    footer = {
+      "%nExamples:",
+      "  prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25",
+      "  prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report N --count 2 HEX"
     },
     subcommands = {DqlCommand.Encode.class, DqlCommand.Decode.class})
 public final class DqlCommand implements PrioDpSubcommand {
@@ -53,10 +56,11 @@ public final class DqlCommand implements PrioDpSubcommand {
 
   /** Options shared by encode and decode. */
   static final class Common {
-    @Option(names = "--epsilon", required = true, paramLabel = "E", description = "Database epsilon > 0 (decimal or fraction).")
+    @Option(names = "--epsilon", required = true, paramLabel = "EPSILON",
+        description = "Database epsilon > 0 (decimal or fraction).")
     String epsilon;
 
-    @Option(names = "--ell", required = true, paramLabel = "L", description = "Decoder relaxation ell > 1: the decoder gets ell*epsilon.")
+    @Option(names = "--ell", required = true, paramLabel = "ELL", description = "Decoder relaxation ell > 1: the decoder gets ell*epsilon.")
     String ell;
 
     @Option(names = "--shared-seed", required = true, paramLabel = "HEX", description = "Seed shared by encoder and decoder (hex).")
@@ -64,10 +68,10 @@ public final class DqlCommand implements PrioDpSubcommand {
 
     @Option(names = "--report", paramLabel = "N",
         description = "Report index of the shared randomness, >= 0; never use one twice with the same --shared-seed."
-            + " encode: default a fresh random index, printed as 'report N'; decode: required.")
+            + " encode: a fresh random index unless given, printed as 'report N'; decode: required.")
     Long report;
 
-    @Option(names = "--code", defaultValue = "delta", paramLabel = "CODE", description = "Signed Elias code: delta (default) or gamma.")
+    @Option(names = "--code", defaultValue = "delta", paramLabel = "CODE", description = "Signed Elias code: delta or gamma.")
     String code;
 
     DqlCodec codec() {
@@ -89,11 +93,12 @@ public final class DqlCommand implements PrioDpSubcommand {
 
   /** Encodes values into a description. */
   @Command(name = "encode", mixinStandardHelpOptions = true,
-      description = {"Encodes values; prints the description (hex), its length in bits and",
-        "'report N', the report index decode needs (a fresh random one unless --report",
-        "is given). Local randomness comes from SecureRandom unless --local-seed is",
-        "given.",
-        "Example: prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25"})
+      description = {"Encodes values and prints their description (hex) and report index.",
+        "",
+        "Prints the description (hex), its length in bits and 'report N', the report index decode"
+            + " needs (a fresh random one unless --report is given). Local randomness comes from"
+            + " SecureRandom unless --local-seed is given."},
+      footer = {"%nExample:", "  prio-dp dql encode --epsilon 1 --ell 2 --shared-seed 00ff -- 0.5 -0.25"})
   static final class Encode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -135,10 +140,12 @@ public final class DqlCommand implements PrioDpSubcommand {
 
   /** Decodes a description into values. */
   @Command(name = "decode", mixinStandardHelpOptions = true,
-      description = {"Decodes a description (hex) with the --report index encode printed; prints",
-        "one value per line.",
-        "Example: prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report 5",
-        "         --count 2 HEX"})
+      description = {"Decodes a description (hex) and prints one value per line.",
+        "",
+        "Give the same --epsilon, --ell, --shared-seed and --code as encode, and the --report index"
+            + " it printed."},
+      footer = {"%nExample:",
+        "  prio-dp dql decode --epsilon 1 --ell 2 --shared-seed 00ff --report 5 --count 2 HEX"})
   static final class Decode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 

@@ -19,12 +19,17 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Reads an encoded, un-noised Prio3 aggregate share (hex) and writes the noised",
-      "share in the same encoding: one independent draw per coordinate, with the scale",
-      "derived from the VDAF's parameters and --epsilon or --rho. Nothing is written",
-      "when anything is wrong. The noise comes from SecureRandom.",
-      "Example: prio-dp noise-share --vdaf Prio3Histogram --length 4 --chunk-length 2",
-      "         --epsilon 1 --in share.hex"
+      "Adds differential-privacy noise to an encoded Prio3 aggregate share.",
+      "",
+      "Reads an un-noised aggregate share (hex) and writes the noised share in the same encoding:"
+          + " one independent draw per coordinate, with the scale derived from the VDAF's parameters"
+          + " and --epsilon or --rho. Nothing is written when anything is wrong. The noise comes"
+          + " from SecureRandom."
+    },
+    footer = {
+      "%nExample:",
+      "  prio-dp noise-share --vdaf Prio3Histogram --length 4 --chunk-length 2 --epsilon 1"
+          + " --in share.hex"
     })
 public final class NoiseShareCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -35,7 +40,7 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
 
   @Option(names = "--insecure-seed", paramLabel = "HEX",
       description = "Seed a deterministic noise source: anybody who knows the seed knows the noise, so"
-          + " for tests only (a warning is printed on stderr). Default: SecureRandom.")
+          + " for tests only (a warning is printed on stderr) (default: SecureRandom).")
   String seed;
 
   @Option(names = "--hardened",

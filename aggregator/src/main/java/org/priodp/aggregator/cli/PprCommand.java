@@ -23,16 +23,20 @@ import picocli.CommandLine;
     name = "ppr",
     mixinStandardHelpOptions = true,
     description = {
-      "Poisson private representation: compresses x + N(0, sigma^2 I) to an index K",
-      "(Elias delta); the decoder's output has exactly that Gaussian distribution. The",
-      "Gaussian mechanism is (eps, delta)-LDP, so the index is",
-      "(2*alpha*eps, 2*delta)-LDP (PPR paper, Theorem 4.6).",
-      "Each encoding uses its own report index of the shared randomness: encode draws",
-      "a fresh random one (SecureRandom) unless --report is given and prints it;",
-      "decode needs it.",
-      "Example: prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1",
-      "         prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report N --dim 3",
-      "         --index K"
+      "Compresses a Gaussian-noised vector to one integer index (PPR).",
+      "",
+      "Poisson private representation compresses x + N(0, sigma^2 I) to an index K (Elias delta);"
+          + " the decoder's output has exactly that Gaussian distribution. If the Gaussian mechanism"
+          + " is locally private with (eps, delta), the index is locally private with"
+          + " (2*alpha*eps, 2*delta) (PPR paper, Theorem 4.6).",
+      "",
+      "Each encoding uses its own report index of the shared randomness: encode draws a fresh"
+          + " random one (SecureRandom) unless --report is given and prints it; decode needs it."
+    },
+    footer = {
+      "%nExamples:",
+      "  prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1",
+      "  prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report N --dim 3 --index K"
     },
     subcommands = {PprCommand.Encode.class, PprCommand.Decode.class})
 public final class PprCommand implements PrioDpSubcommand {
@@ -47,13 +51,15 @@ public final class PprCommand implements PrioDpSubcommand {
 
   /** Options shared by encode and decode. */
   static final class Common {
-    @Option(names = "--sigma", required = true, paramLabel = "S", description = "Noise standard deviation sigma > 0.")
+    @Option(names = "--sigma", required = true, paramLabel = "SIGMA", description = "Noise standard deviation sigma > 0.")
     String sigma;
 
-    @Option(names = "--norm-bound", defaultValue = "1", paramLabel = "C", description = "Bound on the chunk's L2 norm (default ${DEFAULT-VALUE}).")
+    @Option(names = "--norm-bound", defaultValue = "1", paramLabel = "C",
+        description = "Bound on the chunk's L2 norm.")
     String normBound;
 
-    @Option(names = "--alpha", defaultValue = "2", paramLabel = "A", description = "PPR parameter alpha > 1 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--alpha", defaultValue = "2", paramLabel = "ALPHA",
+        description = "PPR parameter alpha > 1.")
     String alpha;
 
     @Option(names = "--shared-seed", required = true, paramLabel = "HEX", description = "Seed shared by encoder and decoder (hex).")
@@ -61,7 +67,7 @@ public final class PprCommand implements PrioDpSubcommand {
 
     @Option(names = "--report", paramLabel = "N",
         description = "Report index of the shared randomness, >= 0; never use one twice with the same --shared-seed."
-            + " encode: default a fresh random index, printed as 'report N'; decode: required.")
+            + " encode: a fresh random index unless given, printed as 'report N'; decode: required.")
     Long report;
 
     static double number(String option, String text) {
@@ -103,11 +109,13 @@ public final class PprCommand implements PrioDpSubcommand {
 
   /** Encodes one chunk. */
   @Command(name = "encode", mixinStandardHelpOptions = true,
-      description = {"Encodes the chunk X (its values, dimension = their count); prints the index",
-        "K, its Elias-delta code (hex) and length, the encoder's work, and 'report N',",
-        "the report index decode needs (a fresh random one unless --report is given).",
-        "Local randomness comes from SecureRandom unless --local-seed is given.",
-        "Example: prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1"})
+      description = {"Encodes a chunk and prints its index K, code and report index.",
+        "",
+        "The chunk X is given by its values (dimension = their count). Prints the index K, its"
+            + " Elias-delta code (hex) and length, the encoder's work, and 'report N', the report"
+            + " index decode needs (a fresh random one unless --report is given). Local randomness"
+            + " comes from SecureRandom unless --local-seed is given."},
+      footer = {"%nExample:", "  prio-dp ppr encode --sigma 0.5 --shared-seed 00ff -- 0.5 -0.25 0.1"})
   static final class Encode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -117,7 +125,8 @@ public final class PprCommand implements PrioDpSubcommand {
         description = "Seed of the encoder's local randomness (it chooses K): reproducible, so for tests only.")
     String localSeed;
 
-    @Option(names = "--cap", defaultValue = "10000000", paramLabel = "N", description = "Iteration cap (default ${DEFAULT-VALUE}); a capped run is reported and exits with 3.")
+    @Option(names = "--cap", defaultValue = "10000000", paramLabel = "N",
+        description = "Iteration cap; a capped run is reported and exits with 3.")
     long cap;
 
     @Parameters(paramLabel = "X", arity = "1..*", description = "The chunk's values (negative values after --, or as -0.5).")
@@ -160,16 +169,18 @@ public final class PprCommand implements PrioDpSubcommand {
 
   /** Decodes one chunk. */
   @Command(name = "decode", mixinStandardHelpOptions = true,
-      description = {"Decodes an index (--index) or its code (--code) with the --report index",
-        "encode printed; prints one value per line.",
-        "Example: prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report 3 --dim 3",
-        "         --index 12"})
+      description = {"Decodes an index or its code and prints one value per line.",
+        "",
+        "Give the index (--index) or its code (--code), the same --sigma, --norm-bound, --alpha and"
+            + " --shared-seed as encode, and the --report index it printed."},
+      footer = {"%nExample:",
+        "  prio-dp ppr decode --sigma 0.5 --shared-seed 00ff --report 3 --dim 3 --index 12"})
   static final class Decode implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
     @CommandLine.Mixin Common common = new Common();
 
-    @Option(names = "--dim", required = true, paramLabel = "M", description = "Chunk dimension.")
+    @Option(names = "--dim", required = true, paramLabel = "N", description = "Chunk dimension.")
     int dim;
 
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")

@@ -3,15 +3,15 @@ package org.priodp.aggregator.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import org.priodp.aggregator.service.internal.Causes;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
@@ -24,7 +24,12 @@ import picocli.CommandLine.Spec;
     versionProvider = PrioDp.Version.class,
     description = "Differential privacy for Prio3/DAP aggregation.",
     synopsisSubcommandLabel = "COMMAND",
-    commandListHeading = "%nCommands:%n")
+    footer = {
+      "%nSee './prio-dp help COMMAND' or './prio-dp COMMAND --help' for a command's options and an"
+          + " example.",
+      "%nExit codes: 0 ok, 1 the environment failed (a store or port that does not answer, a failed"
+          + " check of vectors or benchmarks), 2 bad usage or input, 3 a ppr encode that hit its --cap."
+    })
 public final class PrioDp implements Runnable {
 
   @Spec CommandSpec spec;
@@ -33,7 +38,7 @@ public final class PrioDp implements Runnable {
       description = "On an error, print the stack trace too; log prio-dp at DEBUG.")
   boolean verbose;
 
-  /** Without a command: print the usage and fail, so scripts notice. */
+  /** Without a command: fail with a usage error, so scripts notice. */
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required command");
@@ -42,21 +47,28 @@ public final class PrioDp implements Runnable {
   /** Builds the command line with every subcommand found on the class path. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new PrioDp());
-    List<PrioDpSubcommand> commands = new ArrayList<>();
-    ServiceLoader.load(PrioDpSubcommand.class).forEach(commands::add);
-    commands.sort(Comparator.comparing(c -> new CommandLine(c).getCommandName()));
-    for (PrioDpSubcommand c : commands) {
-      cl.addSubcommand(c);
-    }
+    Map<String, Object> commands = new TreeMap<>();
+    ServiceLoader.load(PrioDpSubcommand.class)
+        .forEach(c -> commands.put(c.getClass().getAnnotation(Command.class).name(), c));
+    commands.put("help", new CommandLine.HelpCommand());
+    commands.forEach(cl::addSubcommand);
+    UsageMessageSpec help = cl.getSubcommands().get("help").getCommandSpec().usageMessage();
+    help.header(new String[0]);
+    help.synopsisHeading("Usage: ");
+    help.description("Shows the help of a command, the same as COMMAND --help.");
+    help.footer("%nExample:", "  prio-dp help sample");
+    configureHelp(cl);
+    cl.setUsageHelpWidth(USAGE_WIDTH);
+    cl.setUsageHelpLongOptionsMaxWidth(LONG_OPTIONS_WIDTH);
     cl.setParameterExceptionHandler(
         (ex, args) -> {
-          // One line that names the problem, then the usage (picocli's default handler drops the
-          // usage when it has a suggestion).
+          // One line that names the problem (and picocli's suggestion, if it has one), then where
+          // to find the help: not the whole help, which buries the problem.
           CommandLine c = ex.getCommandLine();
           PrintWriter err = c.getErr();
           err.println(ex.getMessage());
           CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-          c.usage(err);
+          err.println(seeHelp(c));
           err.flush();
           return c.getCommandSpec().exitCodeOnInvalidInput();
         });
@@ -83,6 +95,34 @@ public final class PrioDp implements Runnable {
           return code;
         });
     return cl;
+  }
+
+  /** The width of the help text, for every command. */
+  static final int USAGE_WIDTH = 100;
+
+  /** The widest option (with its placeholder) that shares its line with the description. */
+  static final int LONG_OPTIONS_WIDTH = 24;
+
+  /** Returns the line that follows a usage error: where the command's help is. */
+  static String seeHelp(CommandLine c) {
+    return "see './" + c.getCommandSpec().qualifiedName() + " --help'";
+  }
+
+  /**
+   * The same help layout for every command and subcommand: a blank line between the sections,
+   * headings for the arguments, options and commands, and the default of every option that has
+   * one.
+   */
+  private static void configureHelp(CommandLine cl) {
+    UsageMessageSpec u = cl.getCommandSpec().usageMessage();
+    u.descriptionHeading("%n")
+        .parameterListHeading("%nArguments:%n")
+        .optionListHeading("%nOptions:%n")
+        .commandListHeading("%nCommands:%n")
+        .showDefaultValues(true);
+    for (CommandLine sub : cl.getSubcommands().values()) {
+      configureHelp(sub);
+    }
   }
 
   /** Returns true if {@code --verbose} was given anywhere on the command line of {@code cl}. */

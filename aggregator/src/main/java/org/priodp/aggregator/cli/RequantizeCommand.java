@@ -26,8 +26,15 @@ import picocli.CommandLine;
     name = "requantize",
     mixinStandardHelpOptions = true,
     description = {
-      "Randomized requantization: an epsilon-locally-private channel from 2^R input levels to",
-      "2^R-hat output levels with bounded worst-case distortion over a family of distributions."
+      "Designs locally private randomized requantization channels.",
+      "",
+      "Randomized requantization: an epsilon-locally-private channel from 2^R input levels to"
+          + " 2^R-hat output levels with bounded worst-case distortion over a family of"
+          + " distributions."
+    },
+    footer = {
+      "%nExample:",
+      "  prio-dp requantize design --bits-in 3 --bits-out 2 --distortion 1 --mu 8:12 --sigma 1:3"
     },
     subcommands = {RequantizeCommand.Design.class})
 public final class RequantizeCommand implements PrioDpSubcommand {
@@ -42,11 +49,15 @@ public final class RequantizeCommand implements PrioDpSubcommand {
 
   /** Designs the channel by bisection on e^epsilon with one LP per step. */
   @Command(name = "design", mixinStandardHelpOptions = true,
-      description = {"Finds the smallest epsilon whose channel keeps the worst-case mean squared error "
+      description = {"Finds the most private channel within a distortion bound (JSON).",
+        "",
+        "Finds the smallest epsilon whose channel keeps the worst-case mean squared error "
         + "over the family at most D (bisection, one LP per step); prints the target and the exactly "
         + "guaranteed epsilon, the worst-case distortion and the exact channel as JSON. "
         + "The input and output levels are Lloyd-Max quantizers of the public density "
-        + "N(--public-mu, --public-sigma), by default the centre of the family."})
+        + "N(--public-mu, --public-sigma), by default the centre of the family."},
+      footer = {"%nExample:",
+        "  prio-dp requantize design --bits-in 3 --bits-out 2 --distortion 1 --mu 8:12 --sigma 1:3"})
   static final class Design implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -59,7 +70,8 @@ public final class RequantizeCommand implements PrioDpSubcommand {
     @Option(names = "--distortion", required = true, paramLabel = "D", description = "Worst-case MSE bound delta > 0 (decimal or fraction).")
     String distortion;
 
-    @Option(names = "--family", defaultValue = "gaussian", paramLabel = "F", description = "Family of input distributions: gaussian (default).")
+    @Option(names = "--family", defaultValue = "gaussian", paramLabel = "FAMILY",
+        description = "Family of input distributions: gaussian.")
     String family;
 
     @Option(names = "--mu", required = true, paramLabel = "LO:HI", description = "Range of the Gaussian means, e.g. 8:12.")
@@ -68,13 +80,16 @@ public final class RequantizeCommand implements PrioDpSubcommand {
     @Option(names = "--sigma", required = true, paramLabel = "LO:HI", description = "Range of the standard deviations, e.g. 1:3.")
     String sigma;
 
-    @Option(names = "--grid-step", defaultValue = "0.25", paramLabel = "S", description = "Grid step of mu and sigma (default ${DEFAULT-VALUE}).")
+    @Option(names = "--grid-step", defaultValue = "0.25", paramLabel = "STEP",
+        description = "Grid step of mu and sigma.")
     String gridStep;
 
-    @Option(names = "--public-mu", paramLabel = "M", description = "Mean of the public density for Lloyd-Max (default: centre of --mu).")
+    @Option(names = "--public-mu", paramLabel = "MU",
+        description = "Mean of the public density for Lloyd-Max (default: centre of --mu).")
     String publicMu;
 
-    @Option(names = "--public-sigma", paramLabel = "S", description = "Standard deviation of the public density (default: centre of --sigma).")
+    @Option(names = "--public-sigma", paramLabel = "SIGMA",
+        description = "Standard deviation of the public density (default: centre of --sigma).")
     String publicSigma;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON to FILE.")

@@ -17,11 +17,12 @@ import picocli.CommandLine.Spec;
     name = "sample",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints exact noise samples, one integer per line.",
-      "The randomness comes from SecureRandom; --insecure-seed makes it reproducible",
-      "(for tests only).",
-      "Example: prio-dp sample --mechanism discrete-laplace --scale 5/2 --count 10"
-    })
+      "Prints exact discrete Laplace or Gaussian noise samples, one per line.",
+      "",
+      "The randomness comes from SecureRandom; --insecure-seed makes it reproducible (for tests"
+          + " only)."
+    },
+    footer = {"%nExample:", "  prio-dp sample --mechanism discrete-laplace --scale 5/2 --count 10"})
 public final class SampleCommand implements PrioDpSubcommand {
 
   enum Mechanism {
@@ -42,8 +43,8 @@ public final class SampleCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--mechanism", required = true, converter = MechanismConverter.class,
-      description = "discrete-laplace or discrete-gaussian")
+  @Option(names = "--mechanism", required = true, paramLabel = "MECHANISM",
+      converter = MechanismConverter.class, description = "discrete-laplace or discrete-gaussian.")
   Mechanism mechanism;
 
   @Option(names = "--scale", paramLabel = "T", description = "Discrete Laplace scale t > 0, a decimal or a fraction (e.g. 2, 0.5, 1/3).")
@@ -52,7 +53,7 @@ public final class SampleCommand implements PrioDpSubcommand {
   @Option(names = "--sigma2", paramLabel = "S2", description = "Discrete Gaussian sigma^2 > 0, a decimal or a fraction.")
   String sigma2;
 
-  @Option(names = "--count", defaultValue = "1", description = "Number of samples (default ${DEFAULT-VALUE}).")
+  @Option(names = "--count", defaultValue = "1", paramLabel = "N", description = "Number of samples.")
   long count;
 
   @Option(names = "--insecure-seed", paramLabel = "HEX",

@@ -18,10 +18,16 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Prints the L1 and squared L2 sensitivity of a Prio3 VDAF, computed from its parameters,",
-      "and with --epsilon or --rho the noise scale, the standard deviation of one and of two",
-      "aggregators' noise, and the interval half-width.",
-      "Example: prio-dp sensitivity --vdaf Prio3SumVec --length 4 --max-measurement 255 --chunk-length 2 --epsilon 1"
+      "Prints a Prio3 VDAF's sensitivity and, for a budget, its noise.",
+      "",
+      "The L1 and squared L2 sensitivity, computed from the VDAF's parameters; with --epsilon or"
+          + " --rho also the noise scale, the standard deviation of one and of two aggregators'"
+          + " noise, and the interval half-width."
+    },
+    footer = {
+      "%nExample:",
+      "  prio-dp sensitivity --vdaf Prio3SumVec --length 4 --max-measurement 255 --chunk-length 2"
+          + " --epsilon 1"
     })
 public final class SensitivityCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -31,7 +37,7 @@ public final class SensitivityCommand implements PrioDpSubcommand {
   @Mixin DpOptions dp = new DpOptions();
 
   @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",
-      description = "Coverage of the intervals, in (0, 1) (default ${DEFAULT-VALUE}).")
+      description = "Coverage of the intervals, in (0, 1).")
   String confidence;
 
   @Override

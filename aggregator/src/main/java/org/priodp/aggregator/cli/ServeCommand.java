@@ -33,49 +33,58 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves DAP-18 aggregate shares for the Helper tasks in --config, noising",
-      "each batch exactly once and persisting it before it is released. A task",
-      "is served under the path of its helper_aggregator_endpoint:",
-      "https://helper.example/dap/ gives POST /dap/tasks/{task-id}/aggregate_shares,",
-      "then GET and DELETE on the Location. At the root: GET /healthz (liveness),",
-      "GET /readyz (200 if the store answers, else 503), GET /metrics (Prometheus).",
+      "Serves DAP-18 aggregate shares as a Helper, noising each batch once.",
       "",
-      "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in",
-      "front of this server. Every option can come from the environment variable",
-      "in brackets. The database password comes only from PRIODP_DB_PASSWORD or",
-      "--db-password-file, never from the command line.",
-      "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s),",
-      "exit 0. Exit status 1: the service cannot start (store, port); 2: bad",
-      "options or files. Errors are one line; --verbose adds the stack trace.",
+      "Serves the Helper tasks in --config, noising each batch exactly once and persisting it"
+          + " before it is released. The routes (PATH: the path of the task's"
+          + " helper_aggregator_endpoint):",
+      "  POST PATH/tasks/{task-id}/aggregate_shares, then GET and DELETE on the Location",
+      "  GET /healthz (liveness), GET /readyz (200 if the store answers, else 503)",
+      "  GET /metrics (Prometheus)",
       "",
-      "Example:",
+      "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
+          + " server. Every option can come from the environment variable in brackets. The"
+          + " database password comes only from PRIODP_DB_PASSWORD or --db-password-file, never"
+          + " from the command line.",
+      "",
+      "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s), exit 0. Exit"
+          + " status 1: the service cannot start (store, port); 2: bad options or files. Errors"
+          + " are one line (a usage error adds where the help is); --verbose adds the stack trace."
+    },
+    footer = {
+      "%nExample:",
       "  export PRIODP_DB_PASSWORD=secret",
       "  prio-dp serve --config tasks.json --port 8443 \\",
       "      --tls-cert cert.pem --tls-key key.pem --log-format json \\",
-      "      --db jdbc:postgresql://db.internal/priodp --db-user helper",
-      ""
+      "      --db jdbc:postgresql://db.internal/priodp --db-user helper"
     })
 public final class ServeCommand implements PrioDpSubcommand {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
-      description = "The task file (JSON; see docs/DAP.md). Required. [PRIODP_CONFIG]")
+  @Option(names = "--config", required = true, paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The task file (JSON; see docs/DAP.md). [PRIODP_CONFIG]")
   String config;
 
   @Option(names = "--port", paramLabel = "N", defaultValue = "${env:PRIODP_PORT:-8080}",
-      description = "TCP port (0 picks a free one; default 8080). [PRIODP_PORT]")
+      description = "TCP port (0 picks a free one). [PRIODP_PORT]")
   String port;
 
   @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "${env:PRIODP_BIND:-127.0.0.1}",
-      description = "Address to listen on (default 127.0.0.1). [PRIODP_BIND]")
+      description = "Address to listen on. [PRIODP_BIND]")
   String bind;
 
   @Option(names = "--db", paramLabel = "URL",
       defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
-      description = "JDBC URL of the store: jdbc:sqlite:FILE (default"
-          + " jdbc:sqlite:priodp-helper.db) or jdbc:postgresql://HOST[:PORT]/DB. [PRIODP_DB]")
+      // not shown from the environment: the URL may hold a password
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = {
+        "JDBC URL of the store (default: the SQLite file priodp-helper.db). [PRIODP_DB]",
+        "  jdbc:sqlite:FILE",
+        "  jdbc:postgresql://HOST[:PORT]/DB"
+      })
   String db;
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
@@ -100,7 +109,7 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Option(names = "--log-format", paramLabel = "FORMAT",
       defaultValue = "${env:PRIODP_LOG_FORMAT:-text}",
-      description = "Log lines on stderr: text (default) or json (one JSON object per line)."
+      description = "Log lines on stderr: text or json (one JSON object per line)."
           + " [PRIODP_LOG_FORMAT]")
   String logFormat;
 

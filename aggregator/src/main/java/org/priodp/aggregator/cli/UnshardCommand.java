@@ -22,16 +22,21 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Sums the aggregators' (noised) aggregate shares, lifts each coordinate to the",
-      "integer nearest its valid range [0, n * max] widened by the noise bound",
-      "(failure probability 2^-40), and prints the result as JSON with the confidence",
-      "interval of the total noise per coordinate (every aggregator adds its own",
-      "draw, so the noise is the sum of one draw per share). --num-measurements must",
-      "be the true report count; a range the field cannot hold unambiguously is",
-      "refused. Give the same --epsilon or --rho the aggregators used; without",
-      "either, the shares are taken as un-noised and decoded exactly.",
-      "Example: prio-dp unshard --vdaf Prio3Count --num-measurements 5 --epsilon 1",
-      "         SHARE1 SHARE2"
+      "Sums the aggregators' shares and prints the aggregate with intervals.",
+      "",
+      "Sums the aggregators' (noised) aggregate shares, lifts each coordinate to the integer"
+          + " nearest its valid range [0, n * max] widened by the noise bound (failure probability"
+          + " 2^-40), and prints the result as JSON with the confidence interval of the total noise"
+          + " per coordinate (every aggregator adds its own draw, so the noise is the sum of one"
+          + " draw per share). --num-measurements must be the true report count; a range the field"
+          + " cannot hold unambiguously is refused.",
+      "",
+      "Give the same --epsilon or --rho the aggregators used; without either, the shares are"
+          + " taken as un-noised and decoded exactly."
+    },
+    footer = {
+      "%nExample:",
+      "  prio-dp unshard --vdaf Prio3Count --num-measurements 5 --epsilon 1 SHARE1 SHARE2"
     })
 public final class UnshardCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -40,27 +45,26 @@ public final class UnshardCommand implements PrioDpSubcommand {
 
   @Mixin DpOptions dp = new DpOptions();
 
-  @Option(names = "--num-measurements", paramLabel = "N", description = "Number of measurements (reports) aggregated (required; DAP's report_count).")
+  @Option(names = "--num-measurements", required = true, paramLabel = "N",
+      description = "Number of measurements (reports) aggregated (DAP's report_count).")
   String numMeasurements;
 
   @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",
-      description = "Coverage of the intervals, in (0, 1) (default ${DEFAULT-VALUE}).")
+      description = "Coverage of the intervals, in (0, 1).")
   String confidence;
 
   @Option(names = "--post-process", paramLabel = "KIND", defaultValue = "none",
-      description = "Optional post-processing, reported apart from the estimates: none (default), clamp"
+      description = "Optional post-processing, reported apart from the estimates: none, clamp"
           + " (to [0, n * max]), round-histogram-to-count (Prio3Histogram: non-negative, summing to n).")
   String postProcess;
 
-  @Parameters(paramLabel = "SHARE", arity = "0..*", description = "The aggregate shares in hex, one per aggregator.")
+  @Parameters(paramLabel = "SHARE", arity = "0..*",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER, description = "The aggregate shares in hex, one per aggregator.")
   List<String> shares = List.of();
 
   @Override
   public Integer call() {
     Prio3Variant variant = vdaf.variant();
-    if (numMeasurements == null) {
-      throw new IllegalArgumentException("missing --num-measurements");
-    }
     long n;
     try {
       n = Long.parseLong(numMeasurements.strip());

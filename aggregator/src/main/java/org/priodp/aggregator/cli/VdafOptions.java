@@ -22,30 +22,27 @@ final class VdafOptions {
     }
   }
 
-  @Option(names = "--vdaf", paramLabel = "NAME", completionCandidates = Names.class,
-      description = "The VDAF (required): ${COMPLETION-CANDIDATES}.")
+  @Option(names = "--vdaf", required = true, paramLabel = "NAME", completionCandidates = Names.class,
+      description = "The VDAF: ${COMPLETION-CANDIDATES}.")
   String vdaf;
 
-  @Option(names = "--length", paramLabel = "N", description = "length (SumVec, Histogram, MultihotCountVec).")
+  @Option(names = "--length", paramLabel = "N", description = "The VDAF's length (SumVec, Histogram, MultihotCountVec).")
   String length;
 
-  @Option(names = "--max-measurement", paramLabel = "N", description = "max_measurement (Sum, SumVec).")
+  @Option(names = "--max-measurement", paramLabel = "N", description = "The VDAF's max_measurement (Sum, SumVec).")
   String maxMeasurement;
 
-  @Option(names = "--chunk-length", paramLabel = "N", description = "chunk_length (SumVec, Histogram, MultihotCountVec).")
+  @Option(names = "--chunk-length", paramLabel = "N", description = "The VDAF's chunk_length (SumVec, Histogram, MultihotCountVec).")
   String chunkLength;
 
-  @Option(names = "--max-weight", paramLabel = "N", description = "max_weight (MultihotCountVec).")
+  @Option(names = "--max-weight", paramLabel = "N", description = "The VDAF's max_weight (MultihotCountVec).")
   String maxWeight;
 
-  @Option(names = "--proofs", paramLabel = "N", description = "Number of proofs (Prio3SumVecWithMultiproof only; default 3).")
+  @Option(names = "--proofs", paramLabel = "N", description = "Number of proofs (Prio3SumVecWithMultiproof only) (default: 3).")
   String proofs;
 
   /** Returns the validated variant ({@link Prio3Variant#parse}, the name matched ignoring case). */
   Prio3Variant variant() {
-    if (vdaf == null) {
-      throw new IllegalArgumentException("missing --vdaf (one of " + NAMES + ")");
-    }
     String name = Prio3Variant.names().stream()
         .filter(n -> n.equalsIgnoreCase(vdaf.strip()))
         .findFirst()

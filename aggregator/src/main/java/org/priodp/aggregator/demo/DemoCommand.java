@@ -28,23 +28,32 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs prio-dp end to end: simulated clients, two aggregators, noised aggregate shares,",
-      "and the collector's noisy histogram with 95% intervals next to the true counts."
-    })
+      "Runs prio-dp end to end on one machine and prints a noisy histogram.",
+      "",
+      "Simulated clients shard Prio3Histogram measurements, two aggregators verify and aggregate"
+          + " them and release noised aggregate shares over DAP-18 on loopback, and the collector"
+          + " prints the noisy histogram with 95%% intervals next to the true counts."
+    },
+    footer = {"%nExample:", "  prio-dp demo --clients 1000 --length 4 --epsilon 1/2"})
 public final class DemoCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--clients", defaultValue = "10000", description = "Number of simulated clients (default ${DEFAULT-VALUE}).")
+  @Option(names = "--clients", defaultValue = "10000", paramLabel = "N",
+      description = "Number of simulated clients.")
   int clients;
 
-  @Option(names = "--length", defaultValue = "10", description = "Histogram buckets (default ${DEFAULT-VALUE}).")
+  @Option(names = "--length", defaultValue = "10", paramLabel = "N",
+      description = "Histogram buckets (the VDAF's length).")
   int length;
 
-  @Option(names = "--epsilon", defaultValue = "1", description = "Epsilon of the pure-DP discrete Laplace strategy, a decimal or fraction (default ${DEFAULT-VALUE}).")
+  @Option(names = "--epsilon", defaultValue = "1", paramLabel = "EPSILON",
+      description = "Epsilon of the pure-DP discrete Laplace strategy, a decimal or fraction.")
   String epsilon;
 
-  @Option(names = "--measurement-seed", defaultValue = "1", description = "Seed of the simulated measurements (default ${DEFAULT-VALUE}); all cryptographic randomness and noise come from SecureRandom.")
+  @Option(names = "--measurement-seed", defaultValue = "1", paramLabel = "N",
+      description = "Seed of the simulated measurements; all cryptographic randomness and noise"
+          + " come from SecureRandom.")
   long measurementSeed;
 
   @Option(names = "--data-dir", paramLabel = "DIR", description = "Folder for the aggregators' SQLite files (default: a new temporary folder).")

@@ -58,8 +58,8 @@ class DqlCommandTest {
     CliRun dec = CliRun.of("dql", "decode", "--epsilon", "1", "--ell", "2", "--shared-seed", "00ff", "--count", "1", "80");
     assertTrue(dec.failedWithOneLine("decode: missing --report"), dec.err());
     CliRun help = CliRun.of("dql", "encode", "--help");
-    assertTrue(help.out().contains("Example: prio-dp dql encode") && help.out().contains("fresh random"), help.out());
-    assertTrue(CliRun.of("dql", "decode", "--help").out().contains("Example: prio-dp dql decode"));
+    assertTrue(help.out().contains("Example:\n  prio-dp dql encode") && help.out().contains("fresh random"), help.out());
+    assertTrue(CliRun.of("dql", "decode", "--help").out().contains("Example:\n  prio-dp dql decode"));
   }
 
   @Test

@@ -130,7 +130,7 @@ class NoiseShareCommandTest {
     CliRun r = CliRun.of("noise-share", "--help");
     assertEquals(0, r.code());
     assertTrue(r.out().contains("--insecure-seed"), r.out());
-    assertTrue(r.out().contains("Example: prio-dp noise-share"), r.out());
+    assertTrue(r.out().contains("Example:\n  prio-dp noise-share"), r.out());
     assertArrayEquals(new byte[0], r.err().getBytes());
   }
 }

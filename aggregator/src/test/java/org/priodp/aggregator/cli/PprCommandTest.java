@@ -57,8 +57,8 @@ class PprCommandTest {
     assertNotEquals(lines[3], other.out().strip().split("\n")[3], "a second run draws another index");
     CliRun missing = CliRun.of("ppr", "decode", "--sigma", "0.5", "--shared-seed", "00ff", "--dim", "3", "--index", index);
     assertTrue(missing.failedWithOneLine("decode: missing --report"), missing.err());
-    assertTrue(CliRun.of("ppr", "encode", "--help").out().contains("Example: prio-dp ppr encode"));
-    assertTrue(CliRun.of("ppr", "decode", "--help").out().contains("Example: prio-dp ppr decode"));
+    assertTrue(CliRun.of("ppr", "encode", "--help").out().contains("Example:\n  prio-dp ppr encode"));
+    assertTrue(CliRun.of("ppr", "decode", "--help").out().contains("Example:\n  prio-dp ppr decode"));
     CliRun seeded = CliRun.of("ppr", "encode", "--sigma", "0.5", "--shared-seed", "00ff", "--local-seed", "01", "--", "0.1");
     assertEquals("warning: --local-seed: noise drawn from a fixed seed is reproducible and gives no privacy;"
         + " for tests only\n", seeded.err());

@@ -3,6 +3,7 @@ package org.priodp.aggregator.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PrioDpTest {
@@ -22,21 +23,39 @@ class PrioDpTest {
   }
 
   @Test
-  void unknownCommandsAndOptionsFailWithOneLineAndTheUsage() {
-    for (String bad : new String[] {"no-such-command", "--no-such-option"}) {
+  void unknownCommandsAndOptionsFailWithOneLineAndWhereTheHelpIs() {
+    for (String bad : new String[] {"xyzzy", "--no-such-option"}) {
       CliRun r = CliRun.of(bad);
       assertEquals(2, r.code(), bad);
-      String first = r.err().lines().findFirst().orElse("");
-      assertTrue(first.contains(bad), "first line names the bad argument: " + first);
-      assertTrue(r.err().contains("Usage: prio-dp"), r.err());
+      assertEquals(List.of(r.err().lines().findFirst().orElse(""), "see './prio-dp --help'"),
+          r.err().lines().toList(), r.err());
+      assertTrue(r.err().lines().findFirst().orElse("").contains(bad), r.err());
     }
+    CliRun typo = CliRun.of("smaple");
+    assertEquals(2, typo.code());
+    List<String> lines = typo.err().lines().toList();
+    assertEquals(3, lines.size(), typo.err());
+    assertEquals("Unmatched argument at index 0: 'smaple'", lines.get(0));
+    assertTrue(lines.get(1).startsWith("Did you mean: prio-dp sample"), lines.get(1));
+    assertEquals("see './prio-dp --help'", lines.get(2));
+    CliRun sub = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "1", "--bogus");
+    assertEquals(2, sub.code());
+    assertEquals("Unknown option: '--bogus'\nsee './prio-dp sample --help'\n", sub.err());
   }
 
   @Test
   void noCommandFails() {
     CliRun r = CliRun.of();
     assertEquals(2, r.code());
-    assertTrue(r.err().startsWith("Missing required command"), r.err());
+    assertEquals("Missing required command\nsee './prio-dp --help'\n", r.err());
+  }
+
+  @Test
+  void helpCommandAndTheExitCodes() {
+    CliRun r = CliRun.of("help", "sample");
+    assertEquals(0, r.code());
+    assertEquals(CliRun.of("sample", "--help").out(), r.out());
+    assertTrue(CliRun.of("--help").out().contains("Exit codes: 0 ok, 1 "));
   }
 
   @Test

@@ -52,7 +52,7 @@ class SampleCommandTest {
     assertEquals(2, old.code());
     assertTrue(old.err().startsWith("Unknown options: '--seed'"), old.err());
     CliRun help = CliRun.of("sample", "--help");
-    assertTrue(help.out().contains("--insecure-seed") && help.out().contains("Example: prio-dp sample"), help.out());
+    assertTrue(help.out().contains("--insecure-seed") && help.out().contains("Example:\n  prio-dp sample"), help.out());
   }
 
   @Test

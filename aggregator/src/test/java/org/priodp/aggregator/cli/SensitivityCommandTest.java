@@ -62,7 +62,6 @@ class SensitivityCommandTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
     "--vdaf Prio3Histogram --chunk-length 2|Prio3Histogram needs --length",
-    "--length 4|missing --vdaf",
     "--vdaf Prio3Bogus|unknown --vdaf 'Prio3Bogus'",
     "--vdaf Prio3Histogram --length 4 --chunk-length 2 --max-weight 2|--max-weight does not apply to Prio3Histogram",
     "--vdaf Prio3Histogram --length x --chunk-length 2|--length: 'x' is not an integer",
@@ -82,6 +81,13 @@ class SensitivityCommandTest {
     assertEquals(2, r.code());
     assertTrue(r.failedWithOneLine(message), r.err());
     assertTrue(r.err().startsWith("sensitivity: "), r.err());
+  }
+
+  @Test
+  void aMissingVdafIsAUsageError() {
+    CliRun r = CliRun.of("sensitivity", "--length", "4");
+    assertEquals(2, r.code());
+    assertEquals("Missing required option: '--vdaf=NAME'\nsee './prio-dp sensitivity --help'\n", r.err());
   }
 
   @Test

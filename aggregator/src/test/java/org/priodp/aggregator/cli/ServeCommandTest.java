@@ -348,7 +348,10 @@ class ServeCommandTest {
 
   @Test
   void badOptionsAndMissingFilesAreOneLine() throws Exception {
-    assertOneLineFailure(CliRun.of("serve"), "--config FILE (or PRIODP_CONFIG) is required");
+    CliRun noConfig = CliRun.of("serve");
+    assertEquals(2, noConfig.code());
+    assertEquals("Missing required option: '--config=FILE'\nsee './prio-dp serve --help'\n",
+        noConfig.err());
     assertOneLineFailure(CliRun.of("serve", "--config", dir.resolve("nope.json").toString()),
         dir.resolve("nope.json") + ": no such file");
     assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--log-format",

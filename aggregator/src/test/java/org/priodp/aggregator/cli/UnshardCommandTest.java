@@ -65,7 +65,6 @@ class UnshardCommandTest {
     "--num-measurements 1 abc|aggregate share 1 has an odd number of hex digits (3)",
     "--num-measurements 1 0000000000000000 00|aggregate share 2 of 2 (Prio3Count, 1 Field64 elements)",
     "--num-measurements 1 ffffffffffffffff|element 0 is not canonical",
-    "0000000000000000|missing --num-measurements",
     "--num-measurements x 0000000000000000|--num-measurements: 'x' is not an integer",
     "--num-measurements -1 0000000000000000|number of measurements must be >= 0",
     "--num-measurements 1|give the aggregate shares",
@@ -77,6 +76,14 @@ class UnshardCommandTest {
     a.addAll(java.util.List.of(args.split(" ")));
     CliRun r = CliRun.of(a.toArray(String[]::new));
     assertTrue(r.failedWithOneLine(message), r.err());
+  }
+
+  @Test
+  void missingNumMeasurementsIsAUsageError() {
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3Count", "0000000000000000");
+    assertEquals(2, r.code());
+    assertEquals("Missing required option: '--num-measurements=N'\nsee './prio-dp unshard --help'\n",
+        r.err());
   }
 
   @Test

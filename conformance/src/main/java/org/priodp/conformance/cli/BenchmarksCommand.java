@@ -10,6 +10,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -19,36 +20,44 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Runs the JMH benchmarks (field, samplers, ...) on this machine.",
+      "",
       "Scores and units are documented in docs/PERFORMANCE.md."
+    },
+    footer = {
+      "%nExample:",
+      "  prio-dp benchmarks FieldBenchmark --forks 1 --warmup 3 --iterations 5 --time 1s"
     })
 public final class BenchmarksCommand implements PrioDpSubcommand {
 
   @Parameters(
       paramLabel = "REGEX",
       arity = "0..*",
-      description = "Run only benchmarks whose full name matches (default: all).")
+      showDefaultValue = Help.Visibility.NEVER,
+      description = "Run only the benchmarks whose full name matches (default: all).")
   List<String> patterns = List.of();
 
-  @Option(names = "--forks", defaultValue = "1", description = "JVM forks per benchmark (default ${DEFAULT-VALUE}).")
+  @Option(names = "--forks", defaultValue = "1", paramLabel = "N", description = "JVM forks per benchmark.")
   int forks;
 
-  @Option(names = "--warmup", defaultValue = "3", description = "Warm-up iterations (default ${DEFAULT-VALUE}).")
+  @Option(names = "--warmup", defaultValue = "3", paramLabel = "N", description = "Warm-up iterations.")
   int warmup;
 
-  @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations (default ${DEFAULT-VALUE}).")
+  @Option(names = "--iterations", defaultValue = "5", paramLabel = "N", description = "Measured iterations.")
   int iterations;
 
-  @Option(names = "--time", defaultValue = "1s", description = "Time per iteration, e.g. 500ms, 2s (default ${DEFAULT-VALUE}).")
+  @Option(names = "--time", defaultValue = "1s", paramLabel = "TIME",
+      description = "Time per iteration, e.g. 500ms, 2s.")
   String time;
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write JMH's JSON results to FILE.")
   Path json;
 
-  @Option(names = {"-p", "--param"}, paramLabel = "NAME=V1,V2",
+  @Option(names = {"-p", "--param"}, paramLabel = "NAME=VALUES",
+      showDefaultValue = Help.Visibility.NEVER,
       description = "Override a benchmark @Param, e.g. -p scale=2,100 (repeatable).")
   List<String> params = List.of();
 
-  @Option(names = "--prof", paramLabel = "PROFILER",
+  @Option(names = "--prof", paramLabel = "PROFILER", showDefaultValue = Help.Visibility.NEVER,
       description = "Attach a JMH profiler, e.g. gc or stack:lines=3 (repeatable).")
   List<String> profilers = List.of();
 

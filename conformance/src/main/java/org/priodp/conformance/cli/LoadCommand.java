@@ -16,22 +16,30 @@ import picocli.CommandLine.Spec;
     name = "loadgen",
     mixinStandardHelpOptions = true,
     description = {
-      "Starts the DAP-18 helper in-process on 127.0.0.1 (SQLite, or the store of --db) and",
-      "measures it: first new aggregate shares (noise + HPKE + durable write), then repeats",
-      "of an existing one.",
-      "Example: prio-dp loadgen --new 500 --repeats 5000 \\",
-      "           --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'"
+      "Measures the DAP-18 helper's aggregate-share endpoint on loopback.",
+      "",
+      "Starts the helper in-process on 127.0.0.1 (SQLite, or the store of --db) and measures it:"
+          + " first new aggregate shares (noise + HPKE + durable write), then repeats of an"
+          + " existing one."
+    },
+    footer = {
+      "%nExamples:",
+      "  prio-dp loadgen --new 2000 --repeats 20000 --concurrency 8",
+      "  prio-dp loadgen --new 500 --repeats 5000 \\",
+      "      --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'"
     })
 public final class LoadCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
 
-  @Option(names = "--new", defaultValue = "2000", description = "New shares to request (default ${DEFAULT-VALUE}).")
+  @Option(names = "--new", defaultValue = "2000", paramLabel = "N", description = "New shares to request.")
   int newShares;
 
-  @Option(names = "--repeats", defaultValue = "20000", description = "Repeats of an existing share (default ${DEFAULT-VALUE}).")
+  @Option(names = "--repeats", defaultValue = "20000", paramLabel = "N",
+      description = "Repeats of an existing share.")
   int repeats;
 
-  @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight (default ${DEFAULT-VALUE}).")
+  @Option(names = "--concurrency", defaultValue = "16", paramLabel = "N",
+      description = "Requests in flight.")
   int concurrency;
 
   @Option(names = "--db", paramLabel = "URL",

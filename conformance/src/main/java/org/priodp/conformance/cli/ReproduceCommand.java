@@ -17,31 +17,35 @@ import picocli.CommandLine.Spec;
     name = "reproduce",
     mixinStandardHelpOptions = true,
     description = {
-      "Reproduces a result of the papers by seeded simulation and writes a CSV and a PNG plot.",
-      "randomized-response: the RR mean estimator's error against n for several epsilons,",
-      "beside the lecture's Theorem 5 bound.",
-      "dql: Fig. 3 of the dyadic quantized Laplace paper (MSE against database and decoder",
-      "epsilon at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound.",
-      "requantization: Figs. 1 and 2 of the randomized requantization paper (minimum epsilon",
-      "against the distortion bound for 4 compression ratios; MSE against epsilon beside",
-      "Laplace-then-quantize; the error of the sum and of the mean as the number of users grows).",
-      "ppr: Fig. 1 of the PPR paper (MSE against central epsilon for PPR, CSGM and the Gaussian",
-      "mechanism at 25-400 bits per client, analytic and simulated); --quick for a shorter run."
-    })
+      "Reproduces a paper's result by seeded simulation: a CSV and a PNG plot.",
+      "",
+      "randomized-response: the RR mean estimator's error against n for several epsilons, beside"
+          + " the lecture's Theorem 5 bound.",
+      "dql: Fig. 3 of the dyadic quantized Laplace paper (MSE against database and decoder epsilon"
+          + " at 5 bits, beside Laplace-then-quantize) and the Theorem 8 length bound.",
+      "requantization: Figs. 1 and 2 of the randomized requantization paper (minimum epsilon"
+          + " against the distortion bound for 4 compression ratios; MSE against epsilon beside"
+          + " Laplace-then-quantize; the error of the sum and of the mean as the number of users"
+          + " grows).",
+      "ppr: Fig. 1 of the PPR paper (MSE against central epsilon for PPR, CSGM and the Gaussian"
+          + " mechanism at 25-400 bits per client, analytic and simulated); --quick for a shorter"
+          + " run."
+    },
+    footer = {"%nExample:", "  prio-dp reproduce randomized-response --out /tmp/rr"})
 public final class ReproduceCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql, requantization or ppr")
+  @Parameters(paramLabel = "WHAT", description = "randomized-response, dql, requantization or ppr.")
   String what;
 
-  @Option(names = "--out", paramLabel = "FOLDER", description = "output folder (default ./reproductions/WHAT)")
+  @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ./reproductions/WHAT).")
   Path out;
 
-  @Option(names = "--seed", defaultValue = "5252", paramLabel = "HEX", description = "seed (hex; default ${DEFAULT-VALUE})")
+  @Option(names = "--seed", defaultValue = "5252", paramLabel = "HEX", description = "Seed of the simulation (hex).")
   String seed;
 
-  @Option(names = "--quick", description = "ppr only: fewer epsilons and simulated points")
+  @Option(names = "--quick", description = "ppr only: fewer epsilons and simulated points.")
   boolean quick;
 
   @Override

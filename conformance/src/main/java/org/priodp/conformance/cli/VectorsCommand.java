@@ -17,10 +17,13 @@ import picocli.CommandLine.Spec;
     name = "vectors",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs every operation of VDAF test vector files (Prio3) and compares each output byte for byte.",
-      "Prints PASS <file> or FAIL <file>: <first mismatch> per file, then '<n> passed, <m> failed'.",
-      "Exits 1 if any file failed or could not be read."
-    })
+      "Checks Prio3 against VDAF test vector files, byte for byte.",
+      "",
+      "Runs every operation of the vector files and compares each output byte for byte. Prints"
+          + " PASS <file> or FAIL <file>: <first mismatch> per file, then '<n> passed, <m> failed'."
+          + " Exits 1 if any file failed or could not be read."
+    },
+    footer = {"%nExample:", "  prio-dp vectors ../shared/vectors"})
 public final class VectorsCommand implements PrioDpSubcommand {
 
   @Parameters(
