@@ -139,9 +139,10 @@ class FastKeyErasureRandomSourceTest {
 
   @Test
   void twoInstancesProduceDifferentStreams() {
-    RandomSource a = new FastKeyErasureRandomSource();
-    RandomSource b = new FastKeyErasureRandomSource();
+    RandomSource a = RandomSource.secure();
+    RandomSource b = RandomSource.secure();
     assertFalse(Arrays.equals(read(a, 64), read(b, 64)));
+    assertFalse(Arrays.equals(read(new FastKeyErasureRandomSource(), 64), read(new FastKeyErasureRandomSource(), 64)));
     // even when both are built over one DRBG object, each takes its own key from it
     SecureRandom shared = SecureRandomSource.newDrbg();
     assertNotEquals(new FastKeyErasureRandomSource(shared).nextLong(), new FastKeyErasureRandomSource(shared).nextLong());
@@ -167,7 +168,8 @@ class FastKeyErasureRandomSourceTest {
 
   @Test
   void bitsAreBalanced() {
-    RandomSource r = new FastKeyErasureRandomSource();
+    RandomSource r = RandomSource.secure();
+    assertTrue(r instanceof FastKeyErasureRandomSource, "secure() is the fast-key-erasure stream");
     int n = 1 << 24;
     long ones = 0;
     for (int i = 0; i < n / 64; i++) {
