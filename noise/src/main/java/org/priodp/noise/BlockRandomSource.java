@@ -97,6 +97,16 @@ public abstract class BlockRandomSource implements RandomSource {
     return low | (high << have);
   }
 
+  /** Returns 64 random bits: the same bits as {@code nextBits(64)}, faster on word boundaries. */
+  @Override
+  public final long nextLong() {
+    if (wordBits != 0) {
+      return nextBits(64);
+    }
+    consumed += 64;
+    return nextWord();
+  }
+
   /** The block buffer itself, for tests of erasure after use. */
   final byte[] bufferForTest() {
     return block;
