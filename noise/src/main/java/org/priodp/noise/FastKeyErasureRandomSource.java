@@ -29,10 +29,12 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>At construction {@code K} is 32 bytes read from the DRBG. Before every 1024th subsequent
  * refill (that is, after every 64 MiB of output, 2<sup>22</sup> output blocks) another 32 bytes
  * are read from the DRBG and XOR-ed into {@code K}. Mixing (rather than replacing) keeps the key
- * secret if either the chain or the DRBG output is secret. Each instance owns its generator and
- * is keyed independently from it; nothing is shared between instances (there is no static state),
- * so two instances never share a stream, including after a process fork or VM clone followed by a
- * new construction.
+ * secret if either the chain or the DRBG output is secret. Each instance is keyed by its own
+ * read of the DRBG ({@link RandomSource#secure()} gives each instance its own new DRBG as well);
+ * nothing is shared between instances (there is no static state), so two instances never share a
+ * stream. A snapshot or clone of a running virtual machine duplicates the state of every
+ * generator in it, this one and the DRBG alike, until the next rekey: build new sources after a
+ * restore.
  *
  * <h2>Security argument</h2>
  *
@@ -51,12 +53,15 @@ import javax.crypto.spec.SecretKeySpec;
  *       2005). The bound on output per key is 64 KiB; per DRBG read it is 64 MiB.
  *   <li><b>Forward secrecy (backtracking resistance).</b> An attacker who learns the state at
  *       some moment learns {@code K} and the not-yet-used rest of the current buffer, i.e. only
- *       future output until the next rekey; earlier output cannot be recomputed, because each
- *       earlier key was overwritten by the output of AES under it, and AES is one-way in the key
- *       for a known plaintext. Used output is zeroed in the buffer.
+ *       future output until the next rekey. Earlier output stays secret: each earlier key
+ *       {@code K_i} was overwritten by {@code K_(i+1)}, and by the PRF argument above the pair
+ *       (output of refill i, {@code K_(i+1)}) is indistinguishable from uniform to anybody who
+ *       does not know {@code K_i}, so knowing {@code K_(i+1)} and everything after it says nothing
+ *       about that output. Used output is zeroed in the buffer, so it cannot be read back.
  *   <li><b>Recovery (prediction resistance after compromise).</b> The next rekey mixes 256 fresh
- *       bits from the DRBG (NIST SP 800-90A, seeded by the platform entropy source), so
- *       an attacker who learned the state loses it within 64 MiB of output.
+ *       bits from the DRBG (NIST SP 800-90A, seeded by the platform entropy source), so an
+ *       attacker who learned this generator's state, but not the DRBG's, loses it within 64 MiB
+ *       of output.
  * </ul>
  *
  * <p>Erasure on the JVM is best effort: this class overwrites its own copies of keys and output,
@@ -66,7 +71,8 @@ import javax.crypto.spec.SecretKeySpec;
  * which HotSpot compiles to AES-NI counter-mode intrinsics on x86-64 and the ARMv8 crypto
  * extensions on AArch64.
  *
- * <p>Not thread-safe, like every {@link RandomSource}: give each thread its own instance.
+ * <p>Not thread-safe, like every {@link RandomSource}: give each thread its own instance, or
+ * synchronize every use of a shared one on the instance.
  */
 public final class FastKeyErasureRandomSource extends BlockRandomSource {
   /** Output bytes per refill: 64 KiB (4096 AES blocks). */
