@@ -7,6 +7,11 @@ import java.nio.ByteOrder;
 /**
  * A {@link RandomSource} that fetches bytes in blocks from an underlying generator and hands
  * them out bit by bit, counting what it hands out.
+ *
+ * <p>A subclass may ask for <em>erasure after use</em>: each 64-bit word of the block is
+ * overwritten with zeros as soon as it is taken, so that the buffer never holds bits that were
+ * already handed out (what a fast-key-erasure generator needs for backtracking resistance; see
+ * {@link FastKeyErasureRandomSource}).
  */
 public abstract class BlockRandomSource implements RandomSource {
   private static final VarHandle LE =
@@ -17,9 +22,19 @@ public abstract class BlockRandomSource implements RandomSource {
   private long word;
   private int wordBits;
   private long consumed;
+  private final boolean eraseAfterUse;
 
   /** Creates a source that refills {@code blockSize} bytes (a multiple of 8) at a time. */
   protected BlockRandomSource(int blockSize) {
+    this(blockSize, false);
+  }
+
+  /**
+   * Creates a source that refills {@code blockSize} bytes (a multiple of 8) at a time and, if
+   * {@code eraseAfterUse}, zeroes each word of the block as soon as it is taken.
+   */
+  protected BlockRandomSource(int blockSize, boolean eraseAfterUse) {
+    this.eraseAfterUse = eraseAfterUse;
     if (blockSize <= 0 || blockSize % 8 != 0) {
       throw new IllegalArgumentException("block size must be a positive multiple of 8, got " + blockSize);
     }
@@ -36,6 +51,9 @@ public abstract class BlockRandomSource implements RandomSource {
       blockPos = 0;
     }
     long w = (long) LE.get(block, blockPos);
+    if (eraseAfterUse) {
+      LE.set(block, blockPos, 0L);
+    }
     blockPos += 8;
     return w;
   }
@@ -77,6 +95,21 @@ public abstract class BlockRandomSource implements RandomSource {
     word = need == 64 ? 0 : fresh >>> need;
     wordBits = 64 - need;
     return low | (high << have);
+  }
+
+  /** Returns 64 random bits: the same bits as {@code nextBits(64)}, faster on word boundaries. */
+  @Override
+  public final long nextLong() {
+    if (wordBits != 0) {
+      return nextBits(64);
+    }
+    consumed += 64;
+    return nextWord();
+  }
+
+  /** The block buffer itself, for tests of erasure after use. */
+  final byte[] bufferForTest() {
+    return block;
   }
 
   @Override
