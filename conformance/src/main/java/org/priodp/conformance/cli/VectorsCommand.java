@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
           + " PASS <file> or FAIL <file>: <first mismatch> per file, then '<n> passed, <m> failed'."
           + " Exits 1 if any file failed or could not be read."
     },
-    footer = {"%nExample:", "  prio-dp vectors ../shared/vectors"})
+    footer = {"%nExample:", "  prio-dp vectors ../shared/vectors/vdaf-18"})
 public final class VectorsCommand implements PrioDpSubcommand {
 
   @Parameters(
