@@ -78,6 +78,12 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " jdbc:sqlite:priodp-helper.db) or jdbc:postgresql://HOST[:PORT]/DB. [PRIODP_DB]")
   String db;
 
+  @Option(names = "--async-aggregation",
+      defaultValue = "${env:PRIODP_ASYNC_AGGREGATION:-false}",
+      description = "Answer aggregation jobs asynchronously (Location ...?step=0 and"
+          + " Retry-After, then GET) instead of in the POST. [PRIODP_ASYNC_AGGREGATION]")
+  boolean asyncAggregation;
+
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
       description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
   String dbUser;
@@ -139,7 +145,8 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 3. the store, then the socket
     JdbcAggregateShareStore store = openStore(dbProperties);
-    HelperServer server = new HelperServer(tasks, store, RandomSource.secure());
+    HelperServer server = new HelperServer(tasks, store, RandomSource.secure(),
+        asyncAggregation);
     server.handler().aggregationJobs().ifPresent(j -> {
       var hpkeKey = j.service().keys().ensureActive();
       LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
