@@ -2,7 +2,6 @@ package org.priodp.aggregator.core;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +44,6 @@ import org.priodp.aggregator.store.TaskTransaction;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
-import org.priodp.vdaf.VdafException;
 
 /**
  * The Helper's side of the aggregation interaction (DAP-18 "Helper Initialization", "Input Share
@@ -133,6 +131,11 @@ public final class AggregationJobService {
     return out;
   }
 
+  /** Returns the clock's instant at the store's millisecond precision. */
+  private java.time.Instant now() {
+    return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+  }
+
   /** Returns the stored job, if any. */
   public Optional<AggregationJobRecord> job(TaskId taskId, AggregationJobId jobId) {
     return store.aggregationJob(taskId, jobId);
@@ -189,7 +192,7 @@ public final class AggregationJobService {
       }
       AggregationJobRecord pending = new AggregationJobRecord(task.taskId(), id, requestDigest,
           0, requestDigest, AggregationJobRecord.State.PENDING, Optional.empty(), Optional.empty(),
-          Optional.empty(), clock.instant());
+          Optional.empty(), now());
       tx.putAggregationJob(pending);
       return pending;
     });
@@ -228,7 +231,7 @@ public final class AggregationJobService {
       AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
           requestDigest, AggregationJobRecord.State.READY, Optional.of(ByteString.copyOf(resp)),
           Optional.empty(), Optional.empty(),
-          again.map(AggregationJobRecord::createdAt).orElse(clock.instant()));
+          again.map(AggregationJobRecord::createdAt).orElse(now()));
       tx.putAggregationJob(job);
       return job;
     });
@@ -452,10 +455,5 @@ public final class AggregationJobService {
       return new BatchAggregation(task.taskId(), id, ByteString.copyOf(new byte[0]),
           ByteString.copyOf(share.encode()), count, ByteString.copyOf(checksum));
     }
-  }
-
-  /** Returns whether two digests are equal in constant time. */
-  static boolean sameDigest(ByteString a, ByteString b) {
-    return MessageDigest.isEqual(a.toByteArray(), b.toByteArray());
   }
 }

@@ -195,7 +195,14 @@ class AggregationJobHandlerTest {
     final TaskDefinition definition;
     final Interval taskInterval;
 
+    final BatchMode mode;
+
     Task(Vdaf vdaf, Interval taskInterval) {
+      this(vdaf, taskInterval, BatchMode.TIME_INTERVAL);
+    }
+
+    Task(Vdaf vdaf, Interval taskInterval, BatchMode mode) {
+      this.mode = mode;
       this.vdaf = vdaf;
       this.taskInterval = taskInterval;
       random.nextBytes(taskId);
@@ -210,7 +217,7 @@ class AggregationJobHandlerTest {
           : List.of(TaskExtension.taskInterval(taskInterval));
       TaskConfiguration config = TaskDefinition.configurationFor(vdaf.variant(),
           "agg-test".getBytes(StandardCharsets.US_ASCII), "https://leader.example/",
-          "https://helper.example/dap/", PRECISION, 1, BatchMode.TIME_INTERVAL, ext);
+          "https://helper.example/dap/", PRECISION, 1, mode, ext);
       definition = new TaskDefinition(new TaskId(taskId), Role.HELPER, config, vdaf.variant(),
           new DpStrategy.NoDifferentialPrivacy(), SensitivityRule.PRIODP, collectorConfig,
           AuthToken.of(TOKEN)).withVdafVerifyKeys(java.util.Map.of(0, verifyKey));
@@ -224,7 +231,8 @@ class AggregationJobHandlerTest {
       return new Tls().opaque8("agg-test".getBytes(StandardCharsets.US_ASCII))
           .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
           .opaque16("https://helper.example/dap/".getBytes(StandardCharsets.US_ASCII))
-          .u64(PRECISION).u64(1).u8(1).opaque16(new byte[0]).u32(vdaf.type())
+          .u64(PRECISION).u64(1).u8(mode == BatchMode.TIME_INTERVAL ? 1 : 2)
+          .opaque16(new byte[0]).u32(vdaf.type())
           .opaque16(vdaf.config()).opaque16(extensions).bytes();
     }
 
@@ -772,6 +780,67 @@ class AggregationJobHandlerTest {
         pool.shutdownNow();
         sa.stop();
         sb.stop();
+      }
+    }
+  }
+
+  @Test
+  void leaderSelectedJobsNeedTheBatchIdExtensionAndFillThatBucket() throws Exception {
+    Task t = new Task((Vdaf) vdafs().toList().get(3).get()[0], null, BatchMode.LEADER_SELECTED);
+    try (AggregateShareStore store = openStore("ls.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Report> reports = List.of(report(t, helper, now(), List.of(BigInteger.ONE)),
+            report(t, helper, now(), List.of(BigInteger.TWO)));
+        HttpResponse<byte[]> missing = postInit(t, port, initReq(0, reports));
+        assertEquals(400, missing.statusCode());
+        assertTrue(new String(missing.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
+        byte[] batchId = new byte[32];
+        random.nextBytes(batchId);
+        // AggregationJobExtension { uint16 type = leader_selected_batch_id(1); opaque data<..> }
+        byte[] extensions = new Tls().u16(1).opaque16(batchId).bytes();
+        Tls body = new Tls().u8(0).opaque32(new byte[0]).opaque16(extensions);
+        for (Report r : reports) {
+          body.raw(r.verifyInit);
+        }
+        HttpResponse<byte[]> ok = postInit(t, port, body.bytes());
+        assertEquals(200, ok.statusCode(), new String(ok.body(), StandardCharsets.UTF_8));
+        for (Resp r : decodeResp(ok.body())) {
+          assertEquals(0, r.type());
+        }
+        var bucket = store.batchAggregation(new TaskId(t.taskId),
+            org.priodp.aggregator.core.BatchBuckets.leaderSelectedBucket(
+                new org.priodp.aggregator.dap.BatchId(batchId))).orElseThrow();
+        assertEquals(2, bucket.reportCount());
+        assertArrayEquals(checksum(reports), bucket.checksum().toByteArray());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aRetiredKeyIsNotAdvertisedButStillDecrypts() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("retire.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised old = hpkeConfig(port, "/dap/hpke_config");
+        HelperHpkeKeys keys = server.handler().aggregationJobs().orElseThrow().service().keys();
+        keys.add();
+        assertTrue(keys.retire(old.id()));
+        Advertised fresh = hpkeConfig(port, "/dap/hpke_config");
+        assertTrue(fresh.id() != old.id(), "the retired key is not advertised");
+        List<Resp> resps = oneJob(t, port, 0, List.of(
+            report(t, old, now(), List.of(BigInteger.ONE)),
+            report(t, fresh, now(), List.of(BigInteger.ONE))));
+        assertEquals(0, resps.get(0).type(), "sealed to the retired key");
+        assertEquals(0, resps.get(1).type());
+      } finally {
+        server.stop();
       }
     }
   }
