@@ -111,6 +111,18 @@ public final class AggregateShareHandler {
     return maxBody;
   }
 
+  /**
+   * Returns the body size limit for a request path: {@link AggregationJobHandler#maxBody()} on
+   * an aggregation-job path (a job carries many reports), else {@link #maxBody()}.
+   */
+  public int maxBodyFor(String path) {
+    TaskRoutes.Target t = jobs == null ? null : TaskRoutes.parse(path);
+    if (t != null && t.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
+      return jobs.maxBody();
+    }
+    return maxBody;
+  }
+
   /** Returns the core service (e.g. to read its draw counter). */
   public NoisedShareService service() {
     return service;

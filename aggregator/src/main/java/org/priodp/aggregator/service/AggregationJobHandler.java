@@ -57,6 +57,8 @@ public final class AggregationJobHandler {
   private final Executor async;
   private final int retryAfterSeconds;
   private final Set<AggregationJobId> inFlight = ConcurrentHashMap.newKeySet();
+  /** The body size limit of aggregation-job requests: 16 MiB. */
+  public static final int MAX_BODY = 16 * 1024 * 1024;
 
   /** Creates a synchronous handler. */
   public static AggregationJobHandler synchronous(AggregationJobService service) {
@@ -86,6 +88,11 @@ public final class AggregationJobHandler {
   /** Returns the core service. */
   public AggregationJobService service() {
     return service;
+  }
+
+  /** Returns the body size limit of aggregation-job requests in bytes. */
+  public int maxBody() {
+    return MAX_BODY;
   }
 
   /** Returns whether jobs are handled asynchronously. */

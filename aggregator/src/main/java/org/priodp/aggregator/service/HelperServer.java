@@ -168,7 +168,7 @@ public final class HelperServer {
     String path = req.path();
     String query = req.query();
     String method = req.method().name();
-    int limit = handler.maxBody();
+    int limit = handler.maxBodyFor(path);
     String length = req.getHeader("Content-Length");
     if (length != null) {
       long declared;

@@ -846,6 +846,27 @@ class AggregationJobHandlerTest {
   }
 
   @Test
+  void aJobLargerThanTheAggregateShareLimitIsAccepted() throws Exception {
+    Task t = new Task((Vdaf) vdafs().toList().get(0).get()[0], null);
+    try (AggregateShareStore store = openStore("big.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Report> reports = new ArrayList<>();
+        while (initReq(0, reports).length <= AggregateShareHandler.DEFAULT_MAX_BODY) {
+          reports.add(report(t, helper, now(), List.of(BigInteger.ONE)));
+        }
+        List<Resp> resps = oneJob(t, port, 0, reports);
+        assertEquals(reports.size(), resps.size());
+        assertEquals(0, resps.get(resps.size() - 1).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
   void jobIdIsDerivedFromTaskAndRequest() {
     TaskId a = new TaskId(new byte[32]);
     byte[] other = new byte[32];
