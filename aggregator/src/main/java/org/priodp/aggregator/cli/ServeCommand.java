@@ -87,6 +87,12 @@ public final class ServeCommand implements PrioDpSubcommand {
       })
   String db;
 
+  @Option(names = "--async-aggregation",
+      defaultValue = "${env:PRIODP_ASYNC_AGGREGATION:-false}",
+      description = "Answer aggregation jobs asynchronously (Location ...?step=0 and"
+          + " Retry-After, then GET) instead of in the POST. [PRIODP_ASYNC_AGGREGATION]")
+  boolean asyncAggregation;
+
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
       description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
   String dbUser;
@@ -148,7 +154,12 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 3. the store, then the socket
     JdbcAggregateShareStore store = openStore(dbProperties);
-    HelperServer server = new HelperServer(tasks, store, RandomSource.secure());
+    HelperServer server = new HelperServer(tasks, store, RandomSource.secure(),
+        asyncAggregation);
+    server.handler().aggregationJobs().ifPresent(j -> {
+      var hpkeKey = j.service().keys().ensureActive();
+      LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
+    });
     int bound;
     try {
       bound = server.start(bind, port, tls);
@@ -163,6 +174,10 @@ public final class ServeCommand implements PrioDpSubcommand {
         LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
             + " configured with other DP settings still opens its shares (see docs/DAP.md)",
             t.taskId().toBase64Url(), t.dpStrategy().describe());
+      }
+      if (!t.canAggregate()) {
+        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate, aggregation jobs for it are"
+            + " refused (invalidMessage)", t.taskId().toBase64Url());
       }
     }
     for (TaskDefinition t : routes.leaderTasks()) {

@@ -70,6 +70,7 @@ public final class AggregateShareHandler {
   private final int maxBody;
   private final ServiceMetrics metrics;
   private final AtomicBoolean lastReady = new AtomicBoolean(true);
+  private final AggregationJobHandler jobs;
 
   /** Creates the handler for the tasks over the store and core service, with its own metrics. */
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
@@ -84,6 +85,17 @@ public final class AggregateShareHandler {
    */
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics) {
+    this(tasks, store, service, maxBody, metrics, null);
+  }
+
+  /**
+   * Creates the handler that also serves the aggregation jobs and {@code hpke_config} through
+   * {@code jobs} (null: those paths are 404).
+   */
+  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+      NoisedShareService service, int maxBody, ServiceMetrics metrics,
+      AggregationJobHandler jobs) {
+    this.jobs = jobs;
     this.routes = TaskRoutes.of(Objects.requireNonNull(tasks, "tasks"));
     this.store = Objects.requireNonNull(store, "store");
     this.service = Objects.requireNonNull(service, "service");
@@ -99,9 +111,26 @@ public final class AggregateShareHandler {
     return maxBody;
   }
 
+  /**
+   * Returns the body size limit for a request path: {@link AggregationJobHandler#maxBody()} on
+   * an aggregation-job path (a job carries many reports), else {@link #maxBody()}.
+   */
+  public int maxBodyFor(String path) {
+    TaskRoutes.Target t = jobs == null ? null : TaskRoutes.parse(path);
+    if (t != null && t.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
+      return jobs.maxBody();
+    }
+    return maxBody;
+  }
+
   /** Returns the core service (e.g. to read its draw counter). */
   public NoisedShareService service() {
     return service;
+  }
+
+  /** Returns the aggregation-job resources, if this handler serves them. */
+  public Optional<AggregationJobHandler> aggregationJobs() {
+    return Optional.ofNullable(jobs);
   }
 
   /** Returns the metrics this handler records into. */
@@ -123,9 +152,17 @@ public final class AggregateShareHandler {
     if (path != null && ROOT_ROUTES.contains(path)) {
       return path;
     }
+    String hpkeBase = TaskRoutes.hpkeConfigBase(path);
+    if (hpkeBase != null && (hpkeBase.equals("/") || routes.isBasePath(hpkeBase))) {
+      return hpkeBase + "hpke_config";
+    }
     TaskRoutes.Target t = TaskRoutes.parse(path);
     if (t == null || !routes.isBasePath(t.basePath())) {
       return UNMATCHED_ROUTE;
+    }
+    if (t.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
+      return t.basePath() + "tasks/{task-id}/aggregation_jobs"
+          + (t.shareId() == null ? "" : "/{aggregation-job-id}");
     }
     return t.basePath() + "tasks/{task-id}/aggregate_shares"
         + (t.shareId() == null ? "" : "/{aggregate-share-id}");
@@ -137,9 +174,19 @@ public final class AggregateShareHandler {
    */
   public HttpReply handle(String method, String path, String authorization, String contentType,
       byte[] body) {
+    return handle(method, path, null, authorization, contentType, body);
+  }
+
+  /**
+   * Handles one request whose query string (without "?", or null) is {@code query}; only GET on
+   * an aggregation job reads it ({@code step}). Never throws for client input.
+   */
+  public HttpReply handle(String method, String path, String query, String authorization,
+      String contentType, byte[] body) {
     try {
       try {
-        return route(method, path, authorization, contentType, body == null ? new byte[0] : body);
+        return route(method, path, query, authorization, contentType,
+            body == null ? new byte[0] : body);
       } catch (DapRefusal r) {
         throw DapProblem.of(r);
       }
@@ -161,8 +208,8 @@ public final class AggregateShareHandler {
     }
   }
 
-  private HttpReply route(String method, String path, String authorization, String contentType,
-      byte[] body) {
+  private HttpReply route(String method, String path, String query, String authorization,
+      String contentType, byte[] body) {
     if (path != null && ROOT_ROUTES.contains(path)) {
       if (!"GET".equals(method) && !"HEAD".equals(method)) {
         return notAllowed("GET, HEAD", null);
@@ -174,8 +221,14 @@ public final class AggregateShareHandler {
             metrics.scrape().getBytes(StandardCharsets.UTF_8));
       };
     }
+    String hpkeBase = TaskRoutes.hpkeConfigBase(path);
+    if (jobs != null && hpkeBase != null
+        && (hpkeBase.equals("/") || routes.isBasePath(hpkeBase))) {
+      return jobs.hpkeConfig(method);
+    }
     TaskRoutes.Target target = TaskRoutes.parse(path);
-    if (target == null || !routes.isBasePath(target.basePath())) {
+    if (target == null || !routes.isBasePath(target.basePath())
+        || (jobs == null && target.collection().equals(TaskRoutes.AGGREGATION_JOBS))) {
       throw DapProblem.http(404, "Not Found", "no such resource", null);
     }
     TaskId taskId;
@@ -194,6 +247,9 @@ public final class AggregateShareHandler {
     }
     if (!task.authToken().matchesAuthorization(authorization)) {
       throw DapProblem.http(401, "Unauthorized", "wrong bearer token", taskId);
+    }
+    if (target.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
+      return jobs.handle(method, task, target.shareId(), query, contentType, body);
     }
     if (target.shareId() == null) {
       if (!"POST".equals(method)) {
@@ -221,7 +277,7 @@ public final class AggregateShareHandler {
         body.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static HttpReply notAllowed(String allow, TaskId taskId) {
+  static HttpReply notAllowed(String allow, TaskId taskId) {
     return problem(DapProblem.http(405, "Method Not Allowed", "allowed methods: " + allow,
         taskId)).withHeader("Allow", allow);
   }
@@ -244,7 +300,12 @@ public final class AggregateShareHandler {
 
   /** Checks the Content-Type of an AggregateShareReq; throws a 415 problem otherwise. */
   static void checkAggregateShareReqType(String contentType, TaskId taskId) {
-    String expected = DapMediaType.AGGREGATE_SHARE_REQ.contentType();
+    checkMessageType(contentType, DapMediaType.AGGREGATE_SHARE_REQ, taskId);
+  }
+
+  /** Checks that a Content-Type names the DAP message {@code wanted}; throws a 415 problem. */
+  static void checkMessageType(String contentType, DapMediaType wanted, TaskId taskId) {
+    String expected = wanted.contentType();
     if (contentType == null) {
       throw DapProblem.http(415, "Unsupported Media Type", "missing Content-Type; expected "
           + expected, taskId);
@@ -262,7 +323,7 @@ public final class AggregateShareHandler {
           taskId);
     }
     String message = type.parameter("message");
-    if (!DapMediaType.AGGREGATE_SHARE_REQ.message().equals(message)) {
+    if (!wanted.message().equals(message)) {
       throw DapProblem.http(415, "Unsupported Media Type", (message == null
           ? "the message parameter is missing" : "the message parameter names another message")
           + "; expected " + expected, taskId);

@@ -50,9 +50,40 @@ public final class HelperServer {
 
   /** Creates a server for the tasks over the store, drawing noise from {@code rnd}. */
   public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd) {
+    this(tasks, store, rnd, false);
+  }
+
+  /**
+   * Creates a server for the tasks over the store, drawing noise from {@code rnd}, that also
+   * serves {@code hpke_config} (an HPKE key is generated in the store when none is active: by
+   * {@code serve} at startup, else on first use) and the
+   * aggregation jobs (DAP-18 "Helper Initialization"), synchronously or, with {@code
+   * asyncAggregation}, in the background (DAP-18 "Asynchronous Request Handling").
+   */
+  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
+      boolean asyncAggregation) {
     this(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
-        AggregateShareHandler.DEFAULT_MAX_BODY));
+        AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
+        aggregationJobs(store, asyncAggregation)));
+  }
+
+  private static AggregationJobHandler aggregationJobs(AggregateShareStore store, boolean async) {
+    org.priodp.aggregator.core.HelperHpkeKeys keys = new org.priodp.aggregator.core.HelperHpkeKeys(
+        store, new java.security.SecureRandom(), Clock.systemUTC());
+    org.priodp.aggregator.core.AggregationJobService service =
+        new org.priodp.aggregator.core.AggregationJobService(store, keys, Clock.systemUTC(),
+            org.priodp.aggregator.core.AggregationJobService.DEFAULT_CLOCK_SKEW);
+    if (!async) {
+      return AggregationJobHandler.synchronous(service);
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        2, r -> {
+          Thread t = new Thread(r, "priodp-aggregation-job");
+          t.setDaemon(true);
+          return t;
+        });
+    return AggregationJobHandler.asynchronous(service, pool, 1);
   }
 
   /** Creates a server around a handler. */
@@ -135,8 +166,9 @@ public final class HelperServer {
   private void onRequest(HttpServerRequest req) {
     long started = System.nanoTime();
     String path = req.path();
+    String query = req.query();
     String method = req.method().name();
-    int limit = handler.maxBody();
+    int limit = handler.maxBodyFor(path);
     String length = req.getHeader("Content-Length");
     if (length != null) {
       long declared;
@@ -175,7 +207,7 @@ public final class HelperServer {
       String auth = req.getHeader("Authorization");
       String type = req.getHeader("Content-Type");
       byte[] bytes = body.getBytes();
-      vertx.executeBlocking(() -> handler.handle(method, path, auth, type, bytes), false)
+      vertx.executeBlocking(() -> handler.handle(method, path, query, auth, type, bytes), false)
           .onComplete(ar -> {
             if (ar.failed()) {
               // an Error that escaped the handler (which turns exceptions into replies itself)

@@ -124,15 +124,31 @@ public final class TaskRoutes {
     return leaderTasks;
   }
 
-  /**
-   * A request path split into its parts: the base path, the task ID segment and, for a resource
-   * URL, the aggregate share ID segment (null for the creation URL).
-   */
-  record Target(String basePath, String taskId, String shareId) {}
+  /** Returns the creation URL path {@code {base}tasks/{task-id}/aggregation_jobs} of a task. */
+  public static String aggregationJobsPath(TaskDefinition task) {
+    return basePath(task.configuration().helperAggregatorEndpoint()) + "tasks/"
+        + task.taskId().toBase64Url() + "/aggregation_jobs";
+  }
+
+  /** The collection segment of an aggregate-share URL. */
+  static final String AGGREGATE_SHARES = "aggregate_shares";
+  /** The collection segment of an aggregation-job URL (DAP-18 "Aggregating Reports"). */
+  static final String AGGREGATION_JOBS = "aggregation_jobs";
 
   /**
-   * Splits {@code {base}tasks/{task-id}/aggregate_shares[/{aggregate-share-id}]} from the end (the
-   * base path may itself contain "tasks"); returns null for any other shape.
+   * A request path split into its parts: the base path, the task ID segment, for a resource URL
+   * the resource ID segment (null for the creation URL), and the collection ({@link
+   * #AGGREGATE_SHARES} or {@link #AGGREGATION_JOBS}).
+   */
+  record Target(String basePath, String taskId, String shareId, String collection) {
+    Target(String basePath, String taskId, String shareId) {
+      this(basePath, taskId, shareId, AGGREGATE_SHARES);
+    }
+  }
+
+  /**
+   * Splits {@code {base}tasks/{task-id}/{aggregate_shares|aggregation_jobs}[/{id}]} from the end
+   * (the base path may itself contain "tasks"); returns null for any other shape.
    */
   static Target parse(String path) {
     if (path == null || !path.startsWith("/")) {
@@ -140,13 +156,28 @@ public final class TaskRoutes {
     }
     String[] s = path.split("/", -1);
     int n = s.length;
-    if (n >= 4 && s[n - 1].equals("aggregate_shares") && s[n - 3].equals("tasks")) {
-      return new Target(join(s, n - 3), s[n - 2], null);
+    if (n >= 4 && isCollection(s[n - 1]) && s[n - 3].equals("tasks")) {
+      return new Target(join(s, n - 3), s[n - 2], null, s[n - 1]);
     }
-    if (n >= 5 && s[n - 2].equals("aggregate_shares") && s[n - 4].equals("tasks")) {
-      return new Target(join(s, n - 4), s[n - 3], s[n - 1]);
+    if (n >= 5 && isCollection(s[n - 2]) && s[n - 4].equals("tasks")) {
+      return new Target(join(s, n - 4), s[n - 3], s[n - 1], s[n - 2]);
     }
     return null;
+  }
+
+  private static boolean isCollection(String segment) {
+    return segment.equals(AGGREGATE_SHARES) || segment.equals(AGGREGATION_JOBS);
+  }
+
+  /**
+   * Returns the base path of {@code {base}hpke_config} (DAP-18 "HPKE Configuration Request"), or
+   * null if the path has another shape.
+   */
+  static String hpkeConfigBase(String path) {
+    if (path == null || !path.startsWith("/") || !path.endsWith("/hpke_config")) {
+      return null;
+    }
+    return path.substring(0, path.length() - "hpke_config".length());
   }
 
   private static String join(String[] segments, int count) {

@@ -70,6 +70,19 @@ public interface AggregateShareStore extends AutoCloseable {
   /** Deletes the resource (task, id), keeping the noised share; returns whether it existed. */
   boolean deleteResource(TaskId taskId, AggregateShareId id);
 
+  /** Returns this aggregator's HPKE keys, active and retired, by config id. */
+  java.util.List<HelperHpkeKey> hpkeKeys();
+
+  /** Inserts an HPKE key unless its config id is taken; returns whether it was inserted. */
+  boolean insertHpkeKey(HelperHpkeKey key);
+
+  /** Sets the state of the key with this config id; returns whether it exists. */
+  boolean setHpkeKeyState(int configId, HelperHpkeKey.State state);
+
+  /** Returns the aggregation job (task, id), if any. */
+  Optional<AggregationJobRecord> aggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId);
+
   /**
    * Checks that the database answers a trivial query now; throws {@link StoreException} with the
    * cause if it does not (used by the readiness probe).

@@ -300,6 +300,75 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public void putBatchAggregation(BatchAggregation a) {
+      if (!a.taskId().equals(taskId)) {
+        throw new IllegalArgumentException("batch aggregation of another task");
+      }
+      sql(conn -> upsertBatch(conn, a));
+    }
+
+    @Override
+    public boolean reportAggregated(org.priodp.aggregator.dap.ReportId reportId) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM aggregated_reports"
+            + " WHERE task_id = ? AND report_id = ?")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, reportId.bytes());
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next();
+          }
+        }
+      });
+    }
+
+    @Override
+    public void insertAggregatedReport(org.priodp.aggregator.dap.ReportId reportId,
+        org.priodp.aggregator.dap.AggregationJobId jobId) {
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO aggregated_reports"
+            + " (task_id, report_id, job_id) VALUES (?, ?, ?)")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, reportId.bytes());
+          p.setBytes(3, jobId.bytes());
+          return p.executeUpdate();
+        }
+      });
+    }
+
+    @Override
+    public Optional<AggregationJobRecord> aggregationJob(
+        org.priodp.aggregator.dap.AggregationJobId jobId) {
+      return sql(conn -> readJob(conn, taskId, jobId));
+    }
+
+    @Override
+    public void putAggregationJob(AggregationJobRecord job) {
+      if (!job.taskId().equals(taskId)) {
+        throw new IllegalArgumentException("aggregation job of another task");
+      }
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO aggregation_jobs ("
+            + JOB_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (task_id, job_id) DO UPDATE SET request_digest = excluded.request_digest,"
+            + " step = excluded.step, step_digest = excluded.step_digest, state = excluded.state,"
+            + " response = excluded.response, error_type = excluded.error_type,"
+            + " error_detail = excluded.error_detail")) {
+          p.setBytes(1, job.taskId().bytes());
+          p.setBytes(2, job.jobId().bytes());
+          p.setBytes(3, job.requestDigest().toByteArray());
+          p.setInt(4, job.step());
+          p.setBytes(5, job.stepDigest().toByteArray());
+          p.setString(6, job.state().dbName());
+          p.setBytes(7, job.response().map(ByteString::toByteArray).orElse(null));
+          p.setString(8, job.errorType().orElse(null));
+          p.setString(9, job.errorDetail().orElse(null));
+          p.setLong(10, job.createdAt().toEpochMilli());
+          return p.executeUpdate();
+        }
+      });
+    }
+
+    @Override
     public void insertNoisedShare(NoisedAggregateShare share, Optional<CollectedInterval> range) {
       if (!share.taskId().equals(taskId)) {
         throw new IllegalArgumentException("noised share of another task");
@@ -333,7 +402,92 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public void putBatchAggregation(BatchAggregation a) {
-    run("putBatchAggregation", c -> {
+    run("putBatchAggregation", c -> upsertBatch(c, a));
+  }
+
+  private static final String JOB_COLUMNS = "task_id, job_id, request_digest, step, step_digest,"
+      + " state, response, error_type, error_detail, created_at_ms";
+
+  private static Optional<AggregationJobRecord> readJob(Connection c, TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + JOB_COLUMNS
+        + " FROM aggregation_jobs WHERE task_id = ? AND job_id = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, jobId.bytes());
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        byte[] resp = rs.getBytes(7);
+        return Optional.of(new AggregationJobRecord(new TaskId(rs.getBytes(1)),
+            new org.priodp.aggregator.dap.AggregationJobId(rs.getBytes(2)), bytes(rs, 3),
+            rs.getInt(4), bytes(rs, 5), AggregationJobRecord.State.ofDbName(rs.getString(6)),
+            Optional.ofNullable(resp).map(ByteString::copyOf),
+            Optional.ofNullable(rs.getString(8)), Optional.ofNullable(rs.getString(9)),
+            Instant.ofEpochMilli(rs.getLong(10))));
+      }
+    }
+  }
+
+  @Override
+  public Optional<AggregationJobRecord> aggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId) {
+    return run("aggregationJob", c -> readJob(c, taskId, jobId));
+  }
+
+  @Override
+  public List<HelperHpkeKey> hpkeKeys() {
+    return run("hpkeKeys", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT config_id, kem_id, kdf_id, aead_id,"
+          + " public_key, private_key, state, created_at_ms FROM hpke_keys ORDER BY config_id");
+          ResultSet rs = p.executeQuery()) {
+        List<HelperHpkeKey> out = new ArrayList<>();
+        while (rs.next()) {
+          org.priodp.aggregator.dap.HpkeConfig config = new org.priodp.aggregator.dap.HpkeConfig(
+              new org.priodp.aggregator.dap.HpkeConfigId(rs.getInt(1)),
+              org.priodp.aggregator.hpke.HpkeKemId.fromCode(rs.getInt(2)),
+              org.priodp.aggregator.hpke.HpkeKdfId.fromCode(rs.getInt(3)),
+              org.priodp.aggregator.hpke.HpkeAeadId.fromCode(rs.getInt(4)), rs.getBytes(5));
+          out.add(new HelperHpkeKey(config, bytes(rs, 6),
+              HelperHpkeKey.State.ofDbName(rs.getString(7)), Instant.ofEpochMilli(rs.getLong(8))));
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public boolean insertHpkeKey(HelperHpkeKey k) {
+    return run("insertHpkeKey", c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO hpke_keys (config_id, kem_id,"
+          + " kdf_id, aead_id, public_key, private_key, state, created_at_ms)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+        p.setInt(1, k.config().id().value());
+        p.setInt(2, k.config().kemId().code());
+        p.setInt(3, k.config().kdfId().code());
+        p.setInt(4, k.config().aeadId().code());
+        p.setBytes(5, k.config().publicKey());
+        p.setBytes(6, k.privateKey().toByteArray());
+        p.setString(7, k.state().dbName());
+        p.setLong(8, k.createdAt().toEpochMilli());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public boolean setHpkeKeyState(int configId, HelperHpkeKey.State state) {
+    return run("setHpkeKeyState", c -> {
+      try (PreparedStatement p = c.prepareStatement(
+          "UPDATE hpke_keys SET state = ? WHERE config_id = ?")) {
+        p.setString(1, state.dbName());
+        p.setInt(2, configId);
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  private static int upsertBatch(Connection c, BatchAggregation a) throws SQLException {
       try (PreparedStatement p = c.prepareStatement("INSERT INTO batch_aggregations"
           + " (task_id, batch_identifier, aggregation_parameter, aggregate_share, report_count, checksum)"
           + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, batch_identifier) DO UPDATE SET"
@@ -348,7 +502,6 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         p.setBytes(6, a.checksum().toByteArray());
         return p.executeUpdate();
       }
-    });
   }
 
   private static final String BATCH_COLUMNS =

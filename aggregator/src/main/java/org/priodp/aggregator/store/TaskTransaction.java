@@ -37,4 +37,20 @@ public interface TaskTransaction {
    * the same transaction, so this means a bug).
    */
   void insertNoisedShare(NoisedAggregateShare share, Optional<CollectedInterval> range);
+
+  /** Inserts or replaces the batch aggregation (bucket) with this identifier. */
+  void putBatchAggregation(BatchAggregation aggregation);
+
+  /** Returns whether the report ID was committed to a batch bucket of the task (replay check). */
+  boolean reportAggregated(org.priodp.aggregator.dap.ReportId reportId);
+
+  /** Records that the report was committed by the job, for later replay checks. */
+  void insertAggregatedReport(org.priodp.aggregator.dap.ReportId reportId,
+      org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  /** Returns the aggregation job with this id, if any. */
+  Optional<AggregationJobRecord> aggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  /** Inserts or replaces the aggregation job. */
+  void putAggregationJob(AggregationJobRecord job);
 }

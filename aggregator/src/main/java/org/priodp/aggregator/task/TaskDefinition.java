@@ -36,6 +36,7 @@ public final class TaskDefinition {
   private final Prio3DpMechanism mechanism;
   private final HpkeConfig collectorHpkeConfig;
   private final AuthToken authToken;
+  private final java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> vdafVerifyKeys;
 
   /**
    * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
@@ -56,6 +57,7 @@ public final class TaskDefinition {
   public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
       Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
       HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler) {
+    this.vdafVerifyKeys = java.util.Collections.emptySortedMap();
     this.taskId = Objects.requireNonNull(taskId, "task_id");
     this.role = Objects.requireNonNull(role, "role");
     if (role != Role.LEADER && role != Role.HELPER) {
@@ -109,6 +111,61 @@ public final class TaskDefinition {
     } else {
       this.mechanism = exact;
     }
+  }
+
+  private TaskDefinition(TaskDefinition t,
+      java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> keys) {
+    this.taskId = t.taskId;
+    this.role = t.role;
+    this.configuration = t.configuration;
+    this.variant = t.variant;
+    this.dpStrategy = t.dpStrategy;
+    this.sensitivityRule = t.sensitivityRule;
+    this.mechanism = t.mechanism;
+    this.collectorHpkeConfig = t.collectorHpkeConfig;
+    this.authToken = t.authToken;
+    this.vdafVerifyKeys = keys;
+  }
+
+  /**
+   * Returns this task with the VDAF verification keys by verification_key_id (DAP-18 "Task
+   * Configuration": {@code vdaf_verify_key}, the key named by {@code
+   * AggregationJobInitReq.verification_key_id}); each key must have the Prio3 verify key size
+   * ({@link org.priodp.vdaf.Prio3#VERIFY_KEY_SIZE}, the XofTurboShake128 seed size) and each id
+   * fit a uint8. An empty map means the task cannot aggregate.
+   */
+  public TaskDefinition withVdafVerifyKeys(java.util.Map<Integer, byte[]> keys) {
+    java.util.TreeMap<Integer, org.priodp.aggregator.dap.ByteString> m = new java.util.TreeMap<>();
+    for (var e : keys.entrySet()) {
+      int id = e.getKey();
+      if (id < 0 || id > 0xff) {
+        throw new IllegalArgumentException("vdaf_verify_keys: key id " + id
+            + " is not a uint8 verification_key_id");
+      }
+      byte[] k = Objects.requireNonNull(e.getValue(), "vdaf_verify_key");
+      if (k.length != org.priodp.vdaf.Prio3.VERIFY_KEY_SIZE) {
+        throw new IllegalArgumentException("vdaf_verify_key" + (keys.size() > 1 ? "s." + id : "")
+            + ": " + k.length + " bytes, Prio3 needs " + org.priodp.vdaf.Prio3.VERIFY_KEY_SIZE);
+      }
+      m.put(id, org.priodp.aggregator.dap.ByteString.copyOf(k));
+    }
+    return new TaskDefinition(this, java.util.Collections.unmodifiableSortedMap(m));
+  }
+
+  /** Returns the VDAF verification key with this verification_key_id, if the task has one. */
+  public java.util.Optional<byte[]> vdafVerifyKey(int verificationKeyId) {
+    var k = vdafVerifyKeys.get(verificationKeyId);
+    return k == null ? java.util.Optional.empty() : java.util.Optional.of(k.toByteArray());
+  }
+
+  /** Returns the ids of the task's VDAF verification keys, sorted. */
+  public java.util.Set<Integer> vdafVerifyKeyIds() {
+    return vdafVerifyKeys.keySet();
+  }
+
+  /** Returns whether the task has a VDAF verification key, without which it cannot aggregate. */
+  public boolean canAggregate() {
+    return !vdafVerifyKeys.isEmpty();
   }
 
   /**

@@ -52,7 +52,8 @@ public final class TaskFile {
   private static final Set<String> TASK_FIELDS = Set.of("task_id", "role", "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
-      "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env");
+      "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
+      "vdaf_verify_keys");
 
   private TaskFile() {
   }
@@ -140,8 +141,48 @@ public final class TaskFile {
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
     boolean hardened = noiseSampler(n, path);
-    return wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy, rule, hpke,
-        token, hardened));
+    java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
+    TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
+        rule, hpke, token, hardened));
+    return wrap(path, () -> t.withVdafVerifyKeys(keys));
+  }
+
+  /**
+   * "vdaf_verify_key" (base64url, the key with verification_key_id 0) or "vdaf_verify_keys"
+   * ({@code {"0": "...", "1": "..."}}), optional: DAP-18 "Task Configuration". Without either the
+   * task cannot aggregate.
+   */
+  private static java.util.Map<Integer, byte[]> verifyKeys(JsonNode n, String path) {
+    java.util.Map<Integer, byte[]> out = new java.util.TreeMap<>();
+    if (n.has("vdaf_verify_key") && n.has("vdaf_verify_keys")) {
+      throw new IllegalArgumentException(path + ".vdaf_verify_keys: give vdaf_verify_key or"
+          + " vdaf_verify_keys, not both");
+    }
+    if (n.has("vdaf_verify_key")) {
+      out.put(0, base64Url(text(n, path, "vdaf_verify_key"), path + ".vdaf_verify_key"));
+    } else if (n.has("vdaf_verify_keys")) {
+      JsonNode m = n.get("vdaf_verify_keys");
+      String p = path + ".vdaf_verify_keys";
+      if (!m.isObject() || m.isEmpty()) {
+        throw new IllegalArgumentException(p + ": expected an object {\"0\": \"<base64url>\", ...}");
+      }
+      Iterator<String> it = m.fieldNames();
+      while (it.hasNext()) {
+        String id = it.next();
+        if (!id.matches("[0-9]{1,3}") || Integer.parseInt(id) > 255) {
+          throw new IllegalArgumentException(p + "." + id + ": a key id must be 0..255");
+        }
+        out.put(Integer.parseInt(id), base64Url(text(m, p, id), p + "." + id));
+      }
+    }
+    for (var e : out.entrySet()) {
+      if (e.getValue().length != org.priodp.vdaf.Prio3.VERIFY_KEY_SIZE) {
+        throw new IllegalArgumentException(path + (n.has("vdaf_verify_key") ? ".vdaf_verify_key"
+            : ".vdaf_verify_keys." + e.getKey()) + ": " + e.getValue().length
+            + " bytes, Prio3 needs " + org.priodp.vdaf.Prio3.VERIFY_KEY_SIZE);
+      }
+    }
+    return out;
   }
 
   /** "noise_sampler": "exact" (default) or "hardened" (the fixed-work discrete Laplace). */

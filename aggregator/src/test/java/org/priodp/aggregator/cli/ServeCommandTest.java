@@ -403,7 +403,7 @@ class ServeCommandTest {
     assertFalse(help.out().contains("--db-password "), "no password option");
     for (String v : new String[] {"PRIODP_CONFIG", "PRIODP_PORT", "PRIODP_BIND", "PRIODP_DB",
         "PRIODP_DB_USER", "PRIODP_DB_PASSWORD", "PRIODP_TLS_CERT", "PRIODP_TLS_KEY",
-        "PRIODP_LOG_FORMAT", "Example:"}) {
+        "PRIODP_LOG_FORMAT", "PRIODP_ASYNC_AGGREGATION", "Example:"}) {
       assertTrue(help.out().contains(v), v + " is documented in --help");
     }
   }
@@ -434,6 +434,12 @@ class ServeCommandTest {
       HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(
           "http://127.0.0.1:" + port + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
       assertEquals(200, health.statusCode());
+      HttpResponse<byte[]> hpke = client.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/hpke_config")).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      assertEquals(200, hpke.statusCode());
+      assertEquals("application/ppm-dap;message=hpke-config-list",
+          hpke.headers().firstValue("Content-Type").orElseThrow());
       p.destroy(); // SIGTERM
       assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
     } finally {
@@ -447,6 +453,8 @@ class ServeCommandTest {
     assertEquals(1, log.lines().filter(l -> l.contains("DAP requires TLS")).count());
     assertEquals(1, log.lines().filter(l -> l.contains("without the opt-in dp_binding")).count(),
         "a DP task without the binding is said once: " + log);
+    assertEquals(1, log.lines().filter(l -> l.contains("WARN") && l.contains("has no"
+        + " vdaf_verify_key")).count(), "a task that cannot aggregate is one WARN line: " + log);
   }
 
   @Test

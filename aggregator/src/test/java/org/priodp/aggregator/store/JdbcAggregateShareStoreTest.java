@@ -310,4 +310,58 @@ class JdbcAggregateShareStoreTest {
       }
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void helperKeysJobsAndAggregatedReportsPersistPerTask(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      int configId = RANDOM.nextInt(256);
+      store.setHpkeKeyState(configId, HelperHpkeKey.State.RETIRED);
+      var config = new org.priodp.aggregator.dap.HpkeConfig(
+          new org.priodp.aggregator.dap.HpkeConfigId(configId),
+          org.priodp.aggregator.hpke.HpkeKemId.DHKEM_X25519_HKDF_SHA256,
+          org.priodp.aggregator.hpke.HpkeKdfId.fromCode(1),
+          org.priodp.aggregator.hpke.HpkeAeadId.fromCode(1), bytes(32, 9));
+      HelperHpkeKey key = new HelperHpkeKey(config, bs(32, 3), HelperHpkeKey.State.ACTIVE,
+          Instant.ofEpochMilli(1000));
+      boolean inserted = store.insertHpkeKey(key);
+      assertFalse(store.insertHpkeKey(key), "a config id is used once");
+      if (inserted) {
+        assertEquals(List.of(key.config()), store.hpkeKeys().stream()
+            .filter(k -> k.config().id().value() == configId).map(HelperHpkeKey::config)
+            .toList());
+      }
+      assertTrue(store.setHpkeKeyState(configId, HelperHpkeKey.State.RETIRED));
+      assertEquals(HelperHpkeKey.State.RETIRED, store.hpkeKeys().stream()
+          .filter(k -> k.config().id().value() == configId).findFirst().orElseThrow().state());
+
+      TaskId task = randomTask();
+      TaskId other = randomTask();
+      var report = new org.priodp.aggregator.dap.ReportId(bytes(16, 5));
+      var jobId = new org.priodp.aggregator.dap.AggregationJobId(bytes(16, 6));
+      AggregationJobRecord job = new AggregationJobRecord(task, jobId, bs(32, 1), 0, bs(32, 1),
+          AggregationJobRecord.State.PENDING, java.util.Optional.empty(),
+          java.util.Optional.empty(), java.util.Optional.empty(), Instant.ofEpochMilli(5));
+      store.inTaskTransaction(task, tx -> {
+        assertFalse(tx.reportAggregated(report));
+        tx.insertAggregatedReport(report, jobId);
+        assertTrue(tx.reportAggregated(report));
+        tx.putAggregationJob(job);
+        tx.putAggregationJob(job.ready(bs(7, 2)));
+        tx.putBatchAggregation(new BatchAggregation(task, id(3, 1), bs(0, 0), bs(16, 1), 1,
+            bs(32, 4)));
+        return null;
+      });
+      assertEquals(job.ready(bs(7, 2)), store.aggregationJob(task, jobId).orElseThrow());
+      assertTrue(store.aggregationJob(other, jobId).isEmpty());
+      assertEquals(1, store.batchAggregation(task, id(3, 1)).orElseThrow().reportCount());
+      boolean seenInOther = store.inTaskTransaction(other, tx -> tx.reportAggregated(report));
+      assertFalse(seenInOther,
+          "replay protection is per task");
+      assertThrows(StoreException.class, () -> store.inTaskTransaction(task, tx -> {
+        tx.insertAggregatedReport(report, jobId);
+        return null;
+      }), "a report is committed once per task");
+    }
+  }
 }

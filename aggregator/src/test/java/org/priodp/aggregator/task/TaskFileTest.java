@@ -211,4 +211,33 @@ class TaskFileTest {
     String bad = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"fast\",");
     assertTrue(refusal(bad).startsWith("tasks[0].noise_sampler: expected exact or hardened"), refusal(bad));
   }
+
+  /** The example file with one field added to its first task. */
+  private static String withField(String field) throws IOException {
+    String ex = example();
+    int i = ex.indexOf('{', ex.indexOf("\"tasks\""));
+    return ex.substring(0, i + 1) + field + ", " + ex.substring(i + 1);
+  }
+
+  @Test
+  void vdafVerifyKeysAreOptionalBase64UrlOfThePrio3KeySize() throws IOException {
+    assertFalse(parse(example()).get(0).canAggregate(), "no key: cannot aggregate");
+    String key = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[32]);
+    TaskDefinition one = parse(withField("\"vdaf_verify_key\": \"" + key + "\"")).get(0);
+    assertTrue(one.canAggregate());
+    assertEquals(java.util.Set.of(0), one.vdafVerifyKeyIds());
+    assertEquals(32, one.vdafVerifyKey(0).orElseThrow().length);
+    assertTrue(one.vdafVerifyKey(1).isEmpty());
+    TaskDefinition two = parse(withField("\"vdaf_verify_keys\": {\"0\": \"" + key
+        + "\", \"7\": \"" + key + "\"}")).get(0);
+    assertEquals(java.util.Set.of(0, 7), two.vdafVerifyKeyIds());
+    String shortKey = java.util.Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(new byte[16]);
+    assertEquals("tasks[0].vdaf_verify_key: 16 bytes, Prio3 needs 32",
+        refusal(withField("\"vdaf_verify_key\": \"" + shortKey + "\"")));
+    assertTrue(refusal(withField("\"vdaf_verify_keys\": {\"256\": \"" + key + "\"}"))
+        .startsWith("tasks[0].vdaf_verify_keys.256: "));
+    assertTrue(refusal(withField("\"vdaf_verify_key\": \"a b\""))
+        .startsWith("tasks[0].vdaf_verify_key: not base64url"));
+  }
 }

@@ -1,0 +1,156 @@
+package org.priodp.aggregator.cli;
+
+import java.io.PrintWriter;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.priodp.aggregator.core.HelperHpkeKeys;
+import org.priodp.aggregator.store.HelperHpkeKey;
+import org.priodp.aggregator.store.JdbcAggregateShareStore;
+import org.priodp.aggregator.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * Manages the Helper's HPKE keys in the store (DAP-18 "HPKE Configuration Request"): {@code list},
+ * {@code add} (a new active key of the mandatory suite) and {@code retire} (no longer advertised,
+ * still decrypts). A running {@code serve} on the same database sees the change at the next
+ * request.
+ */
+@Command(
+    name = "keys",
+    mixinStandardHelpOptions = true,
+    subcommands = {KeysCommand.ListKeys.class, KeysCommand.AddKey.class,
+        KeysCommand.RetireKey.class},
+    description = {
+      "Lists, adds and retires the Helper's HPKE keys (the hpke_config it advertises).",
+      "A retired key is no longer advertised but still decrypts input shares sealed",
+      "to it; keep it at least twice the Cache-Control lifetime (2 days).",
+      "",
+      "Example:",
+      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add",
+      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17",
+      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db list",
+      ""
+    })
+public final class KeysCommand implements PrioDpSubcommand {
+  @Option(names = "--db", paramLabel = "URL",
+      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      description = "JDBC URL of the store, as for serve. [PRIODP_DB]")
+  String db;
+
+  @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
+      description = "PostgreSQL user; the password comes from PRIODP_DB_PASSWORD. [PRIODP_DB_USER]")
+  String dbUser;
+
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+    return 2;
+  }
+
+  JdbcAggregateShareStore open() {
+    Properties p = new Properties();
+    if (db.startsWith("jdbc:postgresql:")) {
+      if (dbUser != null && !dbUser.isBlank()) {
+        p.setProperty("user", dbUser);
+      }
+      String pw = System.getenv("PRIODP_DB_PASSWORD");
+      if (pw != null && !pw.isBlank()) {
+        p.setProperty("password", pw);
+      }
+    }
+    try {
+      return JdbcAggregateShareStore.open(db, p);
+    } catch (StoreException | IllegalArgumentException e) {
+      throw new CliIo.Failure("keys: cannot open store " + ServeCommand.redact(db), e);
+    }
+  }
+
+  static HelperHpkeKeys keys(JdbcAggregateShareStore store) {
+    return new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC());
+  }
+
+  static String line(HelperHpkeKey k) {
+    return k.config().id().value() + " " + k.state().dbName() + " kem=" + k.config().kemId().code()
+        + " kdf=" + k.config().kdfId().code() + " aead=" + k.config().aeadId().code()
+        + " public_key=" + Base64.getUrlEncoder().withoutPadding()
+            .encodeToString(k.config().publicKey()) + " created=" + k.createdAt();
+  }
+
+  /** {@code keys list}. */
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "Lists the keys: config id, state, suite, public key, creation time.")
+  static final class ListKeys implements Callable<Integer> {
+    @ParentCommand
+    KeysCommand parent;
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      try (JdbcAggregateShareStore store = parent.open()) {
+        PrintWriter out = spec.commandLine().getOut();
+        for (HelperHpkeKey k : keys(store).all()) {
+          out.println(line(k));
+        }
+        out.flush();
+      }
+      return 0;
+    }
+  }
+
+  /** {@code keys add}. */
+  @Command(name = "add", mixinStandardHelpOptions = true,
+      description = "Adds an active key: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM.")
+  static final class AddKey implements Callable<Integer> {
+    @ParentCommand
+    KeysCommand parent;
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      try (JdbcAggregateShareStore store = parent.open()) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(line(keys(store).add()));
+        out.flush();
+      }
+      return 0;
+    }
+  }
+
+  /** {@code keys retire ID}. */
+  @Command(name = "retire", mixinStandardHelpOptions = true,
+      description = "Retires the key with this config id: no longer advertised, still decrypts.")
+  static final class RetireKey implements Callable<Integer> {
+    @ParentCommand
+    KeysCommand parent;
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+    @Parameters(paramLabel = "CONFIG_ID", description = "the config id (0..255)")
+    int configId;
+
+    @Override
+    public Integer call() {
+      try (JdbcAggregateShareStore store = parent.open()) {
+        if (!keys(store).retire(configId)) {
+          spec.commandLine().getErr().println("keys retire: no key with config id " + configId);
+          spec.commandLine().getErr().flush();
+          return 2;
+        }
+        spec.commandLine().getOut().println("retired " + configId);
+        spec.commandLine().getOut().flush();
+      }
+      return 0;
+    }
+  }
+}

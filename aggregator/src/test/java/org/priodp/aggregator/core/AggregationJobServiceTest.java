@@ -1,0 +1,80 @@
+package org.priodp.aggregator.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.dap.AggregationJobContinueReq;
+import org.priodp.aggregator.dap.AggregationJobExtension;
+import org.priodp.aggregator.dap.AggregationJobId;
+import org.priodp.aggregator.dap.AggregationJobInitReq;
+import org.priodp.aggregator.dap.BatchId;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.store.AggregationJobRecord;
+import org.priodp.aggregator.store.JdbcAggregateShareStore;
+import org.priodp.aggregator.task.TaskDefinition;
+import org.priodp.aggregator.testing.Fixture;
+import org.priodp.vdaf.dp.DpStrategy;
+
+/**
+ * The job-level rules of DAP-18 "Helper Initialization" and "Helper Continuation" on the core
+ * service (the per-report paths run over HTTP in AggregationJobHandlerTest).
+ */
+class AggregationJobServiceTest {
+  @TempDir
+  Path dir;
+
+  private static DapError refusal(Runnable r) {
+    return assertThrows(DapRefusal.class, r::run).error();
+  }
+
+  private static AggregationJobInitReq req(int keyId, byte[] aggParam,
+      List<AggregationJobExtension> ext) {
+    return new AggregationJobInitReq(keyId, aggParam, ext, List.of());
+  }
+
+  @Test
+  void jobLevelChecksRefuseWithTheSpecErrors() {
+    Fixture f = new Fixture(3, new DpStrategy.NoDifferentialPrivacy());
+    TaskDefinition task = f.task.withVdafVerifyKeys(Map.of(0, new byte[32]));
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+      AggregationJobService s = new AggregationJobService(store,
+          new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
+          AggregationJobService.DEFAULT_CLOCK_SKEW);
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(f.task,
+          req(0, new byte[0], List.of()))), "no verify key");
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
+          req(1, new byte[0], List.of()))), "unknown verification_key_id");
+      assertEquals(DapError.UNSUPPORTED_EXTENSION, refusal(() -> s.checkJob(task,
+          req(0, new byte[0], List.of(new AggregationJobExtension(0x7777, new byte[0]))))));
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
+          req(0, new byte[0], List.of(AggregationJobExtension.leaderSelectedBatchId(
+              new BatchId(new byte[32])))))), "batch id in a time-interval task");
+      assertEquals(DapError.INVALID_AGGREGATION_PARAMETER, refusal(() -> s.checkJob(task,
+          req(0, new byte[] {1}, List.of()))));
+
+      AggregationJobInitReq empty = req(0, new byte[0], List.of());
+      var digest = AggregationJobService.digest(empty.encode());
+      AggregationJobRecord job = s.initialize(task, empty, digest);
+      assertEquals(AggregationJobRecord.State.READY, job.state());
+      assertEquals(job, s.initialize(task, empty, digest), "a repeat finds the stored job");
+      AggregationJobContinueReq step1 = new AggregationJobContinueReq(1, List.of());
+      var d1 = AggregationJobService.digest(step1.encode());
+      assertEquals(DapError.STEP_MISMATCH, refusal(() -> s.continueJob(task, job.jobId(), step1,
+          d1)), "nothing awaits continuation");
+      assertEquals(DapError.UNRECOGNIZED_AGGREGATION_JOB, refusal(() -> s.continueJob(task,
+          new AggregationJobId(new byte[16]), step1, d1)));
+      assertEquals(true, s.abandon(task.taskId(), job.jobId()));
+      assertFalse(s.abandon(task.taskId(), job.jobId()), "abandoned once");
+      assertEquals(DapError.UNRECOGNIZED_AGGREGATION_JOB, refusal(() -> s.continueJob(task,
+          job.jobId(), step1, d1)));
+    }
+  }
+}
