@@ -83,7 +83,7 @@ public final class KeysCommand implements PrioDpSubcommand {
     return k.config().id().value() + " " + k.state().dbName() + " kem=" + k.config().kemId().code()
         + " kdf=" + k.config().kdfId().code() + " aead=" + k.config().aeadId().code()
         + " public_key=" + Base64.getUrlEncoder().withoutPadding()
-            .encodeToString(k.config().publicKey()) + " created=" + k.createdAt();
+            .encodeToString(k.config().publicKey().toByteArray()) + " created=" + k.createdAt();
   }
 
   /** {@code keys list}. */

@@ -170,7 +170,7 @@ public final class AggregationJobService {
       throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"
           + " allowed in a time-interval task");
     }
-    if (req.aggParam().length != 0) {
+    if (req.aggParam().length() != 0) {
       throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "Prio3 takes an empty"
           + " aggregation parameter");
     }
@@ -332,8 +332,8 @@ public final class AggregationJobService {
     Prio3.PublicShare publicShare;
     Prio3.InputShare inputShare;
     try {
-      publicShare = prio3.decodePublicShare(rs.publicShare());
-      inputShare = prio3.decodeInputShare(1, plaintext.payload());
+      publicShare = prio3.decodePublicShare(rs.publicShare().toByteArray());
+      inputShare = prio3.decodeInputShare(1, plaintext.payload().toByteArray());
     } catch (IllegalArgumentException e) { // VdafException and DapDecodeException included
       return reject(reportId, time, ReportError.INVALID_MESSAGE);
     }
@@ -357,11 +357,12 @@ public final class AggregationJobService {
     try {
       Prio3.VerifyInitResult init = prio3.verifyInit(verifyKey, ctx, 1, reportId.bytes(),
           publicShare, inputShare);
-      PingPongMessage inbound = PingPongMessage.decode(v.payload());
+      PingPongMessage inbound = PingPongMessage.decode(v.payload().toByteArray());
       if (!(inbound instanceof PingPongMessage.Initialize initialize)) {
         return reject(reportId, time, ReportError.VDAF_VERIFY_ERROR);
       }
-      Prio3.VerifierShare leaderShare = prio3.decodeVerifierShare(initialize.verifierShare());
+      Prio3.VerifierShare leaderShare = prio3.decodeVerifierShare(
+          initialize.verifierShare().toByteArray());
       Prio3.VerifierMessage message = prio3.verifierSharesToMessage(ctx,
           List.of(leaderShare, init.verifierShare()));
       FieldVector out = prio3.verifyNext(init.state(), message);

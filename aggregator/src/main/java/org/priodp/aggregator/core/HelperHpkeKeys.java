@@ -124,6 +124,6 @@ public final class HelperHpkeKeys {
   /** Returns the key pair of a stored key. */
   static HpkeKeyPair keyPair(HelperHpkeKey k) {
     return new HpkeKeyPair(k.config().kemId(), k.privateKey().toByteArray(),
-        k.config().publicKey());
+        k.config().publicKey().toByteArray());
   }
 }

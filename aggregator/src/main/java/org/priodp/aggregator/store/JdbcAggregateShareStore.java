@@ -466,7 +466,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         p.setInt(2, k.config().kemId().code());
         p.setInt(3, k.config().kdfId().code());
         p.setInt(4, k.config().aeadId().code());
-        p.setBytes(5, k.config().publicKey());
+        p.setBytes(5, k.config().publicKey().toByteArray());
         p.setBytes(6, k.privateKey().toByteArray());
         p.setString(7, k.state().dbName());
         p.setLong(8, k.createdAt().toEpochMilli());
