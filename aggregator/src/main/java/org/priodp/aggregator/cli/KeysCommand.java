@@ -28,20 +28,18 @@ import picocli.CommandLine.Spec;
     subcommands = {KeysCommand.ListKeys.class, KeysCommand.AddKey.class,
         KeysCommand.RetireKey.class},
     description = {
-      "Lists, adds and retires the Helper's HPKE keys (the hpke_config it advertises).",
-      "A retired key is no longer advertised but still decrypts input shares sealed",
-      "to it; keep it at least twice the Cache-Control lifetime (2 days).",
-      "",
-      "Example:",
-      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add",
-      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17",
-      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db list",
-      ""
-    })
+      "Lists, adds and retires the Helper's HPKE keys.",
+      "These are the keys its hpke_config advertises. A retired key is no longer advertised but"
+          + " still decrypts input shares sealed to it; keep it at least twice the Cache-Control"
+          + " lifetime (2 days)."},
+    footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add",
+      "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17"})
 public final class KeysCommand implements PrioDpSubcommand {
   @Option(names = "--db", paramLabel = "URL",
       defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
-      description = "JDBC URL of the store, as for serve. [PRIODP_DB]")
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "JDBC URL of the store, as for serve (default: the SQLite file"
+          + " priodp-helper.db). [PRIODP_DB]")
   String db;
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
@@ -88,7 +86,8 @@ public final class KeysCommand implements PrioDpSubcommand {
 
   /** {@code keys list}. */
   @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "Lists the keys: config id, state, suite, public key, creation time.")
+      description = "Lists the keys: config id, state, suite, public key, creation time.",
+      footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db list"})
   static final class ListKeys implements Callable<Integer> {
     @ParentCommand
     KeysCommand parent;
@@ -110,7 +109,9 @@ public final class KeysCommand implements PrioDpSubcommand {
 
   /** {@code keys add}. */
   @Command(name = "add", mixinStandardHelpOptions = true,
-      description = "Adds an active key: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM.")
+      description = {"Adds an active key in the mandatory DAP-18 HPKE suite.",
+        "DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM."},
+      footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add"})
   static final class AddKey implements Callable<Integer> {
     @ParentCommand
     KeysCommand parent;
@@ -130,7 +131,9 @@ public final class KeysCommand implements PrioDpSubcommand {
 
   /** {@code keys retire ID}. */
   @Command(name = "retire", mixinStandardHelpOptions = true,
-      description = "Retires the key with this config id: no longer advertised, still decrypts.")
+      description = {"Retires a key: no longer advertised, it still decrypts.",
+        "Give its config id, as keys list prints it."},
+      footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17"})
   static final class RetireKey implements Callable<Integer> {
     @ParentCommand
     KeysCommand parent;
