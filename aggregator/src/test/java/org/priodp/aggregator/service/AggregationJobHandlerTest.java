@@ -324,6 +324,16 @@ class AggregationJobHandlerTest {
 
   /** Builds a report's VerifyInit: shards, seals the Helper's share, runs the Leader's init. */
   Report report(Task t, Advertised helper, long time, List<BigInteger> m) throws Exception {
+    return report(t, helper, time, m, false, false);
+  }
+
+  /**
+   * Builds a report's VerifyInit; with {@code badPublicShare} the public share loses its last
+   * byte, with {@code privateExtension} the plaintext carries an extension of type 0xfffe (both
+   * covered by the AAD and sealed correctly, so only validation can catch them).
+   */
+  Report report(Task t, Advertised helper, long time, List<BigInteger> m, boolean badPublicShare,
+      boolean privateExtension) throws Exception {
     Prio3 prio3 = new Prio3(t.vdaf.variant());
     Report r = new Report(time, m);
     byte[] rand = new byte[prio3.randSize()];
@@ -333,10 +343,14 @@ class AggregationJobHandlerTest {
         shard.publicShare(), shard.inputShares().get(0));
     r.leaderState = leader.state();
     byte[] publicShare = shard.publicShare().encode();
+    if (badPublicShare) {
+      publicShare = Arrays.copyOf(publicShare, publicShare.length - 1);
+    }
     byte[] metadata = new Tls().raw(r.id).u64(time).opaque16(new byte[0]).bytes();
     byte[] aad = new Tls().raw(t.taskId).raw(t.configuration()).raw(metadata)
         .opaque32(publicShare).bytes();
-    byte[] plaintext = new Tls().opaque16(new byte[0])
+    byte[] plaintext = new Tls().opaque16(privateExtension
+        ? new Tls().u16(0xfffe).opaque16(new byte[0]).bytes() : new byte[0])
         .opaque32(shard.inputShares().get(1).encode()).bytes();
     byte[] ciphertext = seal(helper, aad, plaintext);
     byte[] reportShare = new Tls().raw(metadata).opaque32(publicShare).raw(ciphertext).bytes();
@@ -860,6 +874,27 @@ class AggregationJobHandlerTest {
         List<Resp> resps = oneJob(t, port, 0, reports);
         assertEquals(reports.size(), resps.size());
         assertEquals(0, resps.get(resps.size() - 1).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("invalid.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Resp> resps = oneJob(t, port, 0, List.of(
+            report(t, helper, now(), List.of(BigInteger.ONE), true, false),
+            report(t, helper, now(), List.of(BigInteger.ONE), false, true),
+            report(t, helper, now(), List.of(BigInteger.ONE), false, false)));
+        assertEquals(8, resps.get(0).error(), "invalid_message: public share");
+        assertEquals(8, resps.get(1).error(), "invalid_message: unrecognized extension");
+        assertEquals(0, resps.get(2).type());
       } finally {
         server.stop();
       }
