@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.aggregator.core.AggregationJobService;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.NoisedShareService;
@@ -86,48 +86,6 @@ class AggregationJobHandlerTest {
 
   // ------------------------------------------------------------------ the test's own encoder
 
-  /** TLS presentation language writer (RFC 8446 section 3), big-endian. */
-  static final class Tls {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-    Tls u8(int v) {
-      out.write(v);
-      return this;
-    }
-
-    Tls u16(int v) {
-      return u8(v >>> 8).u8(v & 0xff);
-    }
-
-    Tls u32(long v) {
-      return u16((int) (v >>> 16)).u16((int) (v & 0xffff));
-    }
-
-    Tls u64(long v) {
-      return u32(v >>> 32).u32(v & 0xffffffffL);
-    }
-
-    Tls raw(byte[] b) {
-      out.writeBytes(b);
-      return this;
-    }
-
-    Tls opaque8(byte[] b) {
-      return u8(b.length).raw(b);
-    }
-
-    Tls opaque16(byte[] b) {
-      return u16(b.length).raw(b);
-    }
-
-    Tls opaque32(byte[] b) {
-      return u32(b.length).raw(b);
-    }
-
-    byte[] bytes() {
-      return out.toByteArray();
-    }
-  }
 
   /** One VDAF of the test: the variant, DAP-18 vdaf_type and vdaf_configuration, measurements. */
   record Vdaf(String name, Prio3Variant variant, int type, byte[] config) {}
@@ -136,13 +94,13 @@ class AggregationJobHandlerTest {
     return Stream.of(
         Arguments.of(new Vdaf("Prio3Count", new Prio3Variant.Count(), 1, new byte[0])),
         Arguments.of(new Vdaf("Prio3Sum", new Prio3Variant.Sum(BigInteger.valueOf(100)), 2,
-            new Tls().u64(100).bytes())),
+            new SpecTls().u64(100).bytes())),
         Arguments.of(new Vdaf("Prio3SumVec", Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2),
-            3, new Tls().u32(3).u64(5).u32(2).bytes())),
+            3, new SpecTls().u32(3).u64(5).u32(2).bytes())),
         Arguments.of(new Vdaf("Prio3Histogram", new Prio3Variant.Histogram(4, 2), 4,
-            new Tls().u32(4).u32(2).bytes())),
+            new SpecTls().u32(4).u32(2).bytes())),
         Arguments.of(new Vdaf("Prio3MultihotCountVec", new Prio3Variant.MultihotCountVec(4, 2, 2),
-            5, new Tls().u32(4).u32(2).u64(2).bytes())));
+            5, new SpecTls().u32(4).u32(2).u64(2).bytes())));
   }
 
   /** A random valid measurement of the variant. */
@@ -226,9 +184,9 @@ class AggregationJobHandlerTest {
     /** TaskConfiguration (DAP-18 "Task Configuration") encoded by the test. */
     byte[] configuration() {
       byte[] extensions = taskInterval == null ? new byte[0]
-          : new Tls().u16(1).opaque16(new Tls().u64(taskInterval.start().value())
+          : new SpecTls().u16(1).opaque16(new SpecTls().u64(taskInterval.start().value())
               .u64(taskInterval.duration().value()).bytes()).bytes();
-      return new Tls().opaque8("agg-test".getBytes(StandardCharsets.US_ASCII))
+      return new SpecTls().opaque8("agg-test".getBytes(StandardCharsets.US_ASCII))
           .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
           .opaque16("https://helper.example/dap/".getBytes(StandardCharsets.US_ASCII))
           .u64(PRECISION).u64(1).u8(mode == BatchMode.TIME_INTERVAL ? 1 : 2)
@@ -237,7 +195,7 @@ class AggregationJobHandlerTest {
     }
 
     byte[] ctx() {
-      return new Tls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
+      return new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
     }
 
     String jobsUrl(int port) {
@@ -346,16 +304,16 @@ class AggregationJobHandlerTest {
     if (badPublicShare) {
       publicShare = Arrays.copyOf(publicShare, publicShare.length - 1);
     }
-    byte[] metadata = new Tls().raw(r.id).u64(time).opaque16(new byte[0]).bytes();
-    byte[] aad = new Tls().raw(t.taskId).raw(t.configuration()).raw(metadata)
+    byte[] metadata = new SpecTls().raw(r.id).u64(time).opaque16(new byte[0]).bytes();
+    byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(metadata)
         .opaque32(publicShare).bytes();
-    byte[] plaintext = new Tls().opaque16(privateExtension
-        ? new Tls().u16(0xfffe).opaque16(new byte[0]).bytes() : new byte[0])
+    byte[] plaintext = new SpecTls().opaque16(privateExtension
+        ? new SpecTls().u16(0xfffe).opaque16(new byte[0]).bytes() : new byte[0])
         .opaque32(shard.inputShares().get(1).encode()).bytes();
     byte[] ciphertext = seal(helper, aad, plaintext);
-    byte[] reportShare = new Tls().raw(metadata).opaque32(publicShare).raw(ciphertext).bytes();
-    byte[] pingPongInit = new Tls().u8(0).opaque32(leader.verifierShare().encode()).bytes();
-    r.verifyInit = new Tls().raw(reportShare).opaque32(pingPongInit).bytes();
+    byte[] reportShare = new SpecTls().raw(metadata).opaque32(publicShare).raw(ciphertext).bytes();
+    byte[] pingPongInit = new SpecTls().u8(0).opaque32(leader.verifierShare().encode()).bytes();
+    r.verifyInit = new SpecTls().raw(reportShare).opaque32(pingPongInit).bytes();
     return r;
   }
 
@@ -364,15 +322,15 @@ class AggregationJobHandlerTest {
     HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
         HPKE.aead_AES_GCM128);
     AsymmetricKeyParameter pk = hpke.deserializePublicKey(helper.publicKey());
-    byte[] info = new Tls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
+    byte[] info = new SpecTls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
         .u8(3).bytes();
     byte[][] sealed = hpke.seal(pk, info, aad, plaintext, null, null, null);
-    return new Tls().u8(helper.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
+    return new SpecTls().u8(helper.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
   }
 
   /** AggregationJobInitReq {verification_key_id; agg_param; extensions; verify_inits}. */
   static byte[] initReq(int keyId, List<Report> reports) {
-    Tls t = new Tls().u8(keyId).opaque32(new byte[0]).opaque16(new byte[0]);
+    SpecTls t = new SpecTls().u8(keyId).opaque32(new byte[0]).opaque16(new byte[0]);
     for (Report r : reports) {
       t.raw(r.verifyInit);
     }
@@ -428,10 +386,10 @@ class AggregationJobHandlerTest {
   /** Sends AggregateShareReq for [start, start+duration) and opens the Helper's share. */
   static byte[] helperAggregateShare(Task t, int port, long start, long duration, long count,
       byte[] checksum) throws Exception {
-    byte[] interval = new Tls().u64(start).u64(duration).bytes();
-    byte[] query = new Tls().u8(1).opaque16(interval).bytes();
-    byte[] cjr = new Tls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
-    byte[] body = new Tls().raw(cjr).raw(query).u64(count).raw(checksum).bytes();
+    byte[] interval = new SpecTls().u64(start).u64(duration).bytes();
+    byte[] query = new SpecTls().u8(1).opaque16(interval).bytes();
+    byte[] cjr = new SpecTls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
+    byte[] body = new SpecTls().raw(cjr).raw(query).u64(count).raw(checksum).bytes();
     HttpResponse<byte[]> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
         + "/dap/tasks/" + b64(t.taskId) + "/aggregate_shares"))
         .header("Content-Type", "application/ppm-dap;message=aggregate-share-req")
@@ -447,9 +405,9 @@ class AggregationJobHandlerTest {
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(t.collector.secretKey(),
         t.collector.publicKey());
-    byte[] info = new Tls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
         .u8(3).u8(0).bytes();
-    byte[] aad = new Tls().raw(t.taskId).raw(t.configuration()).raw(cjr).bytes();
+    byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(cjr).bytes();
     return hpke.open(enc, sk, info, aad, payload, null, null, null);
   }
 
@@ -677,7 +635,7 @@ class AggregationJobHandlerTest {
         HttpResponse<byte[]> init = postInit(t, port, initReq(0, List.of(r)));
         String location = init.headers().firstValue("Location").orElseThrow();
         for (int step : new int[] {0, 1, 7}) {
-          byte[] body = new Tls().u16(step).raw(r.id).opaque32(new byte[] {2, 0, 0, 0, 0})
+          byte[] body = new SpecTls().u16(step).raw(r.id).opaque32(new byte[] {2, 0, 0, 0, 0})
               .bytes();
           HttpResponse<byte[]> c = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
               + port + location)).header("Content-Type",
@@ -814,8 +772,8 @@ class AggregationJobHandlerTest {
         byte[] batchId = new byte[32];
         random.nextBytes(batchId);
         // AggregationJobExtension { uint16 type = leader_selected_batch_id(1); opaque data<..> }
-        byte[] extensions = new Tls().u16(1).opaque16(batchId).bytes();
-        Tls body = new Tls().u8(0).opaque32(new byte[0]).opaque16(extensions);
+        byte[] extensions = new SpecTls().u16(1).opaque16(batchId).bytes();
+        SpecTls body = new SpecTls().u8(0).opaque32(new byte[0]).opaque16(extensions);
         for (Report r : reports) {
           body.raw(r.verifyInit);
         }

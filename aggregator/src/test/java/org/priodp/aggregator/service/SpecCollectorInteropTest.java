@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +22,7 @@ import org.priodp.aggregator.store.BatchIdentifier;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
+import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.dp.SensitivityRule;
 
@@ -41,75 +41,33 @@ class SpecCollectorInteropTest {
   @TempDir
   Path dir;
 
-  /** TLS presentation language writer (RFC 8446 section 3), big-endian. */
-  private static final class Tls {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-    Tls u8(int v) {
-      out.write(v);
-      return this;
-    }
-
-    Tls u16(int v) {
-      return u8(v >>> 8).u8(v & 0xff);
-    }
-
-    Tls u32(long v) {
-      return u16((int) (v >>> 16)).u16((int) (v & 0xffff));
-    }
-
-    Tls u64(long v) {
-      return u32(v >>> 32).u32(v & 0xffffffffL);
-    }
-
-    Tls raw(byte[] b) {
-      out.writeBytes(b);
-      return this;
-    }
-
-    Tls opaque8(byte[] b) {
-      return u8(b.length).raw(b);
-    }
-
-    Tls opaque16(byte[] b) {
-      return u16(b.length).raw(b);
-    }
-
-    Tls opaque32(byte[] b) {
-      return u32(b.length).raw(b);
-    }
-
-    byte[] bytes() {
-      return out.toByteArray();
-    }
-  }
 
   private static final int TIME_INTERVAL = 1;
   private static final int HISTOGRAM = 4;
 
   /** Interval { Time start; Duration duration; } in time_precision units. */
   private static byte[] interval(long start, long duration) {
-    return new Tls().u64(start).u64(duration).bytes();
+    return new SpecTls().u64(start).u64(duration).bytes();
   }
 
   /** CollectionJobReq { Query query; opaque agg_param<0..2^32-1>; extensions<0..2^16-1>; }. */
   private static byte[] collectionJobReq(long start, long duration) {
-    byte[] query = new Tls().u8(TIME_INTERVAL).opaque16(interval(start, duration)).bytes();
-    return new Tls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
+    byte[] query = new SpecTls().u8(TIME_INTERVAL).opaque16(interval(start, duration)).bytes();
+    return new SpecTls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
   }
 
   /** AggregateShareReq { CollectionJobReq; BatchSelector; uint64 report_count; checksum[32]; }. */
   private static byte[] aggregateShareReq(long start, long duration, long count, byte[] checksum) {
-    byte[] selector = new Tls().u8(TIME_INTERVAL).opaque16(interval(start, duration)).bytes();
-    return new Tls().raw(collectionJobReq(start, duration)).raw(selector).u64(count)
+    byte[] selector = new SpecTls().u8(TIME_INTERVAL).opaque16(interval(start, duration)).bytes();
+    return new SpecTls().raw(collectionJobReq(start, duration)).raw(selector).u64(count)
         .raw(checksum).bytes();
   }
 
   /** TaskConfiguration as the Collector was provisioned with it. */
   private static byte[] taskConfiguration(long timePrecision, long minBatchSize,
       byte[] extensions) {
-    byte[] vdafConfig = new Tls().u32(8).u32(2).bytes(); // Prio3HistogramConfig
-    return new Tls().opaque8("fixture".getBytes(StandardCharsets.US_ASCII))
+    byte[] vdafConfig = new SpecTls().u32(8).u32(2).bytes(); // Prio3HistogramConfig
+    return new SpecTls().opaque8("fixture".getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://helper.example/".getBytes(StandardCharsets.US_ASCII))
         .u64(timePrecision).u64(minBatchSize).u8(TIME_INTERVAL).opaque16(new byte[0])
@@ -118,11 +76,11 @@ class SpecCollectorInteropTest {
 
   /** TaskExtension { uint16 extension_type; opaque extension_data<0..2^16-1>; }. */
   private static byte[] extension(int type, byte[] data) {
-    return new Tls().u16(type).opaque16(data).bytes();
+    return new SpecTls().u16(type).opaque16(data).bytes();
   }
 
   private static byte[] aad(byte[] taskId, byte[] taskConfiguration, byte[] collectionJobReq) {
-    return new Tls().raw(taskId).raw(taskConfiguration).raw(collectionJobReq).bytes();
+    return new SpecTls().raw(taskId).raw(taskConfiguration).raw(collectionJobReq).bytes();
   }
 
   /** Decodes AggregateShare { HpkeCiphertext { config_id; enc<1..2^16-1>; payload<1..2^32-1> } }. */
@@ -145,7 +103,7 @@ class SpecCollectorInteropTest {
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(f.collectorKey.secretKey(),
         f.collectorKey.publicKey());
-    byte[] info = new Tls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
         .u8(3).u8(0).bytes(); // server_role helper, recipient collector
     return hpke.open(ct.enc(), sk, info, aad, ct.payload(), null, null, null);
   }
@@ -183,7 +141,7 @@ class SpecCollectorInteropTest {
         assertEquals(7, ct.configId());
         byte[] specConfig = taskConfiguration(100, 10, new byte[0]);
         byte[] opened = open(plain, ct, aad(plain.taskId.bytes(), specConfig, cjr));
-        assertArrayEquals(store.noisedShare(plain.taskId, BatchIdentifier.of(new Tls()
+        assertArrayEquals(store.noisedShare(plain.taskId, BatchIdentifier.of(new SpecTls()
             .u8(TIME_INTERVAL).opaque16(interval(10, 3)).bytes())).orElseThrow().noisedShare()
             .toByteArray(), opened);
         assertEquals(8 * 16, opened.length, "eight Field128 elements");
