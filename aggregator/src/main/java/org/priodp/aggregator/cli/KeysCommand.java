@@ -84,24 +84,36 @@ public final class KeysCommand implements PrioDpSubcommand {
             .encodeToString(k.config().publicKey().toByteArray()) + " created=" + k.createdAt();
   }
 
-  /** {@code keys list}. */
-  @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "Lists the keys: config id, state, suite, public key, creation time.",
-      footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db list"})
-  static final class ListKeys implements Callable<Integer> {
+  /** What the three subcommands share: the parent's store, opened and closed around the work. */
+  abstract static class KeysAction implements Callable<Integer> {
     @ParentCommand
     KeysCommand parent;
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
+    public final Integer call() {
       try (JdbcAggregateShareStore store = parent.open()) {
         PrintWriter out = spec.commandLine().getOut();
-        for (HelperHpkeKey k : keys(store).all()) {
-          out.println(line(k));
-        }
+        int code = run(keys(store), out);
         out.flush();
+        return code;
+      }
+    }
+
+    /** Does the work on the store's keys; returns the exit code. */
+    abstract int run(HelperHpkeKeys keys, PrintWriter out);
+  }
+
+  /** {@code keys list}. */
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = "Lists the keys: config id, state, suite, public key, creation time.",
+      footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db list"})
+  static final class ListKeys extends KeysAction {
+    @Override
+    int run(HelperHpkeKeys keys, PrintWriter out) {
+      for (HelperHpkeKey k : keys.all()) {
+        out.println(line(k));
       }
       return 0;
     }
@@ -112,19 +124,10 @@ public final class KeysCommand implements PrioDpSubcommand {
       description = {"Adds an active key in the mandatory DAP-18 HPKE suite.",
         "DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM."},
       footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add"})
-  static final class AddKey implements Callable<Integer> {
-    @ParentCommand
-    KeysCommand parent;
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
+  static final class AddKey extends KeysAction {
     @Override
-    public Integer call() {
-      try (JdbcAggregateShareStore store = parent.open()) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(line(keys(store).add()));
-        out.flush();
-      }
+    int run(HelperHpkeKeys keys, PrintWriter out) {
+      out.println(line(keys.add()));
       return 0;
     }
   }
@@ -134,25 +137,18 @@ public final class KeysCommand implements PrioDpSubcommand {
       description = {"Retires a key: no longer advertised, it still decrypts.",
         "Give its config id, as keys list prints it."},
       footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17"})
-  static final class RetireKey implements Callable<Integer> {
-    @ParentCommand
-    KeysCommand parent;
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+  static final class RetireKey extends KeysAction {
     @Parameters(paramLabel = "CONFIG_ID", description = "the config id (0..255)")
     int configId;
 
     @Override
-    public Integer call() {
-      try (JdbcAggregateShareStore store = parent.open()) {
-        if (!keys(store).retire(configId)) {
-          spec.commandLine().getErr().println("keys retire: no key with config id " + configId);
-          spec.commandLine().getErr().flush();
-          return 2;
-        }
-        spec.commandLine().getOut().println("retired " + configId);
-        spec.commandLine().getOut().flush();
+    int run(HelperHpkeKeys keys, PrintWriter out) {
+      if (!keys.retire(configId)) {
+        spec.commandLine().getErr().println("keys retire: no key with config id " + configId);
+        spec.commandLine().getErr().flush();
+        return 2;
       }
+      out.println("retired " + configId);
       return 0;
     }
   }
