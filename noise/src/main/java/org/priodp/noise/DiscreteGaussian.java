@@ -83,12 +83,12 @@ public final class DiscreteGaussian implements NoiseSampler {
 
   /** Returns sigma^2, an upper bound on the variance ({@link Accuracy#gaussianVarianceBound}). */
   @Override
-  public double variance() {
+  public double variance() { // double: a figure shown to people, never used to sample
     return Accuracy.gaussianVarianceBound(sigma2);
   }
 
   @Override
-  public BigInteger halfWidth(int draws, double confidence) {
+  public BigInteger halfWidth(int draws, double confidence) { // double: a figure shown to people, never used to sample
     return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.gaussianHalfWidth(sigma2, n, c));
   }
 

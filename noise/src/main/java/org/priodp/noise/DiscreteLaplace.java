@@ -87,12 +87,12 @@ public final class DiscreteLaplace implements NoiseSampler {
 
   /** Returns Var[Z] = 2r / (1 - r)^2, r = e^(-1/t) ({@link Accuracy#laplaceVariance}). */
   @Override
-  public double variance() {
+  public double variance() { // double: a figure shown to people, never used to sample
     return Accuracy.laplaceVariance(scale);
   }
 
   @Override
-  public BigInteger halfWidth(int draws, double confidence) {
+  public BigInteger halfWidth(int draws, double confidence) { // double: a figure shown to people, never used to sample
     return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.laplaceHalfWidth(scale, n, c));
   }
 

@@ -198,20 +198,20 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
    * Accuracy#laplaceVariance}); this sampler is within total variation {@link #delta()} of it.
    */
   @Override
-  public double variance() {
+  public double variance() { // double: a figure shown to people, never used to sample
     return Accuracy.laplaceVariance(scale);
   }
 
   /** Returns the exact discrete Laplace half-width of the same scale. */
   @Override
-  public BigInteger halfWidth(int draws, double confidence) {
+  public BigInteger halfWidth(int draws, double confidence) { // double: a figure shown to people, never used to sample
     return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.laplaceHalfWidth(scale, n, c));
   }
 
   @Override
   public String describe() {
     return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^"
-        + Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2))
+        + Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2)) // double: a figure shown to people, never used to sample
         + " from the exact distribution)";
   }
 

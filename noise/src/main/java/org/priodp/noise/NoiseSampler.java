@@ -43,7 +43,7 @@ public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLa
    * Returns the variance of one draw, for people (for the discrete Gaussian the upper bound
    * sigma^2, Canonne, Kamath and Steinke 2020, Corollary 9).
    */
-  double variance();
+  double variance(); // double: a figure shown to people, never used to sample
 
   /**
    * Returns the smallest k such that the sum of {@code draws} independent draws lies in [-k, k]
@@ -54,7 +54,7 @@ public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLa
    *
    * @throws IllegalArgumentException if draws < 1 or confidence is not in (0, 1)
    */
-  BigInteger halfWidth(int draws, double confidence);
+  BigInteger halfWidth(int draws, double confidence); // double: a figure shown to people, never used to sample
 
   /** Returns a one-line description for people, e.g. "discrete Laplace with scale 2". */
   String describe();
