@@ -34,10 +34,14 @@ import org.priodp.aggregator.testing.ServeProcess;
 /**
  * Issue 16: a test Leader posts aggregation jobs to a {@code serve} child process on an SQLite
  * file while the test SIGKILLs it at random points (3 rounds, restarting on the same file and
- * re-posting every job). Afterwards every report is counted exactly once in its bucket (count and
- * checksum), every job's answers are byte-identical, and every report was aggregated (VerifyResp
- * continue). {@code -Dpriodp.seed}, {@code -Dpriodp.sigkill.jobs} (40) and
- * {@code -Dpriodp.sigkill.reports} (20 per job).
+ * re-posting every job, plus 20 new jobs a round). After each kill the buckets hold exactly the
+ * reports of the stored jobs (no job half applied) and every answered job is stored; at the end
+ * every report is counted exactly once in its bucket (count and checksum), every job's answers
+ * are byte-identical, and every report was aggregated (VerifyResp continue). Options:
+ * {@code -Dpriodp.seed}, {@code -Dpriodp.sigkill.jobs} (40), {@code -Dpriodp.sigkill.freshJobs}
+ * (20), {@code -Dpriodp.sigkill.rounds} (3), {@code -Dpriodp.sigkill.reports} (20 per job). The
+ * HPKE encapsulation is fresh each run, so a seed reproduces the reports' measurements, IDs and
+ * kill times, not the ciphertexts.
  */
 class AggregationJobSigkillTest {
   private static final String TYPE = "application/ppm-dap;message=aggregation-job-init-req";
@@ -122,6 +126,8 @@ class AggregationJobSigkillTest {
     System.out.println("AggregationJobSigkillTest seed=" + seed);
     Random rnd = new Random(seed);
     int jobCount = Integer.getInteger("priodp.sigkill.jobs", 40);
+    int fresh = Integer.getInteger("priodp.sigkill.freshJobs", 20);
+    int rounds = Integer.getInteger("priodp.sigkill.rounds", 3);
     int perJob = Integer.getInteger("priodp.sigkill.reports", 20);
     AggregationJobHandlerTest l = AggregationJobFuzzTest.leader(dir, seed);
     AggregationJobHandlerTest.Task t = histogramTask(l);
@@ -135,7 +141,7 @@ class AggregationJobSigkillTest {
     AggregationJobHandlerTest.Advertised helper = null;
     Map<Integer, byte[]> answered = new HashMap<>();
     int cutOff = 0;
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < rounds; round++) {
       Process p = ServeProcess.start(config, "jdbc:sqlite:" + db, log, List.of());
       try {
         int port = ServeProcess.awaitPort(p);
@@ -146,6 +152,8 @@ class AggregationJobSigkillTest {
           jobs = jobs(l, t, helper, rnd, jobCount, perJob);
         } else {
           assertEquals(helper, h, "the HPKE key survives a restart");
+          // New work for this round too, so that the kill is likely to land mid-aggregation.
+          jobs.addAll(jobs(l, t, helper, rnd, fresh, perJob));
         }
         // The jobs not answered yet first, so that the kill lands while they are aggregated.
         List<Integer> order = new ArrayList<>();
@@ -247,8 +255,9 @@ class AggregationJobSigkillTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
       assertEachReportCountedOnce(store, new TaskId(t.taskId), jobs, jobs, "seed " + seed);
     }
-    System.out.printf("AggregationJobSigkillTest seed=%d: %d jobs x %d reports, %d answered"
-        + " before kills, %d requests cut off by SIGKILL, %.1f s%n", seed, jobCount, perJob,
+    System.out.printf("AggregationJobSigkillTest seed=%d: %d rounds, %d jobs x %d reports, %d"
+        + " answered before kills, %d requests cut off by SIGKILL, %.1f s%n", seed, rounds,
+        jobs.size(), perJob,
         answeredBeforeKills, cutOff, (System.nanoTime() - start) / 1e9);
   }
 }
