@@ -367,14 +367,20 @@ class ServeCommandTest {
   @Test
   void verboseAddsTheStackTrace() throws Exception {
     String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x";
-    CliRun r = CliRun.of("--verbose", "serve", "--config", config().toString(), "--port", "0",
-        "--db", url);
-    assertEquals(1, r.code());
-    assertTrue(r.err().contains("\tat "), r.err());
-    assertTrue(r.err().strip().endsWith("Connection refused"), r.err());
-    r = CliRun.of("serve", "--verbose", "--config", config().toString(), "--port", "0",
-        "--db", url);
-    assertTrue(r.err().contains("\tat "), "--verbose works after the command too");
+    try {
+      CliRun r = CliRun.of("--verbose", "serve", "--config", config().toString(), "--port", "0",
+          "--db", url);
+      assertEquals(1, r.code());
+      assertTrue(r.err().contains("\tat "), r.err());
+      assertTrue(r.err().strip().endsWith("Connection refused"), r.err());
+      r = CliRun.of("serve", "--verbose", "--config", config().toString(), "--port", "0",
+          "--db", url);
+      assertTrue(r.err().contains("\tat "), "--verbose works after the command too");
+    } finally {
+      // --verbose raised org.priodp to DEBUG in this JVM; later tests expect the test config
+      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.priodp"))
+          .setLevel(null);
+    }
   }
 
   @Test
