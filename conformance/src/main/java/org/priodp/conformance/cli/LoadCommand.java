@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
+import org.priodp.conformance.load.AggregationLoad;
 import org.priodp.conformance.load.LoadGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,13 +21,20 @@ import picocli.CommandLine.Spec;
       "",
       "Starts the helper in-process on 127.0.0.1 (SQLite, or the store of --db) and measures it:"
           + " first new aggregate shares (noise + HPKE + durable write), then repeats of an"
-          + " existing one."
+          + " existing one.",
+      "",
+      "With --aggregation it plays the Leader instead: it prepares --reports reports (Prio3"
+          + " shard, sealed Helper share) in AggregationJobInitReq bodies of --job-size reports"
+          + " before the clock starts, posts them with --concurrency jobs in flight, checks every"
+          + " answer, and prints reports/s accepted and the ratio (Helper time per report per"
+          + " core) / (one bare HPKE open)."
     },
     footer = {
       "%nExamples:",
       "  prio-dp loadgen --new 2000 --repeats 20000 --concurrency 8",
       "  prio-dp loadgen --new 500 --repeats 5000 \\",
-      "      --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'"
+      "      --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'",
+      "  prio-dp loadgen --aggregation --vdaf histogram10 --reports 20000 --job-size 1000"
     })
 public final class LoadCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -47,9 +55,29 @@ public final class LoadCommand implements PrioDpSubcommand {
           + " or jdbc:sqlite:FILE (default: a fresh SQLite file in a temporary directory).")
   String db;
 
+  @Option(names = "--aggregation",
+      description = "Play the Leader against the aggregation jobs instead.")
+  boolean aggregation;
+
+  @Option(names = "--vdaf", defaultValue = "histogram10", paramLabel = "VDAF",
+      description = "With --aggregation: histogram10 (Prio3Histogram, length 10, chunk 4) or"
+          + " sumvec100 (Prio3SumVec, length 100, max 255, chunk 10).")
+  String vdaf;
+
+  @Option(names = "--reports", defaultValue = "20000", paramLabel = "N",
+      description = "With --aggregation: reports to aggregate.")
+  int reports;
+
+  @Option(names = "--job-size", defaultValue = "1000", paramLabel = "N",
+      description = "With --aggregation: reports per aggregation job.")
+  int jobSize;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    if (aggregation) {
+      return aggregation(out);
+    }
     List<LoadGenerator.Phase> phases;
     if (db == null) {
       Path dir = Files.createTempDirectory("prio-dp-load");
@@ -72,6 +100,32 @@ public final class LoadCommand implements PrioDpSubcommand {
       out.printf("%-11s %9d %11d %9.0f %9.2f %9.2f %9.2f%n", p.phase(), p.requests(), p.concurrency(),
           p.perSecond(), p.quantileMs(0.5), p.quantileMs(0.99), p.quantileMs(1.0));
     }
+    out.flush();
+    return 0;
+  }
+
+  private Integer aggregation(PrintWriter out) throws Exception {
+    String url = db;
+    java.util.Properties properties = new java.util.Properties();
+    if (url == null) {
+      url = "jdbc:sqlite:" + Files.createTempDirectory("prio-dp-load").resolve("load.sqlite")
+          .toAbsolutePath();
+    } else if (!url.startsWith("jdbc:postgresql:") && !url.startsWith("jdbc:sqlite:")) {
+      throw new IllegalArgumentException("--db: expected jdbc:postgresql://... or jdbc:sqlite:FILE");
+    } else {
+      String password = System.getenv("PRIODP_DB_PASSWORD");
+      if (password != null && url.startsWith("jdbc:postgresql:")) {
+        properties.setProperty("password", password);
+      }
+    }
+    AggregationLoad.Result r = AggregationLoad.run(AggregationLoad.Vdaf.parse(vdaf), reports,
+        jobSize, concurrency, url, properties, spec.commandLine().getErr());
+    out.printf("vdaf %s, %d reports in %d jobs, %d in flight, %d cores%n", vdaf, r.reports(),
+        r.jobs(), r.concurrency(), r.cores());
+    out.printf("reports/s accepted      %10.0f  (%.3f s)%n", r.reportsPerSecond(), r.seconds());
+    out.printf("helper us/report x core %10.1f%n", r.perReportCoreMicros());
+    out.printf("bare HPKE open us       %10.1f%n", r.bareOpenMicros());
+    out.printf("ratio                   %10.2f%n", r.ratio());
     out.flush();
     return 0;
   }
