@@ -312,7 +312,9 @@ public final class AggregationJobService {
    * retention} rounded down to the time precision, and finished aggregation jobs created before
    * {@code now - retention}. The same cutoff is stored and from then on reports older than it
    * are rejected with {@code report_dropped}, so a report whose ID was deleted cannot be
-   * replayed. Batch buckets, noised and released shares and collected intervals are kept.
+   * replayed. Time-interval buckets older than the cutoff are deleted only inside a released
+   * (collected) range; buckets that could still be collected, leader-selected buckets, noised
+   * and released shares and collected intervals are kept.
    */
   public TaskTransaction.RetentionCounts collectExpired(TaskDefinition task, Duration retention) {
     if (retention.isNegative()) {
@@ -321,7 +323,21 @@ public final class AggregationJobService {
     long precision = task.configuration().timePrecision();
     java.time.Instant before = now().minus(retention);
     long cutoff = Math.max(0L, Math.floorDiv(before.getEpochSecond(), precision));
-    return store.inTaskTransaction(task.taskId(), tx -> tx.collectExpired(cutoff, before));
+    return store.inTaskTransaction(task.taskId(), tx -> {
+      TaskTransaction.RetentionCounts c = tx.collectExpired(cutoff, before);
+      int buckets = 0;
+      for (CollectedInterval ci : tx.collectedIntervals()) {
+        // time-interval buckets older than the cutoff inside a released range: no report can
+        // reach them (batch_collected) and the released share answers any repeat
+        if (Long.compareUnsigned(ci.start(), c.cutoff()) >= 0) {
+          break;
+        }
+        long end = Long.compareUnsigned(ci.end(), c.cutoff()) < 0 ? ci.end() : c.cutoff();
+        buckets += tx.deleteBatchAggregations(BatchBuckets.timeIntervalLowerBound(ci.start()),
+            BatchBuckets.timeIntervalLowerBound(end));
+      }
+      return new TaskTransaction.RetentionCounts(c.cutoff(), c.reports(), c.jobs(), buckets);
+    });
   }
 
   /** One report after decryption, validation and VDAF verification, before commitment. */

@@ -356,6 +356,25 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public List<CollectedInterval> collectedIntervals() {
+      return sql(conn -> readCollected(conn, taskId));
+    }
+
+    @Override
+    public int deleteBatchAggregations(BatchIdentifier fromInclusive,
+        BatchIdentifier toExclusive) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("DELETE FROM batch_aggregations"
+            + " WHERE task_id = ? AND batch_identifier >= ? AND batch_identifier < ?")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, fromInclusive.bytes());
+          p.setBytes(3, toExclusive.bytes());
+          return p.executeUpdate();
+        }
+      });
+    }
+
+    @Override
     public RetentionCounts collectExpired(long cutoff, java.time.Instant jobsCreatedBefore) {
       return sql(conn -> {
         Optional<Long> stored = readCutoff(conn, taskId);
@@ -661,19 +680,22 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public List<CollectedInterval> collectedIntervals(TaskId taskId) {
-    return run("collectedIntervals", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT range_start, range_end"
-          + " FROM collected_intervals WHERE task_id = ? ORDER BY range_start")) {
-        p.setBytes(1, taskId.bytes());
-        List<CollectedInterval> out = new ArrayList<>();
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            out.add(new CollectedInterval(flip(rs.getLong(1)), flip(rs.getLong(2))));
-          }
+    return run("collectedIntervals", c -> readCollected(c, taskId));
+  }
+
+  private static List<CollectedInterval> readCollected(Connection c, TaskId taskId)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT range_start, range_end"
+        + " FROM collected_intervals WHERE task_id = ? ORDER BY range_start")) {
+      p.setBytes(1, taskId.bytes());
+      List<CollectedInterval> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(new CollectedInterval(flip(rs.getLong(1)), flip(rs.getLong(2))));
         }
-        return out;
       }
-    });
+      return out;
+    }
   }
 
   private static final String RELEASED_COLUMNS =

@@ -72,8 +72,22 @@ public interface TaskTransaction {
    */
   RetentionCounts collectExpired(long cutoff, java.time.Instant jobsCreatedBefore);
 
+  /** Returns the time ranges of the task's released time-interval batches, by start. */
+  List<CollectedInterval> collectedIntervals();
+
+  /**
+   * Deletes the task's batch aggregations (buckets) whose identifiers lie in [fromInclusive,
+   * toExclusive) in unsigned byte-wise order; returns how many.
+   */
+  int deleteBatchAggregations(BatchIdentifier fromInclusive, BatchIdentifier toExclusive);
+
   /** What {@link #collectExpired} deleted. */
-  record RetentionCounts(long cutoff, int reports, int jobs) {}
+  record RetentionCounts(long cutoff, int reports, int jobs, int buckets) {
+    /** Counts without buckets (the store step deletes none). */
+    public RetentionCounts(long cutoff, int reports, int jobs) {
+      this(cutoff, reports, jobs, 0);
+    }
+  }
 
   /** Returns the aggregation job with this id, if any. */
   Optional<AggregationJobRecord> aggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId);
