@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.service.HelperServer;
 import org.priodp.aggregator.service.LogFormat;
+import org.priodp.aggregator.service.RetentionCollector;
 import org.priodp.aggregator.service.TaskRoutes;
 import org.priodp.aggregator.service.TlsCredentials;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
@@ -119,6 +120,14 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " [PRIODP_LOG_FORMAT]")
   String logFormat;
 
+  @Option(names = "--report-retention", paramLabel = "DURATION",
+      defaultValue = "${env:PRIODP_REPORT_RETENTION}",
+      description = "Keep report IDs, finished aggregation jobs and collected batch buckets for"
+          + " this long (report time; seconds, or 30d, 12h, 90m, P30D), then delete them every"
+          + " five minutes; reports older than that are rejected (report_dropped). Default:"
+          + " keep forever. [PRIODP_REPORT_RETENTION]")
+  String reportRetention;
+
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
 
@@ -139,6 +148,13 @@ public final class ServeCommand implements PrioDpSubcommand {
       throw new IllegalArgumentException(cert == null
           ? "--tls-key needs --tls-cert (or PRIODP_TLS_CERT) too"
           : "--tls-cert needs --tls-key (or PRIODP_TLS_KEY) too");
+    }
+    java.time.Duration retention;
+    try {
+      retention = blankToNull(reportRetention) == null ? null
+          : RetentionCollector.parseDuration(reportRetention);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--report-retention: " + e.getMessage(), e);
     }
     LogFormat format = blankToNull(logFormat) == null ? LogFormat.TEXT : LogFormat.parse(logFormat);
     format.apply();
@@ -192,7 +208,20 @@ public final class ServeCommand implements PrioDpSubcommand {
           tls.certFile(), tls.certificate().getNotAfter().toInstant());
     }
 
-    Shutdown shutdown = new Shutdown(server, store);
+    RetentionCollector retentionCollector = null;
+    if (retention != null && server.handler().aggregationJobs().isPresent()) {
+      retentionCollector = new RetentionCollector(
+          server.handler().aggregationJobs().get().service(), routes.servedTasks(), retention,
+          server.handler().metrics().registry());
+      retentionCollector.start(java.time.Duration.ofSeconds(30), RetentionCollector.DEFAULT_PERIOD);
+      LOG.info("report retention {}: report IDs, finished aggregation jobs and collected buckets"
+          + " older than that are deleted every {}; older reports are dropped", retention,
+          RetentionCollector.DEFAULT_PERIOD);
+    } else {
+      LOG.info("report retention: keep forever (no --report-retention)");
+    }
+
+    Shutdown shutdown = new Shutdown(server, store, retentionCollector);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
     out.println("prio-dp serve: " + routes.servedTasks().size() + " task(s), listening on "
@@ -291,11 +320,13 @@ public final class ServeCommand implements PrioDpSubcommand {
     final CountDownLatch requested = new CountDownLatch(1);
     private final HelperServer server;
     private final JdbcAggregateShareStore store;
+    private final RetentionCollector retention;
     private final AtomicBoolean drained = new AtomicBoolean();
 
-    Shutdown(HelperServer server, JdbcAggregateShareStore store) {
+    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention) {
       this.server = server;
       this.store = store;
+      this.retention = retention;
     }
 
     void install() {
@@ -319,6 +350,9 @@ public final class ServeCommand implements PrioDpSubcommand {
       }
       LOG.info("draining requests (up to 10 s)");
       try {
+        if (retention != null) {
+          retention.close();
+        }
         server.stop();
       } finally {
         store.close();

@@ -73,7 +73,8 @@ import org.priodp.vdaf.Prio3;
  *
  * <p>Commitment: in one task transaction per job (serialized with every other job of the task,
  * across processes), a report whose ID was committed before is {@code report_replayed}, one
- * whose bucket was collected is {@code batch_collected}; the others' output shares are added to
+ * whose bucket was collected is {@code batch_collected}, one older than the task's retention
+ * cutoff ({@link #collectExpired}) is {@code report_dropped}; the others' output shares are added to
  * their buckets (sum, count, checksum XOR SHA-256(report ID)), their IDs recorded, and the job
  * with its encoded response stored in the same transaction, so a report in two concurrent jobs is
  * counted once and a repeated POST returns identical bytes. The job ID is derived from the task
@@ -305,6 +306,40 @@ public final class AggregationJobService {
     });
   }
 
+  /**
+   * Collects the task's expired rows (DAP-18 "Reducing Storage Requirements") in one task
+   * transaction: report IDs whose time (time_precision units) is older than {@code now -
+   * retention} rounded down to the time precision, and finished aggregation jobs created before
+   * {@code now - retention}. The same cutoff is stored and from then on reports older than it
+   * are rejected with {@code report_dropped}, so a report whose ID was deleted cannot be
+   * replayed. Time-interval buckets older than the cutoff are deleted only inside a released
+   * (collected) range; buckets that could still be collected, leader-selected buckets, noised
+   * and released shares and collected intervals are kept.
+   */
+  public TaskTransaction.RetentionCounts collectExpired(TaskDefinition task, Duration retention) {
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException("retention must not be negative");
+    }
+    long precision = task.configuration().timePrecision();
+    java.time.Instant before = now().minus(retention);
+    long cutoff = Math.max(0L, Math.floorDiv(before.getEpochSecond(), precision));
+    return store.inTaskTransaction(task.taskId(), tx -> {
+      TaskTransaction.RetentionCounts c = tx.collectExpired(cutoff, before);
+      int buckets = 0;
+      for (CollectedInterval ci : tx.collectedIntervals()) {
+        // time-interval buckets older than the cutoff inside a released range: no report can
+        // reach them (batch_collected) and the released share answers any repeat
+        if (Long.compareUnsigned(ci.start(), c.cutoff()) >= 0) {
+          break;
+        }
+        long end = Long.compareUnsigned(ci.end(), c.cutoff()) < 0 ? ci.end() : c.cutoff();
+        buckets += tx.deleteBatchAggregations(BatchBuckets.timeIntervalLowerBound(ci.start()),
+            BatchBuckets.timeIntervalLowerBound(end));
+      }
+      return new TaskTransaction.RetentionCounts(c.cutoff(), c.reports(), c.jobs(), buckets);
+    });
+  }
+
   /** One report after decryption, validation and VDAF verification, before commitment. */
   private record Prepared(ReportId reportId, long time, ReportError error, FieldVector outShare,
       byte[] outbound) {}
@@ -389,9 +424,17 @@ public final class AggregationJobService {
       AggregationJobId id, Optional<BatchId> batchId, List<Prepared> prepared) {
     Map<BatchIdentifier, Bucket> buckets = new LinkedHashMap<>();
     List<VerifyResp> resps = new ArrayList<>(prepared.size());
+    Optional<Long> cutoff = tx.retentionCutoff();
     for (Prepared p : prepared) {
       if (p.error() != null) {
         resps.add(VerifyResp.reject(p.reportId(), p.error()));
+        continue;
+      }
+      if (cutoff.isPresent() && Long.compareUnsigned(p.time(), cutoff.get()) < 0) {
+        // IDs of reports this old may have been collected (DAP-18 "Input Share Validation":
+        // state evicted, so the report cannot be checked), read under the task transaction
+        // that serializes with retention
+        resps.add(VerifyResp.reject(p.reportId(), ReportError.REPORT_DROPPED));
         continue;
       }
       BatchIdentifier bucket = batchId.map(BatchBuckets::leaderSelectedBucket)
@@ -409,7 +452,7 @@ public final class AggregationJobService {
       }
       Bucket b = buckets.computeIfAbsent(bucket, k -> Bucket.load(tx, task, prio3, k));
       b.add(p.outShare(), p.reportId());
-      tx.insertAggregatedReport(p.reportId(), id);
+      tx.insertAggregatedReport(p.reportId(), id, p.time());
       resps.add(VerifyResp.continueWith(p.reportId(), p.outbound()));
     }
     for (Bucket b : buckets.values()) {

@@ -336,6 +336,81 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public void insertAggregatedReport(org.priodp.aggregator.dap.ReportId reportId,
+        org.priodp.aggregator.dap.AggregationJobId jobId, long reportTime) {
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO aggregated_reports"
+            + " (task_id, report_id, job_id, report_time) VALUES (?, ?, ?, ?)")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, reportId.bytes());
+          p.setBytes(3, jobId.bytes());
+          p.setLong(4, flip(reportTime));
+          return p.executeUpdate();
+        }
+      });
+    }
+
+    @Override
+    public Optional<Long> retentionCutoff() {
+      return sql(conn -> readCutoff(conn, taskId));
+    }
+
+    @Override
+    public List<CollectedInterval> collectedIntervals() {
+      return sql(conn -> readCollected(conn, taskId));
+    }
+
+    @Override
+    public int deleteBatchAggregations(BatchIdentifier fromInclusive,
+        BatchIdentifier toExclusive) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("DELETE FROM batch_aggregations"
+            + " WHERE task_id = ? AND batch_identifier >= ? AND batch_identifier < ?")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, fromInclusive.bytes());
+          p.setBytes(3, toExclusive.bytes());
+          return p.executeUpdate();
+        }
+      });
+    }
+
+    @Override
+    public RetentionCounts collectExpired(long cutoff, java.time.Instant jobsCreatedBefore) {
+      return sql(conn -> {
+        Optional<Long> stored = readCutoff(conn, taskId);
+        long effective = stored.isPresent() && Long.compareUnsigned(stored.get(), cutoff) > 0
+            ? stored.get() : cutoff;
+        if (stored.isEmpty() || stored.get() != effective) {
+          try (PreparedStatement p = conn.prepareStatement(stored.isEmpty()
+              ? "INSERT INTO retention_cutoffs (cutoff, task_id) VALUES (?, ?)"
+              : "UPDATE retention_cutoffs SET cutoff = ? WHERE task_id = ?")) {
+            p.setLong(1, flip(effective));
+            p.setBytes(2, taskId.bytes());
+            p.executeUpdate();
+          }
+        }
+        int reports;
+        try (PreparedStatement p = conn.prepareStatement("DELETE FROM aggregated_reports"
+            + " WHERE task_id = ? AND report_time < ?")) {
+          p.setBytes(1, taskId.bytes());
+          p.setLong(2, flip(effective));
+          reports = p.executeUpdate();
+        }
+        int jobs;
+        try (PreparedStatement p = conn.prepareStatement("DELETE FROM aggregation_jobs"
+            + " WHERE task_id = ? AND created_at_ms < ? AND state IN (?, ?, ?)")) {
+          p.setBytes(1, taskId.bytes());
+          p.setLong(2, jobsCreatedBefore.toEpochMilli());
+          p.setString(3, AggregationJobRecord.State.READY.dbName());
+          p.setString(4, AggregationJobRecord.State.FAILED.dbName());
+          p.setString(5, AggregationJobRecord.State.ABANDONED.dbName());
+          jobs = p.executeUpdate();
+        }
+        return new RetentionCounts(effective, reports, jobs);
+      });
+    }
+
+    @Override
     public Optional<AggregationJobRecord> aggregationJob(
         org.priodp.aggregator.dap.AggregationJobId jobId) {
       return sql(conn -> readJob(conn, taskId, jobId));
@@ -380,6 +455,16 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         }
         return null;
       });
+    }
+  }
+
+  private static Optional<Long> readCutoff(Connection c, TaskId taskId) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT cutoff FROM retention_cutoffs WHERE task_id = ?")) {
+      p.setBytes(1, taskId.bytes());
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(flip(rs.getLong(1))) : Optional.empty();
+      }
     }
   }
 
@@ -595,19 +680,22 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public List<CollectedInterval> collectedIntervals(TaskId taskId) {
-    return run("collectedIntervals", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT range_start, range_end"
-          + " FROM collected_intervals WHERE task_id = ? ORDER BY range_start")) {
-        p.setBytes(1, taskId.bytes());
-        List<CollectedInterval> out = new ArrayList<>();
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            out.add(new CollectedInterval(flip(rs.getLong(1)), flip(rs.getLong(2))));
-          }
+    return run("collectedIntervals", c -> readCollected(c, taskId));
+  }
+
+  private static List<CollectedInterval> readCollected(Connection c, TaskId taskId)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT range_start, range_end"
+        + " FROM collected_intervals WHERE task_id = ? ORDER BY range_start")) {
+      p.setBytes(1, taskId.bytes());
+      List<CollectedInterval> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(new CollectedInterval(flip(rs.getLong(1)), flip(rs.getLong(2))));
         }
-        return out;
       }
-    });
+      return out;
+    }
   }
 
   private static final String RELEASED_COLUMNS =

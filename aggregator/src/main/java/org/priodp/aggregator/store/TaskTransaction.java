@@ -48,6 +48,47 @@ public interface TaskTransaction {
   void insertAggregatedReport(org.priodp.aggregator.dap.ReportId reportId,
       org.priodp.aggregator.dap.AggregationJobId jobId);
 
+  /**
+   * Records that the report, whose time is {@code reportTime} (time_precision units), was
+   * committed by the job, so that retention can later collect the ID together with the rule
+   * that rejects reports older than the cutoff.
+   */
+  void insertAggregatedReport(org.priodp.aggregator.dap.ReportId reportId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, long reportTime);
+
+  /**
+   * Returns the task's retention cutoff (time_precision units, unsigned): report IDs of reports
+   * older than it may have been deleted, so such reports must be rejected (report_dropped).
+   * Empty if nothing was ever collected.
+   */
+  Optional<Long> retentionCutoff();
+
+  /**
+   * Collects the task's expired rows (DAP-18 "Reducing Storage Requirements"): first raises the
+   * stored retention cutoff to {@code cutoff} (never lowers it), then deletes the report IDs
+   * whose time is below the stored cutoff and the finished (ready, failed, abandoned)
+   * aggregation jobs created before {@code jobsCreatedBefore}. Noised and released shares and
+   * collected intervals are never touched.
+   */
+  RetentionCounts collectExpired(long cutoff, java.time.Instant jobsCreatedBefore);
+
+  /** Returns the time ranges of the task's released time-interval batches, by start. */
+  List<CollectedInterval> collectedIntervals();
+
+  /**
+   * Deletes the task's batch aggregations (buckets) whose identifiers lie in [fromInclusive,
+   * toExclusive) in unsigned byte-wise order; returns how many.
+   */
+  int deleteBatchAggregations(BatchIdentifier fromInclusive, BatchIdentifier toExclusive);
+
+  /** What {@link #collectExpired} deleted. */
+  record RetentionCounts(long cutoff, int reports, int jobs, int buckets) {
+    /** Counts without buckets (the store step deletes none). */
+    public RetentionCounts(long cutoff, int reports, int jobs) {
+      this(cutoff, reports, jobs, 0);
+    }
+  }
+
   /** Returns the aggregation job with this id, if any. */
   Optional<AggregationJobRecord> aggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId);
 

@@ -362,6 +362,11 @@ class ServeCommandTest {
         "--port: expected a number in [0, 65535], got http");
     assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--port", "65536"),
         "--port: expected a number in [0, 65535], got 65536");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(),
+        "--report-retention", "30x"),
+        "--report-retention: expected a duration such as 86400, 30d, 12h or P30D, got 30x");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(),
+        "--report-retention", "0"), "--report-retention: expected a positive duration, got 0");
   }
 
   @Test
@@ -431,6 +436,24 @@ class ServeCommandTest {
   }
 
   @Test
+  void reportRetentionFromTheEnvironmentRunsWithTheServerAndStopsWithIt() throws Exception {
+    Path err = dir.resolve("retention.log");
+    Process p = startWithEnvironment(Map.of("PRIODP_REPORT_RETENTION", "30d"), err, "--config",
+        config().toString(), "--port", "0", "--db", "jdbc:sqlite:" + dir.resolve("r.db"));
+    try {
+      awaitPort(p);
+      p.destroy(); // SIGTERM
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
+    } finally {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(err);
+    assertEquals(0, p.exitValue(), log);
+    assertTrue(log.contains("report retention PT720H"), log);
+    assertTrue(log.contains(" stopped"), log);
+  }
+
+  @Test
   void sigtermDrainsAndExitsZero() throws Exception {
     Path err = dir.resolve("sigterm.log");
     Process p = startWithEnvironment(Map.of(), err, "--config", config().toString(), "--port",
@@ -455,6 +478,7 @@ class ServeCommandTest {
     assertEquals(0, p.exitValue(), log);
     assertTrue(log.contains("draining requests (up to 10 s)"), log);
     assertTrue(log.contains(" stopped"), log);
+    assertTrue(log.contains("report retention: keep forever"), log);
     assertTrue(log.contains("DAP requires TLS"), "plain HTTP is warned about once: " + log);
     assertEquals(1, log.lines().filter(l -> l.contains("DAP requires TLS")).count());
     assertEquals(1, log.lines().filter(l -> l.contains("without the opt-in dp_binding")).count(),

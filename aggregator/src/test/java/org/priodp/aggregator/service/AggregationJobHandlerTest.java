@@ -554,6 +554,51 @@ class AggregationJobHandlerTest {
   }
 
   @Test
+  void retentionCollectsOldReportIdsAndOlderReportsAreDroppedSoNoReplayGetsThrough()
+      throws Exception {
+    long now = now();
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("retention.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report old = report(t, helper, now - 5, List.of(BigInteger.ONE));
+        Report recent = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job1 = oneJob(t, port, 0, List.of(old, recent));
+        assertEquals(0, job1.get(0).type());
+        assertEquals(0, job1.get(1).type());
+        // keep three hours: the cutoff is now - 3 (or now - 2 past an hour boundary)
+        org.priodp.aggregator.core.AggregationJobService service =
+            new org.priodp.aggregator.core.AggregationJobService(store,
+                new org.priodp.aggregator.core.HelperHpkeKeys(store,
+                    new java.security.SecureRandom(), java.time.Clock.systemUTC()),
+                java.time.Clock.systemUTC(),
+                org.priodp.aggregator.core.AggregationJobService.DEFAULT_CLOCK_SKEW);
+        var counts = service.collectExpired(t.definition, java.time.Duration.ofHours(3));
+        assertEquals(1, counts.reports(), "the old report's ID is collected, the recent one kept");
+        assertEquals(0, counts.jobs(), "the job was created just now");
+        assertTrue(counts.cutoff() > now - 5 && counts.cutoff() <= now - 2, "" + counts);
+        // the collected ID replayed: report_dropped (3), never accepted again; the kept one:
+        // report_replayed (2); a fresh report as old: report_dropped; a fresh recent one: accepted
+        Report oldFresh = report(t, helper, now - 4, List.of(BigInteger.ONE));
+        Report recentFresh = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job2 = oneJob(t, port, 0, List.of(old, recent, oldFresh, recentFresh));
+        assertEquals(2, job2.get(0).type());
+        assertEquals(3, job2.get(0).error(), "report_dropped: its ID was collected");
+        assertEquals(2, job2.get(1).error(), "report_replayed");
+        assertEquals(3, job2.get(2).error(), "report_dropped");
+        assertEquals(0, job2.get(3).type());
+        // at the cutoff itself: still checked against the kept IDs, so accepted
+        Report atCutoff = report(t, helper, counts.cutoff(), List.of(BigInteger.ONE));
+        assertEquals(0, oneJob(t, port, 0, List.of(atCutoff)).get(0).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
   void replayWithinOneJobIsInvalidMessageForTheWholeJob() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("dup.db")) {

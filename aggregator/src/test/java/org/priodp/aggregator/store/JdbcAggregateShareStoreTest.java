@@ -364,4 +364,90 @@ class JdbcAggregateShareStoreTest {
       }), "a report is committed once per task");
     }
   }
+
+  private static AggregationJobRecord job(TaskId task, int n, AggregationJobRecord.State state,
+      long createdMs) {
+    AggregationJobRecord j = new AggregationJobRecord(task,
+        new org.priodp.aggregator.dap.AggregationJobId(bytes(16, n)), bs(32, n), 0, bs(32, n),
+        AggregationJobRecord.State.PENDING, java.util.Optional.empty(),
+        java.util.Optional.empty(), java.util.Optional.empty(), Instant.ofEpochMilli(createdMs));
+    return switch (state) {
+      case PENDING -> j;
+      case READY -> j.ready(bs(7, n));
+      case FAILED -> j.failed("invalidMessage", "x");
+      case ABANDONED -> j.ready(bs(7, n)).abandoned();
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void retentionCollectsOldReportIdsAndFinishedJobsAndKeepsTheRest(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      assertEquals(5, store.schemaVersion());
+      TaskId task = randomTask();
+      TaskId other = randomTask();
+      var jobId = new org.priodp.aggregator.dap.AggregationJobId(bytes(16, 6));
+      // report times in time_precision units; 1 + 2^63 checks the unsigned order
+      long[] times = {5, 9, 10, 15, 0x8000_0000_0000_0001L};
+      store.inTaskTransaction(task, tx -> {
+        assertTrue(tx.retentionCutoff().isEmpty());
+        for (int i = 0; i < times.length; i++) {
+          tx.insertAggregatedReport(new org.priodp.aggregator.dap.ReportId(bytes(16, i)), jobId,
+              times[i]);
+        }
+        // written before version 5: no time, never collected
+        tx.insertAggregatedReport(new org.priodp.aggregator.dap.ReportId(bytes(16, 99)), jobId);
+        for (AggregationJobRecord.State st : AggregationJobRecord.State.values()) {
+          tx.putAggregationJob(job(task, 10 + st.ordinal(), st, 1_000));
+          tx.putAggregationJob(job(task, 20 + st.ordinal(), st, 3_000));
+        }
+        tx.putBatchAggregation(new BatchAggregation(task, id(5, 1), bs(0, 0), bs(16, 1), 1,
+            bs(32, 4)));
+        return null;
+      });
+      store.inTaskTransaction(other, tx -> {
+        tx.insertAggregatedReport(new org.priodp.aggregator.dap.ReportId(bytes(16, 0)), jobId, 1);
+        tx.putAggregationJob(job(other, 11, AggregationJobRecord.State.READY, 1_000));
+        return null;
+      });
+
+      TaskTransaction.RetentionCounts counts = store.inTaskTransaction(task,
+          tx -> tx.collectExpired(10, Instant.ofEpochMilli(2_000)));
+      assertEquals(new TaskTransaction.RetentionCounts(10, 2, 3), counts,
+          "reports at 5 and 9; the ready, failed and abandoned jobs created at 1000 ms");
+      store.inTaskTransaction(task, tx -> {
+        assertEquals(java.util.Optional.of(10L), tx.retentionCutoff());
+        for (int i = 0; i < times.length; i++) {
+          assertEquals(times[i] >= 10 || times[i] < 0,
+              tx.reportAggregated(new org.priodp.aggregator.dap.ReportId(bytes(16, i))),
+              "report at " + Long.toUnsignedString(times[i]));
+        }
+        assertTrue(tx.reportAggregated(new org.priodp.aggregator.dap.ReportId(bytes(16, 99))));
+        for (AggregationJobRecord.State st : AggregationJobRecord.State.values()) {
+          assertEquals(st == AggregationJobRecord.State.PENDING,
+              tx.aggregationJob(job(task, 10 + st.ordinal(), st, 1_000).jobId()).isPresent(),
+              "old " + st);
+          assertTrue(tx.aggregationJob(job(task, 20 + st.ordinal(), st, 3_000).jobId())
+              .isPresent(), "new " + st);
+        }
+        return null;
+      });
+      assertTrue(store.batchAggregation(task, id(5, 1)).isPresent(), "buckets are kept");
+      // other tasks are untouched
+      store.inTaskTransaction(other, tx -> {
+        assertTrue(tx.retentionCutoff().isEmpty());
+        assertTrue(tx.reportAggregated(new org.priodp.aggregator.dap.ReportId(bytes(16, 0))));
+        assertTrue(tx.aggregationJob(job(other, 11, AggregationJobRecord.State.READY, 1_000)
+            .jobId()).isPresent());
+        return null;
+      });
+      // the cutoff never goes back (a replica with a slower clock or a shorter setting)
+      TaskTransaction.RetentionCounts again = store.inTaskTransaction(task,
+          tx -> tx.collectExpired(3, Instant.ofEpochMilli(0)));
+      assertEquals(new TaskTransaction.RetentionCounts(10, 0, 0), again);
+      TaskTransaction.RetentionCounts later = store.inTaskTransaction(task,
+          tx -> tx.collectExpired(15, Instant.ofEpochMilli(0)));
+      assertEquals(new TaskTransaction.RetentionCounts(15, 1, 0), later);
+    }
+  }
 }
