@@ -160,6 +160,10 @@ class AggregationJobHandlerTest {
     }
 
     Task(Vdaf vdaf, Interval taskInterval, BatchMode mode) {
+      this(vdaf, taskInterval, mode, new DpStrategy.NoDifferentialPrivacy());
+    }
+
+    Task(Vdaf vdaf, Interval taskInterval, BatchMode mode, DpStrategy strategy) {
       this.mode = mode;
       this.vdaf = vdaf;
       this.taskInterval = taskInterval;
@@ -177,7 +181,7 @@ class AggregationJobHandlerTest {
           "agg-test".getBytes(StandardCharsets.US_ASCII), "https://leader.example/",
           "https://helper.example/dap/", PRECISION, 1, mode, ext);
       definition = new TaskDefinition(new TaskId(taskId), Role.HELPER, config, vdaf.variant(),
-          new DpStrategy.NoDifferentialPrivacy(), SensitivityRule.PRIODP, collectorConfig,
+          strategy, SensitivityRule.PRIODP, collectorConfig,
           AuthToken.of(TOKEN)).withVdafVerifyKeys(java.util.Map.of(0, verifyKey));
     }
 
@@ -461,6 +465,54 @@ class AggregationJobHandlerTest {
         FieldVector helperAgg = prio3.decodeAggregateShare(helperShare);
         assertEquals(truth(vdaf.variant(), ms), prio3.unshard(List.of(leaderAgg, helperAgg), 5),
             vdaf.name() + " seed " + seed);
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void withDpTheHelpersNoisedShareUnshardsIntoTheIntervalOfItsNoise() throws Exception {
+    // the Helper noises its aggregate share (epsilon 1); the test Leader adds none, so the
+    // unsharded histogram is the truth plus one discrete Laplace draw per bucket
+    Vdaf vdaf = (Vdaf) vdafs().toList().get(3).get()[0];
+    DpStrategy strategy = DpStrategy.PureDpDiscreteLaplace.parse("1");
+    Task t = new Task(vdaf, null, BatchMode.TIME_INTERVAL, strategy);
+    try (AggregateShareStore store = openStore("dp.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        long time = now();
+        List<Report> reports = new ArrayList<>();
+        List<List<BigInteger>> ms = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          List<BigInteger> m = measurement(vdaf.variant());
+          ms.add(m);
+          reports.add(report(t, helper, time, m));
+        }
+        HttpResponse<byte[]> r = postInit(t, port, initReq(0, reports));
+        assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+        List<Resp> resps = decodeResp(r.body());
+        Prio3 prio3 = new Prio3(vdaf.variant());
+        List<FieldVector> leaderOut = new ArrayList<>();
+        for (int i = 0; i < reports.size(); i++) {
+          leaderOut.add(leaderFinish(t, reports.get(i), resps.get(i)));
+        }
+        FieldVector helperAgg = prio3.decodeAggregateShare(
+            helperAggregateShare(t, port, time, 1, reports.size(), checksum(reports)));
+        List<BigInteger> noisy = prio3.unshard(List.of(prio3.aggregate(leaderOut), helperAgg),
+            reports.size());
+        List<BigInteger> truth = truth(vdaf.variant(), ms);
+        // one aggregator's noise; at 1 - 1e-9 per bucket the check fails with probability < 4e-9
+        BigInteger h = t.definition.mechanism().noiseHalfWidthBig(1, 1 - 1e-9);
+        BigInteger p = prio3.field().modulus();
+        for (int i = 0; i < truth.size(); i++) {
+          BigInteger d = noisy.get(i).subtract(truth.get(i)).mod(p);
+          BigInteger error = d.compareTo(p.shiftRight(1)) > 0 ? d.subtract(p) : d;
+          assertTrue(error.abs().compareTo(h) <= 0, "bucket " + i + ": error " + error
+              + " beyond " + h + " (seed " + seed + ")");
+        }
       } finally {
         server.stop();
       }
