@@ -85,6 +85,22 @@ public final class AggregationJobHandler {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
+  /**
+   * Stops the background pool of the asynchronous mode, if this handler owns an ExecutorService:
+   * running jobs finish (10 s at most); a job that had not started stays pending in the store and
+   * runs when the Leader repeats its request. Does nothing for a synchronous handler.
+   */
+  public void close() {
+    if (async instanceof java.util.concurrent.ExecutorService pool) {
+      pool.shutdown();
+      try {
+        pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** Returns the core service. */
   public AggregationJobService service() {
     return service;

@@ -147,7 +147,10 @@ public final class HelperServer {
     return server.actualPort();
   }
 
-  /** Stops gracefully: no new connections, requests in flight finish (10 s at most). */
+  /**
+   * Stops gracefully: no new connections, requests in flight finish (10 s at most), then the
+   * asynchronous aggregation pool, if any, finishes its running jobs (10 s at most).
+   */
   public synchronized void stop() {
     if (vertx == null) {
       return;
@@ -160,6 +163,7 @@ public final class HelperServer {
       vertx.close().await();
       vertx = null;
       server = null;
+      handler.aggregationJobs().ifPresent(AggregationJobHandler::close);
     }
   }
 
