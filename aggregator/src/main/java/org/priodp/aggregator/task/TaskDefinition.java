@@ -37,6 +37,7 @@ public final class TaskDefinition {
   private final HpkeConfig collectorHpkeConfig;
   private final AuthToken authToken;
   private final java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> vdafVerifyKeys;
+  private final java.util.Optional<AuthToken> collectorAuthToken;
 
   /**
    * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
@@ -58,6 +59,7 @@ public final class TaskDefinition {
       Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
       HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler) {
     this.vdafVerifyKeys = java.util.Collections.emptySortedMap();
+    this.collectorAuthToken = java.util.Optional.empty();
     this.taskId = Objects.requireNonNull(taskId, "task_id");
     this.role = Objects.requireNonNull(role, "role");
     if (role != Role.LEADER && role != Role.HELPER) {
@@ -114,7 +116,9 @@ public final class TaskDefinition {
   }
 
   private TaskDefinition(TaskDefinition t,
-      java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> keys) {
+      java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> keys,
+      java.util.Optional<AuthToken> collectorAuthToken) {
+    this.collectorAuthToken = collectorAuthToken;
     this.taskId = t.taskId;
     this.role = t.role;
     this.configuration = t.configuration;
@@ -149,7 +153,25 @@ public final class TaskDefinition {
       }
       m.put(id, org.priodp.aggregator.dap.ByteString.copyOf(k));
     }
-    return new TaskDefinition(this, java.util.Collections.unmodifiableSortedMap(m));
+    return new TaskDefinition(this, java.util.Collections.unmodifiableSortedMap(m),
+        collectorAuthToken);
+  }
+
+  /**
+   * Returns this Leader task with the bearer token the Collector presents (DAP-18 "Request
+   * Authentication"); a Helper task has none, so this refuses one.
+   */
+  public TaskDefinition withCollectorAuthToken(AuthToken token) {
+    Objects.requireNonNull(token, "collector_auth_token");
+    if (role != Role.LEADER) {
+      throw new IllegalArgumentException("collector_auth_token: only a Leader task has one");
+    }
+    return new TaskDefinition(this, vdafVerifyKeys, java.util.Optional.of(token));
+  }
+
+  /** Returns the bearer token the Collector presents to this Leader (empty for a Helper task). */
+  public java.util.Optional<AuthToken> collectorAuthToken() {
+    return collectorAuthToken;
   }
 
   /** Returns the VDAF verification key with this verification_key_id, if the task has one. */
@@ -248,7 +270,7 @@ public final class TaskDefinition {
     return collectorHpkeConfig;
   }
 
-  /** Returns the bearer token that the Leader presents. */
+  /** Returns the bearer token that the Leader presents to the Helper (both roles know it). */
   public AuthToken authToken() {
     return authToken;
   }

@@ -53,7 +53,7 @@ public final class TaskFile {
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
       "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
-      "vdaf_verify_keys");
+      "vdaf_verify_keys", "collector_auth_token", "collector_auth_token_env");
 
   private TaskFile() {
   }
@@ -134,7 +134,7 @@ public final class TaskFile {
     SensitivityRule rule = sensitivityRule(n, path);
     HpkeConfig hpke = hpkeConfig(need(n, path, "collector_hpke_config"),
         path + ".collector_hpke_config");
-    AuthToken token = authToken(n, path, env);
+    AuthToken token = authToken(n, path, env, "auth_token");
     List<TaskExtension> ext = n.has("extensions")
         ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
         : List.of();
@@ -144,7 +144,21 @@ public final class TaskFile {
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
         rule, hpke, token, hardened));
-    return wrap(path, () -> t.withVdafVerifyKeys(keys));
+    TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys));
+    boolean collectorToken = n.has("collector_auth_token") || n.has("collector_auth_token_env");
+    if (role == Role.LEADER) {
+      if (!collectorToken) {
+        throw new IllegalArgumentException(path + ": a leader task needs collector_auth_token or"
+            + " collector_auth_token_env (the token the Collector presents)");
+      }
+      AuthToken collector = authToken(n, path, env, "collector_auth_token");
+      return wrap(path, () -> keyed.withCollectorAuthToken(collector));
+    }
+    if (collectorToken) {
+      throw new IllegalArgumentException(path + ".collector_auth_token: only a leader task has"
+          + " one (the Helper never sees the Collector's token)");
+    }
+    return keyed;
   }
 
   /**
@@ -514,21 +528,24 @@ public final class TaskFile {
     }
   }
 
-  private static AuthToken authToken(JsonNode n, String path, Function<String, String> env) {
-    boolean direct = n.has("auth_token");
-    boolean fromEnv = n.has("auth_token_env");
+  private static AuthToken authToken(JsonNode n, String path, Function<String, String> env,
+      String field) {
+    String envField = field + "_env";
+    boolean direct = n.has(field);
+    boolean fromEnv = n.has(envField);
     if (direct == fromEnv) {
-      throw new IllegalArgumentException(path + ": give exactly one of auth_token or auth_token_env");
+      throw new IllegalArgumentException(path + ": give exactly one of " + field + " or "
+          + envField);
     }
     if (direct) {
-      return wrap(path + ".auth_token", () -> AuthToken.of(text(n, path, "auth_token")));
+      return wrap(path + "." + field, () -> AuthToken.of(text(n, path, field)));
     }
-    String name = text(n, path, "auth_token_env");
+    String name = text(n, path, envField);
     String value = env.apply(name);
     if (value == null || value.isEmpty()) {
-      throw new IllegalArgumentException(path + ".auth_token_env: environment variable " + name
+      throw new IllegalArgumentException(path + "." + envField + ": environment variable " + name
           + " is not set");
     }
-    return wrap(path + ".auth_token_env", () -> AuthToken.of(value));
+    return wrap(path + "." + envField, () -> AuthToken.of(value));
   }
 }

@@ -240,4 +240,26 @@ class TaskFileTest {
     assertTrue(refusal(withField("\"vdaf_verify_key\": \"a b\""))
         .startsWith("tasks[0].vdaf_verify_key: not base64url"));
   }
+
+  @Test
+  void aLeaderTaskNeedsTheCollectorsTokenAndAHelperTaskRefusesIt() throws IOException {
+    String leader = example().replaceFirst("\"role\": \"helper\"", "\"role\": \"leader\"");
+    assertEquals("tasks[0]: a leader task needs collector_auth_token or collector_auth_token_env"
+        + " (the token the Collector presents)", refusal(leader));
+    int i = leader.indexOf('{', leader.indexOf("\"tasks\""));
+    String withToken = leader.substring(0, i + 1) + "\"collector_auth_token\": \"collector-1\", "
+        + leader.substring(i + 1);
+    TaskDefinition t = parse(withToken).get(0);
+    assertEquals(Role.LEADER, t.role());
+    assertTrue(t.collectorAuthToken().orElseThrow().matchesAuthorization("Bearer collector-1"));
+    assertFalse(t.authToken().matchesAuthorization("Bearer collector-1"));
+    String fromEnv = leader.substring(0, i + 1)
+        + "\"collector_auth_token_env\": \"PRIODP_EXAMPLE_TOKEN\", " + leader.substring(i + 1);
+    assertTrue(parse(fromEnv).get(0).collectorAuthToken().orElseThrow()
+        .matchesAuthorization("Bearer env-token.1"));
+    assertTrue(parse(example()).get(0).collectorAuthToken().isEmpty());
+    assertEquals("tasks[0].collector_auth_token: only a leader task has one (the Helper never"
+        + " sees the Collector's token)",
+        refusal(withField("\"collector_auth_token\": \"collector-1\"")));
+  }
 }
