@@ -184,7 +184,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       throw new CliIo.Failure(e.getMessage(), e);
     }
 
-    for (TaskDefinition t : routes.servedTasks()) {
+    for (TaskDefinition t : routes.helperTasks()) {
       LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
       if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
         LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
@@ -211,7 +211,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     RetentionCollector retentionCollector = null;
     if (retention != null && server.handler().aggregationJobs().isPresent()) {
       retentionCollector = new RetentionCollector(
-          server.handler().aggregationJobs().get().service(), routes.servedTasks(), retention,
+          server.handler().aggregationJobs().get().service(), routes.helperTasks(), retention,
           server.handler().metrics().registry());
       retentionCollector.start(java.time.Duration.ofSeconds(30), RetentionCollector.DEFAULT_PERIOD);
       LOG.info("report retention {}: report IDs, finished aggregation jobs and collected buckets"
@@ -224,7 +224,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     Shutdown shutdown = new Shutdown(server, store, retentionCollector);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
-    out.println("prio-dp serve: " + routes.servedTasks().size() + " task(s), listening on "
+    out.println("prio-dp serve: " + routes.helperTasks().size() + " task(s), listening on "
         + (tls == null ? "http" : "https") + "://" + bind + ":" + bound);
     out.flush();
     shutdown.requested.await();

@@ -71,6 +71,10 @@ public final class AggregateShareHandler {
   private final ServiceMetrics metrics;
   private final AtomicBoolean lastReady = new AtomicBoolean(true);
   private final AggregationJobHandler jobs;
+  private final TaskResource reports;
+  private final TaskResource collectionJobs;
+  /** The body limit of an upload (many reports), like an aggregation job's. */
+  public static final int MAX_UPLOAD_BODY = 16 << 20;
 
   /** Creates the handler for the tasks over the store and core service, with its own metrics. */
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
@@ -95,7 +99,20 @@ public final class AggregateShareHandler {
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
       AggregationJobHandler jobs) {
+    this(tasks, store, service, maxBody, metrics, jobs, null, null);
+  }
+
+  /**
+   * Creates the handler that also serves the Leader's {@code reports} (no authentication: DAP-18
+   * leaves Client authentication to the deployment) and {@code collection_jobs} (the task's
+   * collector_auth_token) through the given resources (null: those paths are 404).
+   */
+  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+      NoisedShareService service, int maxBody, ServiceMetrics metrics,
+      AggregationJobHandler jobs, TaskResource reports, TaskResource collectionJobs) {
     this.jobs = jobs;
+    this.reports = reports;
+    this.collectionJobs = collectionJobs;
     this.routes = TaskRoutes.of(Objects.requireNonNull(tasks, "tasks"));
     this.store = Objects.requireNonNull(store, "store");
     this.service = Objects.requireNonNull(service, "service");
@@ -119,6 +136,10 @@ public final class AggregateShareHandler {
     TaskRoutes.Target t = jobs == null ? null : TaskRoutes.parse(path);
     if (t != null && t.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
       return jobs.maxBody();
+    }
+    TaskRoutes.Target u = TaskRoutes.parse(path);
+    if (u != null && u.collection().equals(TaskRoutes.REPORTS)) {
+      return Math.max(maxBody, MAX_UPLOAD_BODY);
     }
     return maxBody;
   }
@@ -163,6 +184,13 @@ public final class AggregateShareHandler {
     if (t.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
       return t.basePath() + "tasks/{task-id}/aggregation_jobs"
           + (t.shareId() == null ? "" : "/{aggregation-job-id}");
+    }
+    if (t.collection().equals(TaskRoutes.REPORTS)) {
+      return t.basePath() + "tasks/{task-id}/reports";
+    }
+    if (t.collection().equals(TaskRoutes.COLLECTION_JOBS)) {
+      return t.basePath() + "tasks/{task-id}/collection_jobs"
+          + (t.shareId() == null ? "" : "/{collection-job-id}");
     }
     return t.basePath() + "tasks/{task-id}/aggregate_shares"
         + (t.shareId() == null ? "" : "/{aggregate-share-id}");
@@ -242,12 +270,14 @@ public final class AggregateShareHandler {
     if (task == null) {
       throw DapProblem.dap(DapError.UNRECOGNIZED_TASK, taskId, "unknown task");
     }
-    if (authorization == null) {
-      throw DapProblem.http(401, "Unauthorized", "missing bearer token", taskId);
+    if (task.role() == org.priodp.aggregator.dap.Role.LEADER) {
+      return leaderResource(method, task, target, query, authorization, contentType, body);
     }
-    if (!task.authToken().matchesAuthorization(authorization)) {
-      throw DapProblem.http(401, "Unauthorized", "wrong bearer token", taskId);
+    if (target.collection().equals(TaskRoutes.REPORTS)
+        || target.collection().equals(TaskRoutes.COLLECTION_JOBS)) {
+      throw DapProblem.http(404, "Not Found", "no such resource on the Helper", taskId);
     }
+    checkAuthorization(task.authToken(), authorization, taskId);
     if (target.collection().equals(TaskRoutes.AGGREGATION_JOBS)) {
       return jobs.handle(method, task, target.shareId(), query, contentType, body);
     }
@@ -270,6 +300,38 @@ public final class AggregateShareHandler {
       case "DELETE" -> delete(task, id);
       default -> notAllowed("GET, DELETE", taskId);
     };
+  }
+
+  private static void checkAuthorization(org.priodp.aggregator.task.AuthToken token,
+      String authorization, TaskId taskId) {
+    if (authorization == null) {
+      throw DapProblem.http(401, "Unauthorized", "missing bearer token", taskId);
+    }
+    if (!token.matchesAuthorization(authorization)) {
+      throw DapProblem.http(401, "Unauthorized", "wrong bearer token", taskId);
+    }
+  }
+
+  /**
+   * Routes a request for a Leader task: {@code reports} (DAP-18 "Upload Request", creation URL
+   * only, unauthenticated) and {@code collection_jobs} (DAP-18 "Collecting Results", the
+   * Collector's token); the Helper's resources do not exist on a Leader task.
+   */
+  private HttpReply leaderResource(String method, TaskDefinition task, TaskRoutes.Target target,
+      String query, String authorization, String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
+    if (target.collection().equals(TaskRoutes.REPORTS) && reports != null
+        && target.shareId() == null) {
+      return reports.handle(method, task, null, query, contentType, body);
+    }
+    if (target.collection().equals(TaskRoutes.COLLECTION_JOBS) && collectionJobs != null) {
+      if (task.collectorAuthToken().isEmpty()) {
+        throw DapProblem.http(401, "Unauthorized", "the task has no collector token", taskId);
+      }
+      checkAuthorization(task.collectorAuthToken().get(), authorization, taskId);
+      return collectionJobs.handle(method, task, target.shareId(), query, contentType, body);
+    }
+    throw DapProblem.http(404, "Not Found", "no such resource on the Leader", taskId);
   }
 
   private static HttpReply json(int status, String body) {

@@ -17,10 +17,10 @@ import org.priodp.aggregator.task.TaskDefinition;
 /**
  * Where each task's resources live (DAP-18 "HTTP Usage": a resource URL is the aggregator's base
  * API URL followed by {@code tasks/{task-id}/...}, and the base URL may carry path components).
- * A Helper task is served under the path of its {@code helper_aggregator_endpoint}, normalised to
- * end with "/" (an empty path is "/"), so tasks with different paths share one server. Tasks
- * whose role is Leader are not served here: this is the Helper endpoint, and a request for them
- * is answered like one for an unknown task. Immutable.
+ * A Helper task is served under the path of its {@code helper_aggregator_endpoint} and a Leader
+ * task under the path of its {@code leader_aggregator_endpoint}, each normalised to end with "/"
+ * (an empty path is "/"), so tasks of both roles and with different paths share one server.
+ * Immutable.
  */
 public final class TaskRoutes {
   private final Map<String, Map<TaskId, TaskDefinition>> served;
@@ -47,19 +47,20 @@ public final class TaskRoutes {
       if (!seen.add(t.taskId())) {
         throw new IllegalArgumentException("task " + t.taskId().toBase64Url() + " appears twice");
       }
+      boolean leader = t.role() == Role.LEADER;
       String base;
       try {
-        base = basePath(t.configuration().helperAggregatorEndpoint());
+        base = basePath(leader ? t.configuration().leaderAggregatorEndpoint()
+            : t.configuration().helperAggregatorEndpoint());
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("task " + t.taskId().toBase64Url()
-            + ": helper_aggregator_endpoint: " + e.getMessage(), e);
+        throw new IllegalArgumentException("task " + t.taskId().toBase64Url() + ": "
+            + (leader ? "leader" : "helper") + "_aggregator_endpoint: " + e.getMessage(), e);
       }
       bases.add(base);
-      if (t.role() == Role.LEADER) {
+      if (leader) {
         leaders.add(t);
-      } else {
-        served.computeIfAbsent(base, b -> new HashMap<>()).put(t.taskId(), t);
       }
+      served.computeIfAbsent(base, b -> new HashMap<>()).put(t.taskId(), t);
     }
     Map<String, Map<TaskId, TaskDefinition>> frozen = new HashMap<>();
     served.forEach((b, m) -> frozen.put(b, Map.copyOf(m)));
@@ -99,7 +100,7 @@ public final class TaskRoutes {
         + task.taskId().toBase64Url() + "/aggregate_shares";
   }
 
-  /** Returns the served (Helper) task at this base path, or null. */
+  /** Returns the task (of either role) served at this base path, or null. */
   TaskDefinition task(String basePath, TaskId taskId) {
     return served.getOrDefault(basePath, Map.of()).get(taskId);
   }
@@ -114,12 +115,13 @@ public final class TaskRoutes {
     return Collections.unmodifiableSet(new TreeSet<>(basePaths));
   }
 
-  /** Returns the served (Helper) tasks. */
-  public List<TaskDefinition> servedTasks() {
-    return served.values().stream().flatMap(m -> m.values().stream()).toList();
+  /** Returns the served Helper tasks. */
+  public List<TaskDefinition> helperTasks() {
+    return served.values().stream().flatMap(m -> m.values().stream())
+        .filter(t -> t.role() == Role.HELPER).toList();
   }
 
-  /** Returns the configured Leader tasks, which this endpoint does not serve. */
+  /** Returns the served Leader tasks. */
   public List<TaskDefinition> leaderTasks() {
     return leaderTasks;
   }
@@ -134,11 +136,15 @@ public final class TaskRoutes {
   static final String AGGREGATE_SHARES = "aggregate_shares";
   /** The collection segment of an aggregation-job URL (DAP-18 "Aggregating Reports"). */
   static final String AGGREGATION_JOBS = "aggregation_jobs";
+  /** The Leader's reports resource (DAP-18 "Upload Request"); it has no resource ID. */
+  static final String REPORTS = "reports";
+  /** The Leader's collection jobs (DAP-18 "Collection Job Initialization"). */
+  static final String COLLECTION_JOBS = "collection_jobs";
 
   /**
    * A request path split into its parts: the base path, the task ID segment, for a resource URL
    * the resource ID segment (null for the creation URL), and the collection ({@link
-   * #AGGREGATE_SHARES} or {@link #AGGREGATION_JOBS}).
+   * #AGGREGATE_SHARES}, {@link #AGGREGATION_JOBS}, {@link #REPORTS} or {@link #COLLECTION_JOBS}).
    */
   record Target(String basePath, String taskId, String shareId, String collection) {
     Target(String basePath, String taskId, String shareId) {
@@ -147,7 +153,7 @@ public final class TaskRoutes {
   }
 
   /**
-   * Splits {@code {base}tasks/{task-id}/{aggregate_shares|aggregation_jobs}[/{id}]} from the end
+   * Splits {@code {base}tasks/{task-id}/{collection}[/{id}]} from the end
    * (the base path may itself contain "tasks"); returns null for any other shape.
    */
   static Target parse(String path) {
@@ -166,7 +172,8 @@ public final class TaskRoutes {
   }
 
   private static boolean isCollection(String segment) {
-    return segment.equals(AGGREGATE_SHARES) || segment.equals(AGGREGATION_JOBS);
+    return segment.equals(AGGREGATE_SHARES) || segment.equals(AGGREGATION_JOBS)
+        || segment.equals(REPORTS) || segment.equals(COLLECTION_JOBS);
   }
 
   /**

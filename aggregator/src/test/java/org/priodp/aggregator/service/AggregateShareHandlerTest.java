@@ -251,7 +251,7 @@ class AggregateShareHandlerTest {
   }
 
   @Test
-  void leaderTasksAreNotServedOnTheHelperEndpoint() throws Exception {
+  void leaderTasksAreServedUnderTheLeaderEndpointWithoutTheHelpersResources() throws Exception {
     Fixture helper = Fixture.laplace(64);
     Fixture leader = Fixture.laplace(65);
     Fixture lonelyLeader = Fixture.laplace(66);
@@ -264,15 +264,25 @@ class AggregateShareHandlerTest {
           at(lonelyLeader, "https://helper.example/only-leader/", Role.LEADER)), store,
           new NoisedShareService(store, RandomSource.seeded(new byte[] {4}), Clock.systemUTC()),
           AggregateShareHandler.DEFAULT_MAX_BODY);
+      // at the Helper's base path the Leader task is unknown
       JsonNode n = assertProblem(h.handle("POST", sharesPath("/dap/", leader), AUTH, TYPE,
           leader.request(0, 2).encode()), 404, "urn:ietf:params:ppm:dap:error:unrecognizedTask");
       assertEquals(leader.taskId.toBase64Url(), n.get("taskid").asText());
-      assertProblem(h.handle("POST", sharesPath("/only-leader/", lonelyLeader), AUTH, TYPE,
-          lonelyLeader.request(0, 2).encode()), 404,
-          "urn:ietf:params:ppm:dap:error:unrecognizedTask");
+      // at the Leader's base path ("https://leader.example/") the task is known, but a Leader has
+      // no aggregate_shares, and without Leader resources configured no reports either
+      for (String collection : List.of("aggregate_shares", "reports", "collection_jobs")) {
+        for (Fixture f : List.of(leader, lonelyLeader)) {
+          HttpReply r = h.handle("POST", "/tasks/" + f.taskId.toBase64Url() + "/" + collection,
+              AUTH, TYPE, f.request(0, 2).encode());
+          assertEquals(404, r.status(), collection);
+        }
+      }
+      // the Helper task has no Leader resources
+      assertEquals(404, h.handle("POST", "/dap/tasks/" + helper.taskId.toBase64Url()
+          + "/reports", null, TYPE, new byte[0]).status());
       assertEquals(0, h.service().noiseDraws());
       assertEquals(2, h.routes().leaderTasks().size());
-      assertEquals(1, h.routes().servedTasks().size());
+      assertEquals(1, h.routes().helperTasks().size());
     }
   }
 
