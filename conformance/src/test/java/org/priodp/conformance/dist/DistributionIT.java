@@ -1,0 +1,324 @@
+package org.priodp.conformance.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution of docs/DEPLOY.md works with only a JDK: {@code prio-dp-VERSION.tar.gz},
+ * unpacked into an empty folder, runs {@code bin/prio-dp --version}, {@code --help} and
+ * {@code serve} (a Helper on SQLite, up to {@code /healthz} and {@code /readyz}, then SIGTERM)
+ * from that folder, with a PATH of the JDK's bin folder and a few basic tools (no Maven, no
+ * source tree), and its launcher refuses a missing or old Java in one clear line.
+ *
+ * <p>Runs after {@code package} (the surefire execution {@code distribution-test} of the
+ * conformance POM, phase {@code integration-test}), which passes the tarball in the system
+ * property {@code priodp.distribution}. New end-to-end steps (a Leader, {@code upload},
+ * {@code collect}) are new test methods on {@link #dist}: {@link Dist#run} for a command,
+ * {@link Dist#serve} for a server.
+ */
+class DistributionIT {
+
+  @TempDir static Path work;
+
+  /** The unpacked distribution and the JDK-only environment it runs in. */
+  static Dist dist;
+
+  @BeforeAll
+  static void unpack() throws Exception {
+    String tarball = System.getProperty("priodp.distribution");
+    Assumptions.assumeTrue(tarball != null,
+        "no priodp.distribution: this test runs after packaging, in mvn verify");
+    dist = Dist.unpack(Path.of(tarball), work);
+  }
+
+  @Test
+  void layoutHasLauncherJarsAndConfigButNoJavadocNorTestJars() throws IOException {
+    assertTrue(Files.isExecutable(dist.home.resolve("bin/prio-dp")), "bin/prio-dp not executable");
+    List<String> jars;
+    try (Stream<Path> s = Files.list(dist.home.resolve("lib"))) {
+      jars = s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    for (String prefix : List.of("prio-dp-field-", "prio-dp-noise-", "prio-dp-vdaf-adapter-",
+        "prio-dp-aggregator-", "prio-dp-conformance-", "logback-classic-", "sqlite-jdbc-",
+        "postgresql-", "picocli-")) {
+      assertTrue(jars.stream().anyMatch(j -> j.startsWith(prefix)), prefix + "* missing: " + jars);
+    }
+    assertFalse(jars.stream().anyMatch(j -> j.endsWith("-javadoc.jar") || j.endsWith("-sources.jar")
+        || j.startsWith("junit-") || j.startsWith("opentest4j")), "unexpected jar in " + jars);
+    for (String f : List.of("config/prio-dp@.service", "config/helper.env", "config/leader.env",
+        "docs/DEPLOY.md", "README.md")) {
+      assertTrue(Files.isRegularFile(dist.home.resolve(f)), f + " missing");
+    }
+  }
+
+  @Test
+  void versionAndHelpRunWithOnlyAJdk() throws Exception {
+    Result version = dist.run("--version");
+    assertEquals(0, version.exit(), version.toString());
+    assertEquals("prio-dp " + System.getProperty("priodp.version", "unknown"),
+        version.stdout().strip());
+
+    Result help = dist.run("--help");
+    assertEquals(0, help.exit(), help.toString());
+    for (String command : List.of("serve", "keys", "loadgen", "demo")) {
+      assertTrue(help.stdout().contains("\n  " + command + " "), command + " not in:\n" + help);
+    }
+  }
+
+  @Test
+  void launcherNamesAMissingOrOldJava() throws Exception {
+    Map<String, String> noJava = new LinkedHashMap<>(dist.env);
+    noJava.put("PATH", dist.tools.toString());
+    Result missing = dist.run(noJava, "--version");
+    assertEquals(1, missing.exit(), missing.toString());
+    assertTrue(missing.stderr().contains("prio-dp: Java not found"), missing.toString());
+
+    Path old = work.resolve("old-jdk");
+    Files.createDirectories(old.resolve("bin"));
+    Path fake = old.resolve("bin/java");
+    Files.writeString(fake, "#!/bin/sh\necho 'openjdk version \"11.0.22\" 2024-01-16' >&2\n");
+    fake.toFile().setExecutable(true);
+    Map<String, String> oldJava = new LinkedHashMap<>(noJava);
+    oldJava.put("JAVA_HOME", old.toString());
+    Result tooOld = dist.run(oldJava, "--version");
+    assertEquals(1, tooOld.exit(), tooOld.toString());
+    assertTrue(tooOld.stderr().contains("Java 17 or later is needed")
+        && tooOld.stderr().contains("11.0.22"), tooOld.toString());
+
+    Map<String, String> viaJavaHome = new LinkedHashMap<>(noJava);
+    viaJavaHome.put("JAVA_HOME", System.getProperty("java.home"));
+    Result ok = dist.run(viaJavaHome, "--version");
+    assertEquals(0, ok.exit(), ok.toString());
+  }
+
+  @Test
+  void serveHelperAnswersHealthAndReadinessThenStopsOnSigterm() throws Exception {
+    Path tasks = dist.cwd.resolve("helper.json");
+    Files.copy(Path.of(System.getProperty("priodp.root", ".."),
+        "aggregator/src/test/resources/tasks.example.json"), tasks);
+    Files.createDirectories(dist.cwd.resolve("state"));
+
+    Server helper = dist.serve(tasks, "jdbc:sqlite:state/helper.db");
+    try {
+      assertEquals(200, helper.awaitStatus("/healthz", 200), helper.log());
+      assertEquals(200, helper.awaitStatus("/readyz", 200), helper.log());
+      assertEquals(200, helper.get("/metrics").statusCode(), helper.log());
+      assertTrue(Files.isRegularFile(dist.cwd.resolve("state/helper.db")),
+          "the store is not in the working folder");
+    } finally {
+      int exit = helper.stop();
+      assertEquals(0, exit, "serve did not exit 0 on SIGTERM:\n" + helper.log());
+    }
+    assertTrue(helper.log().contains("stopped"), helper.log());
+  }
+
+  /** What a command printed and its exit status. */
+  record Result(int exit, String stdout, String stderr) {
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
+    }
+  }
+
+  /**
+   * The distribution unpacked in {@code work/unpacked}, run from the empty folder
+   * {@code work/run} with an environment of PATH (the JDK's bin folder and {@code work/tools},
+   * symbolic links to a few basic system tools), HOME (an empty folder) and LANG only.
+   */
+  static final class Dist {
+    final Path home;
+    final Path cwd;
+    final Path tools;
+    final Map<String, String> env = new LinkedHashMap<>();
+
+    private Dist(Path home, Path cwd, Path tools) {
+      this.home = home;
+      this.cwd = cwd;
+      this.tools = tools;
+    }
+
+    /** Unpacks {@code tarball} under {@code work} with tar, as an operator would. */
+    static Dist unpack(Path tarball, Path work) throws Exception {
+      assertTrue(Files.isRegularFile(tarball), "no distribution at " + tarball);
+      Path unpacked = Files.createDirectories(work.resolve("unpacked"));
+      Process tar = new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C",
+          unpacked.toString()).redirectErrorStream(true).start();
+      String out = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, tar.waitFor(), "tar failed: " + out);
+      Path home;
+      try (Stream<Path> s = Files.list(unpacked)) {
+        List<Path> top = s.toList();
+        assertEquals(1, top.size(), "the tarball has one top folder: " + top);
+        home = top.get(0);
+      }
+      String name = tarball.getFileName().toString();
+      assertEquals(name.substring(0, name.length() - ".tar.gz".length()),
+          home.getFileName().toString());
+
+      Path tools = Files.createDirectories(work.resolve("tools"));
+      for (String tool : List.of("sh", "readlink", "cat", "ls", "mkdir", "rm", "sleep", "env")) {
+        for (String dir : List.of("/usr/bin", "/bin")) {
+          Path p = Path.of(dir, tool);
+          if (Files.isExecutable(p)) {
+            Files.createSymbolicLink(tools.resolve(tool), p);
+            break;
+          }
+        }
+      }
+      Dist d = new Dist(home, Files.createDirectories(work.resolve("run")), tools);
+      Path jdkBin = Path.of(System.getProperty("java.home"), "bin");
+      d.env.put("PATH", jdkBin + ":" + tools);
+      d.env.put("HOME", Files.createDirectories(work.resolve("home")).toString());
+      d.env.put("LANG", "C.UTF-8");
+      // the bearer token of the example task file's first task (auth_token_env)
+      d.env.put("PRIODP_EXAMPLE_TOKEN", "distribution-test-token");
+      return d;
+    }
+
+    private ProcessBuilder builder(Map<String, String> environment, List<String> args) {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(home.resolve("bin/prio-dp").toString());
+      cmd.addAll(args);
+      ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+      pb.environment().clear();
+      pb.environment().putAll(environment);
+      return pb;
+    }
+
+    /** Runs {@code bin/prio-dp args} to its end (2 minutes at most). */
+    Result run(String... args) throws Exception {
+      return run(env, args);
+    }
+
+    /** Runs {@code bin/prio-dp args} with another environment. */
+    Result run(Map<String, String> environment, String... args) throws Exception {
+      Path out = Files.createTempFile(cwd.getParent(), "out", ".txt");
+      Path err = Files.createTempFile(cwd.getParent(), "err", ".txt");
+      Process p = builder(environment, List.of(args)).redirectOutput(out.toFile())
+          .redirectError(err.toFile()).start();
+      if (!p.waitFor(2, TimeUnit.MINUTES)) {
+        p.destroyForcibly().waitFor();
+        throw new AssertionError("prio-dp " + String.join(" ", args) + " did not end");
+      }
+      return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** Starts {@code bin/prio-dp serve --config tasks --port 0 --db db extra...}. */
+    Server serve(Path tasks, String db, String... extra) throws Exception {
+      List<String> args = new ArrayList<>(List.of("serve", "--config", tasks.toString(),
+          "--port", "0", "--db", db));
+      args.addAll(List.of(extra));
+      Path log = Files.createTempFile(cwd.getParent(), "serve", ".log");
+      Process p = builder(env, args).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .start();
+      Server s = new Server(p, log);
+      try {
+        s.awaitListening();
+      } catch (Exception | AssertionError e) {
+        s.stop();
+        throw new AssertionError("serve did not start:\n" + s.log(), e);
+      }
+      return s;
+    }
+  }
+
+  /** A running {@code bin/prio-dp serve}: its port, its log (stderr) and plain HTTP requests. */
+  static final class Server {
+    private static final Pattern LISTENING = Pattern.compile("listening on (https?)://[^:]+:(\\d+)");
+    private static final HttpClient HTTP =
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    final Process process;
+    final Path logFile;
+    String base;
+
+    Server(Process process, Path logFile) {
+      this.process = process;
+      this.logFile = logFile;
+    }
+
+    void awaitListening() throws Exception {
+      BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8));
+      String line = CompletableFuture.supplyAsync(() -> {
+        try {
+          for (String l = r.readLine(); l != null; l = r.readLine()) {
+            if (LISTENING.matcher(l).find()) {
+              return l;
+            }
+          }
+        } catch (IOException e) {
+          // the process ended
+        }
+        return null;
+      }).get(2, TimeUnit.MINUTES);
+      Matcher m = LISTENING.matcher(String.valueOf(line));
+      assertTrue(m.find(), "no 'listening on' line: " + line);
+      base = m.group(1) + "://127.0.0.1:" + m.group(2);
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
+          .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** GETs {@code path} until it answers {@code want} (one minute at most); returns the last status. */
+    int awaitStatus(String path, int want) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      int status;
+      do {
+        try {
+          status = get(path).statusCode();
+        } catch (IOException e) {
+          status = -1;
+        }
+        if (status != want) {
+          Thread.sleep(200);
+        }
+      } while (status != want && System.nanoTime() < deadline);
+      return status;
+    }
+
+    /** Sends SIGTERM and waits for the exit (30 s, then SIGKILL); returns the exit status. */
+    int stop() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      return process.exitValue();
+    }
+
+    String log() {
+      try {
+        return Files.readString(logFile);
+      } catch (IOException e) {
+        return "(no log: " + e + ")";
+      }
+    }
+  }
+}
