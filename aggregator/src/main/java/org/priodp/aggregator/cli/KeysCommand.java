@@ -1,5 +1,6 @@
 package org.priodp.aggregator.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -43,8 +44,14 @@ public final class KeysCommand implements PrioDpSubcommand {
   String db;
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
-      description = "PostgreSQL user; the password comes from PRIODP_DB_PASSWORD. [PRIODP_DB_USER]")
+      description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
   String dbUser;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_DB_PASSWORD_FILE}",
+      description = "File whose first line is the PostgreSQL password, as for serve; it wins"
+          + " over the PRIODP_DB_PASSWORD variable. [PRIODP_DB_PASSWORD_FILE]")
+  String dbPasswordFile;
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -55,17 +62,8 @@ public final class KeysCommand implements PrioDpSubcommand {
     return 2;
   }
 
-  JdbcAggregateShareStore open() {
-    Properties p = new Properties();
-    if (db.startsWith("jdbc:postgresql:")) {
-      if (dbUser != null && !dbUser.isBlank()) {
-        p.setProperty("user", dbUser);
-      }
-      String pw = System.getenv("PRIODP_DB_PASSWORD");
-      if (pw != null && !pw.isBlank()) {
-        p.setProperty("password", pw);
-      }
-    }
+  JdbcAggregateShareStore open() throws IOException {
+    Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
     try {
       return JdbcAggregateShareStore.open(db, p);
     } catch (StoreException | IllegalArgumentException e) {
@@ -92,7 +90,7 @@ public final class KeysCommand implements PrioDpSubcommand {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
-    public final Integer call() {
+    public final Integer call() throws IOException {
       try (JdbcAggregateShareStore store = parent.open()) {
         PrintWriter out = spec.commandLine().getOut();
         int code = run(keys(store), out);

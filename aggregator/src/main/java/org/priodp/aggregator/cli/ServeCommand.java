@@ -250,6 +250,16 @@ public final class ServeCommand implements PrioDpSubcommand {
   }
 
   Properties dbProperties() throws IOException {
+    return dbProperties(db, dbUser, dbPasswordFile, environment);
+  }
+
+  /**
+   * The JDBC properties of a PostgreSQL store: {@code user} from {@code dbUser}, {@code password}
+   * from the first line of {@code passwordFile}, else from PRIODP_DB_PASSWORD in
+   * {@code environment}; none for SQLite. Shared by {@code serve} and {@code keys}.
+   */
+  static Properties dbProperties(String db, String dbUser, String passwordFile,
+      java.util.Map<String, String> environment) throws IOException {
     Properties p = new Properties();
     if (!db.startsWith("jdbc:postgresql:")) {
       return p; // SQLite takes neither user nor password
@@ -259,7 +269,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       p.setProperty("user", user);
     }
     String password = null;
-    String file = blankToNull(dbPasswordFile);
+    String file = blankToNull(passwordFile);
     if (file != null) {
       Path f = Path.of(file);
       if (!Files.isRegularFile(f)) {

@@ -40,4 +40,13 @@ class KeysCommandTest {
     assertEquals(0, help.code());
     assertTrue(help.out().contains("Example:"), help.out());
   }
+
+  @Test
+  void passwordFileThatIsMissingIsOneLineBeforeConnecting() {
+    // port 1: nothing listens there, so reaching the message proves the file is read first
+    CliRun missing = CliRun.of("keys", "--db", "jdbc:postgresql://127.0.0.1:1/priodp",
+        "--db-password-file", dir.resolve("nope").toString(), "list");
+    assertEquals(2, missing.code(), missing.err());
+    assertTrue(missing.failedWithOneLine("--db-password-file"), missing.err());
+  }
 }
