@@ -149,7 +149,7 @@ class DistributionIT {
   /**
    * The distribution unpacked in {@code work/unpacked}, run from the empty folder
    * {@code work/run} with an environment of PATH (the JDK's bin folder and {@code work/tools},
-   * symbolic links to a few basic system tools), HOME (an empty folder) and LANG only.
+   * symbolic links to a few basic system tools), HOME (an empty folder), LANG and JAVA_OPTS only.
    */
   static final class Dist {
     final Path home;
@@ -196,6 +196,8 @@ class DistributionIT {
       d.env.put("PATH", jdkBin + ":" + tools);
       d.env.put("HOME", Files.createDirectories(work.resolve("home")).toString());
       d.env.put("LANG", "C.UTF-8");
+      // two flags: the launcher must split JAVA_OPTS (one argument would not start the JVM)
+      d.env.put("JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
       // the bearer token of the example task file's first task (auth_token_env)
       d.env.put("PRIODP_EXAMPLE_TOKEN", "distribution-test-token");
       return d;
