@@ -92,6 +92,41 @@ class DistributionIT {
   }
 
   @Test
+  void configExamplesSetOnlyVariablesThatServeReads() throws Exception {
+    Result help = dist.run("serve", "--help");
+    assertEquals(0, help.exit(), help.toString());
+    Pattern assignment = Pattern.compile("(?m)^#?(PRIODP_[A-Z_]+)=");
+    for (String file : List.of("config/helper.env", "config/leader.env")) {
+      Matcher m = assignment.matcher(Files.readString(dist.home.resolve(file)));
+      int n = 0;
+      while (m.find()) {
+        n++;
+        assertTrue(help.stdout().contains("[" + m.group(1) + "]")
+            || m.group(1).equals("PRIODP_DB_PASSWORD"), file + ": serve does not read " + m.group(1));
+      }
+      assertTrue(n >= 8, file + " sets only " + n + " PRIODP_ variables");
+    }
+  }
+
+  @Test
+  void systemdUnitPassesSystemdAnalyzeVerify() throws Exception {
+    Path analyze = Stream.of("/usr/bin/systemd-analyze", "/bin/systemd-analyze").map(Path::of)
+        .filter(Files::isExecutable).findFirst().orElse(null);
+    Assumptions.assumeTrue(analyze != null, "no systemd-analyze on this machine");
+    // the unit as installed, but with ExecStart at this unpacked launcher (verify checks it)
+    Path units = Files.createDirectories(work.resolve("units"));
+    String unit = Files.readString(dist.home.resolve("config/prio-dp@.service"));
+    assertTrue(unit.contains("ExecStart=/opt/prio-dp/bin/prio-dp serve"), unit);
+    Files.writeString(units.resolve("prio-dp@.service"), unit.replace("/opt/prio-dp/bin/prio-dp",
+        dist.home.resolve("bin/prio-dp").toString()));
+    Process p = new ProcessBuilder(analyze.toString(), "verify",
+        units.resolve("prio-dp@helper.service").toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    assertEquals("", out.strip(), "systemd-analyze verify complains");
+  }
+
+  @Test
   void launcherNamesAMissingOrOldJava() throws Exception {
     Map<String, String> noJava = new LinkedHashMap<>(dist.env);
     noJava.put("PATH", dist.tools.toString());
