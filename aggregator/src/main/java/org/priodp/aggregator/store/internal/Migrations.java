@@ -215,6 +215,14 @@ public final class Migrations {
       }
       c.commit();
       int current = current(c);
+      int known = migrations.isEmpty() ? 0 : migrations.get(migrations.size() - 1).version();
+      if (current > known) {
+        // a newer prio-dp migrated this database: its tables may mean things this code does not
+        // know (e.g. a once-only rule), so an older version must not run on it
+        throw new SQLException("the database is at schema version " + current + ", newer than"
+            + " this prio-dp knows (" + known + "); a newer version migrated it and there is no"
+            + " downgrade: run that version or restore a backup");
+      }
       for (Migration m : migrations) {
         if (m.version() <= current) {
           continue;

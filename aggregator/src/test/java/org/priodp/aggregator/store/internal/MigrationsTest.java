@@ -37,6 +37,21 @@ class MigrationsTest {
   }
 
   @Test
+  void aDatabaseMigratedByANewerVersionIsRefused() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("newer.db"))) {
+      int v = Migrations.latest();
+      List<Migrations.Migration> newer = new ArrayList<>(Migrations.ALL);
+      newer.add(new Migrations.Migration(v + 1, List.of("CREATE TABLE future (x ${bytes})")));
+      assertEquals(v + 1, Migrations.migrate(c, SqlDialect.SQLITE, newer));
+      java.sql.SQLException e = assertThrows(
+          java.sql.SQLException.class, () -> Migrations.migrate(c, SqlDialect.SQLITE,
+              Migrations.ALL));
+      assertTrue(e.getMessage().startsWith("the database is at schema version " + (v + 1)
+          + ", newer than this prio-dp knows (" + v + ")"), e.getMessage());
+    }
+  }
+
+  @Test
   void appliesOnlyNewMigrationsAndRollsBackAFailingOne() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("n.db"))) {
       Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL);
