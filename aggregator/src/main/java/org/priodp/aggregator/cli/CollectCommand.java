@@ -48,9 +48,10 @@ public final class CollectCommand implements PrioDpSubcommand {
       description = "The Collector's task file (collector.json from task new).")
   Path task;
 
-  @Option(names = "--interval", paramLabel = "START/DURATION",
-      description = "The batch interval of a time_interval task: START in RFC 3339 or seconds"
-          + " since the epoch, DURATION in seconds, both multiples of the time precision.")
+  @Option(names = "--interval", paramLabel = "INTERVAL",
+      description = "The batch interval of a time_interval task, START/DURATION: START in RFC"
+          + " 3339 or seconds since the epoch, DURATION in seconds, both multiples of the time"
+          + " precision.")
   String interval;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",

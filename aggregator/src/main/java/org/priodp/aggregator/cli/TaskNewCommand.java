@@ -111,9 +111,9 @@ public final class TaskNewCommand implements Callable<Integer> {
       description = "The Helper's base URL (https://, may carry a path).")
   String helperUrl;
 
-  @Option(names = "--task-interval", paramLabel = "START/DURATION",
-      description = "Optional task_interval extension: START in RFC 3339 or seconds since the"
-          + " epoch, DURATION in seconds, both multiples of --time-precision.")
+  @Option(names = "--task-interval", paramLabel = "INTERVAL",
+      description = "Optional task_interval extension, START/DURATION: START in RFC 3339 or"
+          + " seconds since the epoch, DURATION in seconds, both multiples of --time-precision.")
   String taskInterval;
 
   @Option(names = "--task-info", paramLabel = "TEXT", defaultValue = "prio-dp task",
