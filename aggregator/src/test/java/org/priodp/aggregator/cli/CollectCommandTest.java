@@ -96,6 +96,8 @@ class CollectCommandTest {
       assertTrue(lines[3].matches("\\s+0\\s+3\\s+\\[-\\d+, \\d+\\]\\s*"), lines[3]);
       assertTrue(lines[6].matches("\\s+3\\s+2\\s+\\[-\\d+, \\d+\\]\\s*"), lines[6]);
       assertTrue(r.out().contains("independent noise draws"), r.out());
+      assertTrue(r.out().endsWith("  privacy budget spent on this batch: epsilon = 1 (pure DP)\n"),
+          r.out());
       // the query carried the interval in time_precision units: 2026-01-01 is hour 490896
       assertEquals(3, leader.requests.size());
     }
