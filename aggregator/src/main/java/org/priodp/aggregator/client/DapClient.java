@@ -132,16 +132,50 @@ public final class DapClient {
     if (!DapHttp.success(r.statusCode())) {
       throw DapProblemException.of(who + " refused GET " + uri, r);
     }
-    HpkeConfigList list;
+    List<HpkeConfig> configs;
     try {
-      list = HpkeConfigList.decode(r.body());
+      configs = HpkeConfigList.decode(r.body()).configs();
     } catch (IllegalArgumentException e) {
-      throw new IOException(who + "'s " + uri + " is not a valid HpkeConfigList: "
-          + e.getMessage(), e);
+      // a config with an algorithm id this project does not know is not an error: skip it
+      configs = knownConfigs(r.body()).orElseThrow(() -> new IOException(who + "'s " + uri
+          + " is not a valid HpkeConfigList: " + e.getMessage(), e));
     }
-    return list.configs().stream().filter(HpkeConfig::isSupported).findFirst()
+    return configs.stream().filter(HpkeConfig::isSupported).findFirst()
         .orElseThrow(() -> new IOException(who + " advertises no HPKE config with a supported"
             + " KEM, KDF and AEAD (" + uri + ")"));
+  }
+
+  /**
+   * Returns the configs of an HpkeConfigList whose framing is well formed ({@code HpkeConfig
+   * HpkeConfigList<10..2^16-1>}, each entry {@code id, kem_id, kdf_id, aead_id,
+   * public_key<1..2^16-1>}) but which names algorithms the codec does not know: each entry is
+   * decoded on its own by {@link HpkeConfig#decode} and those it refuses are left out. Empty if
+   * the framing itself is broken.
+   */
+  static java.util.Optional<List<HpkeConfig>> knownConfigs(byte[] body) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(body);
+    if (b.remaining() < 2 || (b.getShort() & 0xffff) != b.remaining() || b.remaining() < 10) {
+      return java.util.Optional.empty();
+    }
+    List<HpkeConfig> out = new ArrayList<>();
+    while (b.hasRemaining()) {
+      int start = b.position();
+      if (b.remaining() < 9) {
+        return java.util.Optional.empty();
+      }
+      b.position(start + 7);
+      int pk = b.getShort() & 0xffff;
+      if (pk < 1 || b.remaining() < pk) {
+        return java.util.Optional.empty();
+      }
+      b.position(b.position() + pk);
+      try {
+        out.add(HpkeConfig.decode(java.util.Arrays.copyOfRange(body, start, b.position())));
+      } catch (IllegalArgumentException unknown) {
+        // an algorithm this project does not know, or a key of the wrong length: not usable
+      }
+    }
+    return java.util.Optional.of(out);
   }
 
   /**
@@ -263,9 +297,16 @@ public final class DapClient {
           .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
           .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
           .build();
-      HttpResponse<byte[]> r = DapHttp.send(http, post, "the Leader");
+      String sent = from == 0 ? "" : " (the Leader answered the first " + from + " of "
+          + reports.size() + " reports)";
+      HttpResponse<byte[]> r;
+      try {
+        r = DapHttp.send(http, post, "the Leader");
+      } catch (IOException e) {
+        throw new IOException(e.getMessage() + sent, e);
+      }
       if (!DapHttp.success(r.statusCode())) {
-        throw DapProblemException.of("the Leader refused the upload", r);
+        throw DapProblemException.of("the Leader refused the upload" + sent, r);
       }
       if (r.body().length > 0) {
         try {

@@ -366,6 +366,48 @@ class DapClientTest {
   }
 
   @Test
+  void configsWithAlgorithmsTheClientDoesNotKnowAreSkipped() throws Exception {
+    Key leaderKey = Key.fresh(8);
+    Key helperKey = Key.fresh(9);
+    // kem_id 0x7777 is in no registry: the list is still valid DAP, the entry just unusable
+    byte[] unknown = new SpecTls().u8(1).u16(0x7777).u16(0x0001).u16(0x0001)
+        .opaque16(new byte[5]).bytes();
+    List<byte[]> uploads = new ArrayList<>();
+    try (FakeHttp helper = new FakeHttp(serving(configList(unknown, helperKey.config()),
+            r -> null));
+        FakeHttp leader = new FakeHttp(serving(configList(leaderKey.config(), unknown), r -> {
+          uploads.add(r.body());
+          return Response.of(200, new byte[0]);
+        }))) {
+      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+          seeded(18), CLOCK);
+      assertEquals(List.of(), client.upload(histogram(3, 3)).status());
+      assertEquals(List.of(BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO, BigInteger.TWO),
+          openVerifyAndUnshard(decodeUpload(uploads.get(0)), leaderKey, helperKey,
+              specTaskConfiguration(leader, helper)));
+    }
+    assertTrue(DapClient.knownConfigs(configList(unknown)).orElseThrow().isEmpty());
+    assertTrue(DapClient.knownConfigs(new byte[] {0, 12, 1}).isEmpty(), "broken framing");
+  }
+
+  @Test
+  void aRefusalAfterTheFirstRequestSaysHowManyReportsTheLeaderAnswered() throws Exception {
+    Key key = Key.fresh(1);
+    AtomicInteger posts = new AtomicInteger();
+    try (FakeHttp helper = new FakeHttp(serving(configList(key.config()), r -> null));
+        FakeHttp leader = new FakeHttp(serving(configList(key.config()), r ->
+            posts.incrementAndGet() == 1 ? Response.of(200, new byte[0])
+                : Response.of(503, "busy".getBytes(StandardCharsets.UTF_8))))) {
+      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+          seeded(19), CLOCK, 2);
+      DapProblemException e = assertThrows(DapProblemException.class,
+          () -> client.upload(histogram(0, 1, 2)));
+      assertEquals("the Leader refused the upload (the Leader answered the first 2 of 3"
+          + " reports): (HTTP 503): busy", e.getMessage());
+    }
+  }
+
+  @Test
   void aProblemDocumentBecomesAnExceptionNamingTheDapErrorType() throws Exception {
     Key key = Key.fresh(1);
     try (FakeHttp helper = new FakeHttp(serving(configList(key.config()), r -> null));
