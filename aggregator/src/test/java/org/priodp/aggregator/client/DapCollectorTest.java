@@ -261,14 +261,16 @@ class DapCollectorTest {
 
   @Test
   void theTokenIsNeverSentToAnotherOriginAndTheWaitIsBounded() throws Exception {
-    try (FakeHttp leader = new FakeHttp(req -> new Response(200,
-        Map.of("Location", "http://elsewhere.example/tasks/x/collection_jobs/y"), new byte[0]))) {
+    try (FakeHttp elsewhere = new FakeHttp(req -> Response.of(200, new byte[0]));
+        FakeHttp leader = new FakeHttp(req -> new Response(200,
+            Map.of("Location", elsewhere.url() + "/tasks/x/collection_jobs/y"), new byte[0]))) {
       IOException e = assertThrows(IOException.class,
           () -> collector(leader.url(), new DpStrategy.NoDifferentialPrivacy(), new ArrayList<>(),
               Duration.ofMinutes(1)).collect(new Query.TimeInterval(Interval.of(1, 1)),
                   (p, w, t) -> { }));
       assertTrue(e.getMessage().contains("not on the Leader's origin"), e.getMessage());
       assertEquals(1, leader.requests.size());
+      assertEquals(List.of(), elsewhere.requests, "the token went to another origin (port)");
     }
     try (FakeHttp leader = new FakeHttp(req -> new Response(200,
         Map.of("Location", "/tasks/x/collection_jobs/y", "Retry-After", "30"), new byte[0]))) {
