@@ -192,6 +192,12 @@ public final class DapClient {
       id = ReportId.random(random);
       random.nextBytes(rand);
     }
+    return report(measurement, id, rand, configs);
+  }
+
+  /** Builds the report of a measurement with the given report ID (the nonce) and VDAF rand. */
+  private Report report(List<BigInteger> measurement, ReportId id, byte[] rand,
+      AggregatorConfigs configs) {
     Prio3.ShardResult shard = prio3.shard(ctx, measurement, id.bytes(), rand);
     long time = TimeText.toTime(clock.instant().getEpochSecond(),
         task.configuration().timePrecision());
@@ -273,14 +279,36 @@ public final class DapClient {
     return new UploadErrors(merged);
   }
 
+  /**
+   * Builds one report per measurement: the report IDs and rands are drawn in order from the
+   * injected generator (so a seeded run is reproducible), then the reports are sharded and sealed
+   * on all cores. The first invalid measurement, by index, is the IllegalArgumentException.
+   */
   private List<Report> build(List<List<BigInteger>> measurements, AggregatorConfigs c) {
-    List<Report> reports = new ArrayList<>(measurements.size());
-    for (int i = 0; i < measurements.size(); i++) {
+    int n = measurements.size();
+    ReportId[] ids = new ReportId[n];
+    byte[][] rands = new byte[n][prio3.randSize()];
+    synchronized (random) {
+      for (int i = 0; i < n; i++) {
+        ids[i] = ReportId.random(random);
+        random.nextBytes(rands[i]);
+      }
+    }
+    Object[] built = new Object[n];
+    java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
       try {
-        reports.add(report(measurements.get(i), c));
+        built[i] = report(Objects.requireNonNull(measurements.get(i), "measurement"), ids[i],
+            rands[i], c);
       } catch (IllegalArgumentException e) {
+        built[i] = e;
+      }
+    });
+    List<Report> reports = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      if (built[i] instanceof IllegalArgumentException e) {
         throw new IllegalArgumentException("measurement " + (i + 1) + ": " + e.getMessage(), e);
       }
+      reports.add((Report) built[i]);
     }
     return reports;
   }
