@@ -76,6 +76,7 @@ public final class CollectCommand implements PrioDpSubcommand {
     double c = SensitivityCommand.parseConfidence(confidence);
     long wait = TaskNewCommand.unsigned("--timeout", timeout);
     CollectorFile file = CollectorFile.read(task);
+    warnIfReadableByOthers(task, spec.commandLine().getErr());
     TaskParameters p = file.parameters();
     Query query = query(p, interval);
     DapCollector collector = new DapCollector(p, file.collectorAuthToken(), file.hpkeConfig(),
@@ -118,6 +119,25 @@ public final class CollectCommand implements PrioDpSubcommand {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * Warns on stderr when the Collector's file, which holds its private key and token, can be read
+   * by the group or others (task new writes it with mode 0600).
+   */
+  static void warnIfReadableByOthers(Path file, PrintWriter err) {
+    try {
+      var mode = java.nio.file.Files.getPosixFilePermissions(file);
+      if (mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+          || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+        err.println("collect: warning: " + file + " is readable by other users (mode "
+            + java.nio.file.attribute.PosixFilePermissions.toString(mode) + ") but holds the"
+            + " Collector's private key and token: chmod 600 " + file);
+        err.flush();
+      }
+    } catch (UnsupportedOperationException | IOException e) {
+      // no POSIX permissions on this file system: nothing to check
+    }
   }
 
   /** Returns the query: a time interval for a time_interval task, else leader-selected. */

@@ -126,6 +126,19 @@ class CollectCommandTest {
   }
 
   @Test
+  void aCollectorFileReadableByOthersIsWarnedAbout() throws Exception {
+    Path c = collectorJson("http://127.0.0.1:9/");
+    CliRun quiet = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    assertEquals(1, quiet.err().lines().count(), quiet.err());
+    java.nio.file.Files.setPosixFilePermissions(c,
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    CliRun r = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    assertTrue(r.err().startsWith("collect: warning: " + c + " is readable by other users (mode"
+        + " rw-r--r--) but holds the Collector's private key and token: chmod 600 " + c + "\n"),
+        r.err());
+  }
+
+  @Test
   void theIntervalIsConvertedExactlyToTimePrecisionUnits() {
     assertEquals(Interval.of(490_896, 24),
         CollectCommand.interval("--interval", "2026-01-01T00:00:00Z/86400", 3600));
