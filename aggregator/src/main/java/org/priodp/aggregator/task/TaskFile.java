@@ -548,4 +548,77 @@ public final class TaskFile {
     }
     return wrap(path + "." + envField, () -> AuthToken.of(value));
   }
+
+  // ---- issue 17, client and collector part: the public task parameters (client.json and
+  // collector.json) and the Collector's credentials, read with the same rules as a task.
+
+  /** Reads the public parameters of {@link TaskParameters#fromJson}. */
+  static TaskParameters parameters(JsonNode n, String path, Set<String> otherFields) {
+    if (n == null || !n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected a JSON object");
+    }
+    Set<String> allowed = new HashSet<>(TaskParameters.FIELDS);
+    allowed.addAll(otherFields);
+    only(n, path, allowed);
+    TaskId taskId = wrap(path + ".task_id", () -> TaskId.fromBase64Url(text(n, path, "task_id")));
+    byte[] info = text(n, path, "task_info").getBytes(StandardCharsets.UTF_8);
+    String leader = endpoint(n, path, "leader_aggregator_endpoint");
+    String helper = endpoint(n, path, "helper_aggregator_endpoint");
+    long precision = uint64(n, path, "time_precision");
+    if (precision == 0) {
+      throw new IllegalArgumentException(path + ".time_precision: must be a positive number of"
+          + " seconds");
+    }
+    long minBatch = uint64(n, path, "min_batch_size");
+    BatchMode mode = batchMode(n, path);
+    Prio3Variant variant = wrap(path + ".vdaf", () -> vdaf(need(n, path, "vdaf"), path + ".vdaf"));
+    DpStrategy strategy = dpStrategy(need(n, path, "dp_strategy"), path + ".dp_strategy");
+    SensitivityRule rule = sensitivityRule(n, path);
+    List<TaskExtension> ext = n.has("extensions")
+        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
+        : List.of();
+    TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
+        leader, helper, precision, minBatch, mode, ext));
+    return wrap(path, () -> new TaskParameters(taskId, config, variant, strategy, rule));
+  }
+
+  /** Reads an HpkeConfig field: the object of a task file or the base64url of its encoding. */
+  static HpkeConfig hpkeConfigField(JsonNode n, String path, String field) {
+    return hpkeConfig(need(n, path, field), path + "." + field);
+  }
+
+  /** Reads a bearer token field, or its {@code _env} twin from the process environment. */
+  static AuthToken authTokenField(JsonNode n, String path, String field) {
+    return authToken(n, path, System::getenv, field);
+  }
+
+  /** Reads a base64url string field. */
+  static byte[] base64UrlField(JsonNode n, String path, String field) {
+    return base64Url(text(n, path, field), path + "." + field);
+  }
+
+  /** Reads a JSON object from a file; IOException and IllegalArgumentException name the file. */
+  static JsonNode readObject(Path file) throws IOException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IOException(file + ": no such file", e);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IOException(file + ": permission denied", e);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IOException(file + ": not UTF-8 text");
+    }
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(file + ": not valid JSON (line "
+          + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+    }
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(file + ": expected a JSON object");
+    }
+    return root;
+  }
 }

@@ -1,0 +1,350 @@
+package org.priodp.aggregator.client;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.priodp.aggregator.dap.DapDecodeException;
+import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.dap.HpkeCiphertext;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.HpkeConfigList;
+import org.priodp.aggregator.dap.InputShareAad;
+import org.priodp.aggregator.dap.InputShareEncryption;
+import org.priodp.aggregator.dap.PlaintextInputShare;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportError;
+import org.priodp.aggregator.dap.ReportId;
+import org.priodp.aggregator.dap.ReportMetadata;
+import org.priodp.aggregator.dap.ReportUploadStatus;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.UploadErrors;
+import org.priodp.aggregator.dap.UploadRequest;
+import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.aggregator.task.TimeText;
+import org.priodp.vdaf.Prio3;
+
+/**
+ * A DAP-18 Client of one task ("Uploading Reports"): fetches and caches the Leader's and the
+ * Helper's HpkeConfigList ("HPKE Configuration Request") and picks the first supported config of
+ * each, shards each measurement with Prio3 under the context {@code "dap-18" || task_id} with the
+ * report ID as the nonce ("Client Behavior"), seals each aggregator's PlaintextInputShare to it
+ * with the InputShareAad over the TaskConfiguration, sets the report time to the current time in
+ * time_precision units (rounded down), and POSTs an UploadRequest to the Leader. Reports that the
+ * Leader refuses with {@code outdated_config} are rebuilt once, with fresh report IDs, after the
+ * configs are fetched again; the per-report errors that remain are returned. Randomness (report
+ * IDs and the VDAF's rand) comes from the injected generator. Thread-safe.
+ */
+public final class DapClient {
+  /** How many reports one UploadRequest carries at most. */
+  public static final int DEFAULT_REPORTS_PER_REQUEST = 100;
+
+  /** The HPKE configs the Client seals to: one of the Leader's and one of the Helper's. */
+  public record AggregatorConfigs(HpkeConfig leader, HpkeConfig helper) {
+    /** Rejects nulls. */
+    public AggregatorConfigs {
+      Objects.requireNonNull(leader, "leader");
+      Objects.requireNonNull(helper, "helper");
+    }
+  }
+
+  private final TaskParameters task;
+  private final HttpClient http;
+  private final SecureRandom random;
+  private final Clock clock;
+  private final Prio3 prio3;
+  private final byte[] ctx;
+  private final int reportsPerRequest;
+  private AggregatorConfigs configs;
+
+  /** Returns a Client of the task with {@link #DEFAULT_REPORTS_PER_REQUEST} reports a request. */
+  public DapClient(TaskParameters task, HttpClient http, SecureRandom random, Clock clock) {
+    this(task, http, random, clock, DEFAULT_REPORTS_PER_REQUEST);
+  }
+
+  /** Returns a Client that puts at most {@code reportsPerRequest} reports in an upload. */
+  public DapClient(TaskParameters task, HttpClient http, SecureRandom random, Clock clock,
+      int reportsPerRequest) {
+    this.task = Objects.requireNonNull(task, "task");
+    this.http = Objects.requireNonNull(http, "http");
+    this.random = Objects.requireNonNull(random, "random");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (reportsPerRequest < 1) {
+      throw new IllegalArgumentException("reportsPerRequest must be >= 1, got "
+          + reportsPerRequest);
+    }
+    this.reportsPerRequest = reportsPerRequest;
+    this.prio3 = new Prio3(task.variant());
+    this.ctx = context(task);
+  }
+
+  /** Returns the VDAF application context {@code "dap-18" || task_id} ("Client Behavior"). */
+  static byte[] context(TaskParameters task) {
+    byte[] label = "dap-18".getBytes(StandardCharsets.US_ASCII);
+    byte[] id = task.taskId().bytes();
+    byte[] c = new byte[label.length + id.length];
+    System.arraycopy(label, 0, c, 0, label.length);
+    System.arraycopy(id, 0, c, label.length, id.length);
+    return c;
+  }
+
+  /** Returns the task. */
+  public TaskParameters task() {
+    return task;
+  }
+
+  /** Returns the cached configs, fetching both aggregators' HpkeConfigList on first use. */
+  public synchronized AggregatorConfigs hpkeConfigs() throws IOException, InterruptedException {
+    if (configs == null) {
+      HpkeConfig leader = fetchConfig("the Leader", task.configuration().leaderAggregatorEndpoint());
+      HpkeConfig helper = fetchConfig("the Helper", task.configuration().helperAggregatorEndpoint());
+      configs = new AggregatorConfigs(leader, helper);
+    }
+    return configs;
+  }
+
+  /** Forgets the cached configs; the next report fetches them again. */
+  public synchronized void invalidateHpkeConfigs() {
+    configs = null;
+  }
+
+  /**
+   * GETs {@code {aggregator}/hpke_config} and returns the first config, in the aggregator's order
+   * of preference, whose KEM, KDF and AEAD this project implements; the Client aborts (an
+   * IOException) on an error status, a body that is not an HpkeConfigList, or no supported config.
+   */
+  private HpkeConfig fetchConfig(String who, String endpoint)
+      throws IOException, InterruptedException {
+    URI uri = DapHttp.resource(endpoint, "hpke_config");
+    HttpRequest get = HttpRequest.newBuilder(uri).timeout(DapHttp.REQUEST_TIMEOUT).GET().build();
+    HttpResponse<byte[]> r = DapHttp.send(http, get, who);
+    if (!DapHttp.success(r.statusCode())) {
+      throw DapProblemException.of(who + " refused GET " + uri, r);
+    }
+    List<HpkeConfig> configs;
+    try {
+      configs = HpkeConfigList.decode(r.body()).configs();
+    } catch (IllegalArgumentException e) {
+      // a config with an algorithm id this project does not know is not an error: skip it
+      configs = knownConfigs(r.body()).orElseThrow(() -> new IOException(who + "'s " + uri
+          + " is not a valid HpkeConfigList: " + e.getMessage(), e));
+    }
+    return configs.stream().filter(HpkeConfig::isSupported).findFirst()
+        .orElseThrow(() -> new IOException(who + " advertises no HPKE config with a supported"
+            + " KEM, KDF and AEAD (" + uri + ")"));
+  }
+
+  /**
+   * Returns the configs of an HpkeConfigList whose framing is well formed ({@code HpkeConfig
+   * HpkeConfigList<10..2^16-1>}, each entry {@code id, kem_id, kdf_id, aead_id,
+   * public_key<1..2^16-1>}) but which names algorithms the codec does not know: each entry is
+   * decoded on its own by {@link HpkeConfig#decode} and those it refuses are left out. Empty if
+   * the framing itself is broken.
+   */
+  static java.util.Optional<List<HpkeConfig>> knownConfigs(byte[] body) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(body);
+    if (b.remaining() < 2 || (b.getShort() & 0xffff) != b.remaining() || b.remaining() < 10) {
+      return java.util.Optional.empty();
+    }
+    List<HpkeConfig> out = new ArrayList<>();
+    while (b.hasRemaining()) {
+      int start = b.position();
+      if (b.remaining() < 9) {
+        return java.util.Optional.empty();
+      }
+      b.position(start + 7);
+      int pk = b.getShort() & 0xffff;
+      if (pk < 1 || b.remaining() < pk) {
+        return java.util.Optional.empty();
+      }
+      b.position(b.position() + pk);
+      try {
+        out.add(HpkeConfig.decode(java.util.Arrays.copyOfRange(body, start, b.position())));
+      } catch (IllegalArgumentException unknown) {
+        // an algorithm this project does not know, or a key of the wrong length: not usable
+      }
+    }
+    return java.util.Optional.of(out);
+  }
+
+  /**
+   * Builds one report of the measurement, sealed to {@code configs}, timed now.
+   *
+   * @throws IllegalArgumentException if the measurement is not valid for the task's VDAF
+   */
+  public Report report(List<BigInteger> measurement, AggregatorConfigs configs) {
+    Objects.requireNonNull(measurement, "measurement");
+    Objects.requireNonNull(configs, "configs");
+    ReportId id;
+    byte[] rand = new byte[prio3.randSize()];
+    synchronized (random) {
+      id = ReportId.random(random);
+      random.nextBytes(rand);
+    }
+    return report(measurement, id, rand, configs);
+  }
+
+  /** Builds the report of a measurement with the given report ID (the nonce) and VDAF rand. */
+  private Report report(List<BigInteger> measurement, ReportId id, byte[] rand,
+      AggregatorConfigs configs) {
+    Prio3.ShardResult shard = prio3.shard(ctx, measurement, id.bytes(), rand);
+    long time = TimeText.toTime(clock.instant().getEpochSecond(),
+        task.configuration().timePrecision());
+    ReportMetadata metadata = ReportMetadata.of(id, time);
+    byte[] publicShare = shard.publicShare().encode();
+    InputShareAad aad = new InputShareAad(task.taskId(), task.configuration(), metadata,
+        publicShare);
+    try {
+      HpkeCiphertext leader = InputShareEncryption.seal(configs.leader(), Role.LEADER, aad,
+          new PlaintextInputShare(List.of(), shard.inputShares().get(0).encode()));
+      HpkeCiphertext helper = InputShareEncryption.seal(configs.helper(), Role.HELPER, aad,
+          new PlaintextInputShare(List.of(), shard.inputShares().get(1).encode()));
+      return new Report(metadata, publicShare, leader, helper);
+    } catch (HpkeException e) {
+      throw new IllegalStateException("cannot seal to the aggregator's HPKE config "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Uploads one report per measurement and returns the reports the Leader refused, in order
+   * (DAP-18 "Leader Behavior"); an empty list means every report was accepted. Every measurement
+   * is sharded before the first request, so an invalid one (IllegalArgumentException naming its
+   * index) uploads nothing. Reports refused with {@code outdated_config} are rebuilt once with
+   * freshly fetched configs and uploaded again; their errors are those of the retry.
+   *
+   * @throws DapProblemException if the Leader refuses a whole request (e.g. unrecognizedTask)
+   * @throws IOException if an aggregator cannot be reached or answers something else than DAP
+   */
+  public UploadErrors upload(List<List<BigInteger>> measurements)
+      throws IOException, InterruptedException {
+    List<Report> reports = build(measurements, hpkeConfigs());
+    List<ReportUploadStatus> first = send(reports);
+    List<Integer> outdated = new ArrayList<>();
+    Map<ReportId, Integer> index = new HashMap<>();
+    for (int i = 0; i < reports.size(); i++) {
+      index.put(reports.get(i).reportMetadata().reportId(), i);
+    }
+    for (ReportUploadStatus s : first) {
+      if (s.error() == ReportError.OUTDATED_CONFIG && index.containsKey(s.id())) {
+        outdated.add(index.get(s.id()));
+      }
+    }
+    if (outdated.isEmpty()) {
+      return new UploadErrors(first);
+    }
+    invalidateHpkeConfigs();
+    List<List<BigInteger>> again = new ArrayList<>();
+    for (int i : outdated) {
+      again.add(measurements.get(i));
+    }
+    List<Report> retried = build(again, hpkeConfigs());
+    Map<Integer, ReportUploadStatus> retryErrors = new HashMap<>();
+    Map<ReportId, Integer> retryIndex = new HashMap<>();
+    for (int k = 0; k < retried.size(); k++) {
+      retryIndex.put(retried.get(k).reportMetadata().reportId(), outdated.get(k));
+    }
+    for (ReportUploadStatus s : send(retried)) {
+      Integer i = retryIndex.get(s.id());
+      if (i != null) {
+        retryErrors.put(i, s);
+      }
+    }
+    // the final verdict per measurement, in upload order
+    List<ReportUploadStatus> merged = new ArrayList<>();
+    Map<Integer, ReportUploadStatus> firstErrors = new HashMap<>();
+    for (ReportUploadStatus s : first) {
+      Integer i = index.get(s.id());
+      if (i != null && s.error() != ReportError.OUTDATED_CONFIG) {
+        firstErrors.put(i, s);
+      }
+    }
+    for (int i = 0; i < reports.size(); i++) {
+      ReportUploadStatus s = firstErrors.containsKey(i) ? firstErrors.get(i) : retryErrors.get(i);
+      if (s != null) {
+        merged.add(s);
+      }
+    }
+    return new UploadErrors(merged);
+  }
+
+  /**
+   * Builds one report per measurement: the report IDs and rands are drawn in order from the
+   * injected generator (so a seeded run is reproducible), then the reports are sharded and sealed
+   * on all cores. The first invalid measurement, by index, is the IllegalArgumentException.
+   */
+  private List<Report> build(List<List<BigInteger>> measurements, AggregatorConfigs c) {
+    int n = measurements.size();
+    ReportId[] ids = new ReportId[n];
+    byte[][] rands = new byte[n][prio3.randSize()];
+    synchronized (random) {
+      for (int i = 0; i < n; i++) {
+        ids[i] = ReportId.random(random);
+        random.nextBytes(rands[i]);
+      }
+    }
+    Object[] built = new Object[n];
+    java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+      try {
+        built[i] = report(Objects.requireNonNull(measurements.get(i), "measurement"), ids[i],
+            rands[i], c);
+      } catch (IllegalArgumentException e) {
+        built[i] = e;
+      }
+    });
+    List<Report> reports = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      if (built[i] instanceof IllegalArgumentException e) {
+        throw new IllegalArgumentException("measurement " + (i + 1) + ": " + e.getMessage(), e);
+      }
+      reports.add((Report) built[i]);
+    }
+    return reports;
+  }
+
+  /** POSTs the reports in requests of at most reportsPerRequest; returns all upload errors. */
+  private List<ReportUploadStatus> send(List<Report> reports)
+      throws IOException, InterruptedException {
+    URI uri = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
+        "tasks/" + task.taskId().toBase64Url() + "/reports");
+    List<ReportUploadStatus> errors = new ArrayList<>();
+    for (int from = 0; from < reports.size(); from += reportsPerRequest) {
+      List<Report> chunk = reports.subList(from, Math.min(reports.size(), from + reportsPerRequest));
+      HttpRequest post = HttpRequest.newBuilder(uri).timeout(DapHttp.REQUEST_TIMEOUT)
+          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
+          .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
+          .build();
+      String sent = from == 0 ? "" : " (the Leader answered the first " + from + " of "
+          + reports.size() + " reports)";
+      HttpResponse<byte[]> r;
+      try {
+        r = DapHttp.send(http, post, "the Leader");
+      } catch (IOException e) {
+        throw new IOException(e.getMessage() + sent, e);
+      }
+      if (!DapHttp.success(r.statusCode())) {
+        throw DapProblemException.of("the Leader refused the upload" + sent, r);
+      }
+      if (r.body().length > 0) {
+        try {
+          errors.addAll(UploadErrors.decode(r.body()).status());
+        } catch (DapDecodeException e) {
+          throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
+              + e.getMessage(), e);
+        }
+      }
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,67 @@
+package org.priodp.aggregator.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The HTTP details shared by the Client and the Collector (DAP-18 "HTTP Usage"): resource URLs
+ * under an aggregator's base URL (which may carry a path), request timeouts, and errors that say
+ * which party failed.
+ */
+final class DapHttp {
+  /** How long one request may take before it fails. */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+  private DapHttp() {
+  }
+
+  /**
+   * Returns {@code {endpoint}/{path}}: DAP-18 appends the resource path to the base URL, whose
+   * trailing slash (if any) is not doubled.
+   */
+  static URI resource(String endpoint, String path) {
+    String base = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    return URI.create(base + "/" + path);
+  }
+
+  /** Returns true if two URIs have the same scheme, host and port (the same origin). */
+  static boolean sameOrigin(URI a, URI b) {
+    return a.getScheme() != null && a.getScheme().equalsIgnoreCase(b.getScheme())
+        && a.getHost() != null && a.getHost().equalsIgnoreCase(b.getHost())
+        && port(a) == port(b);
+  }
+
+  private static int port(URI u) {
+    if (u.getPort() >= 0) {
+      return u.getPort();
+    }
+    return u.getScheme().toLowerCase(Locale.ROOT).equals("https") ? 443 : 80;
+  }
+
+  /**
+   * Sends a request; a failure to connect or a timeout becomes an IOException that names
+   * {@code who} and the URL.
+   */
+  static HttpResponse<byte[]> send(HttpClient http, HttpRequest request, String who)
+      throws IOException, InterruptedException {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new IOException(who + " did not answer " + request.method() + " " + request.uri()
+          + " within " + REQUEST_TIMEOUT.toSeconds() + " s", e);
+    } catch (java.net.ConnectException e) {
+      throw new IOException("cannot connect to " + who + " at " + request.uri()
+          + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+    }
+  }
+
+  /** Returns true for a 2xx status (DAP-18 "HTTP Status Codes": any code of the class). */
+  static boolean success(int status) {
+    return status >= 200 && status < 300;
+  }
+}
