@@ -47,7 +47,9 @@ import org.priodp.aggregator.task.TaskDefinition;
  *       the others here).
  * </ul>
  * Then, for the remaining reports, in ONE task transaction ({@link
- * AggregateShareStore#inTaskTransaction}, serialized per task across processes): a time below the
+ * AggregateShareStore#inTaskTransaction}, serialized per task across processes; uploads of the
+ * same task that arrive in this process while another commits share the next transaction, so
+ * concurrent uploads cost one disk sync, not one each): a time below the
  * task's retention cutoff is {@code report_dropped}; a time whose time_precision bucket was
  * already collected is {@code report_replayed} (the spec's MAY for reports of a collected batch);
  * otherwise the report is inserted if its ID is absent ({@link
@@ -159,10 +161,7 @@ public final class UploadService {
     }
     boolean[] stored = new boolean[reports.size()];
     if (pending) {
-      store.inTaskTransaction(task.taskId(), tx -> {
-        commit(tx, reports, errors, stored);
-        return null;
-      });
+      commitGrouped(task, new Pending(reports, errors, stored));
     }
     List<Outcome> out = new ArrayList<>(reports.size());
     for (int i = 0; i < reports.size(); i++) {
@@ -204,6 +203,74 @@ public final class UploadService {
       return ReportError.INVALID_MESSAGE;
     }
     return null;
+  }
+
+  /** One upload's reports waiting for the task transaction; filled in by whoever commits it. */
+  private static final class Pending {
+    final List<Report> reports;
+    final ReportError[] errors;
+    final boolean[] stored;
+    boolean done;
+    RuntimeException failure;
+
+    Pending(List<Report> reports, ReportError[] errors, boolean[] stored) {
+      this.reports = reports;
+      this.errors = errors;
+      this.stored = stored;
+    }
+  }
+
+  /** The uploads of one task waiting to be committed, and the lock of the one committing. */
+  private static final class Group {
+    final java.util.concurrent.locks.ReentrantLock lock =
+        new java.util.concurrent.locks.ReentrantLock();
+    final java.util.concurrent.ConcurrentLinkedQueue<Pending> queue =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+  }
+
+  private final java.util.concurrent.ConcurrentHashMap<org.priodp.aggregator.dap.TaskId, Group>
+      groups = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Commits an upload together with the task's other uploads waiting in this process (group
+   * commit: one transaction, so one disk sync, for all of them). Whoever holds the task's lock
+   * commits everything queued, in arrival order, in ONE task transaction; an upload committed by
+   * another thread meanwhile is done when its owner gets the lock. The lock only saves syncs:
+   * the once-only rules hold by the task transaction and the insert-if-absent alone. If the
+   * transaction fails, every upload in it fails with that exception.
+   */
+  private void commitGrouped(TaskDefinition task, Pending mine) {
+    Group g = groups.computeIfAbsent(task.taskId(), k -> new Group());
+    g.queue.add(mine);
+    g.lock.lock();
+    try {
+      if (!mine.done) {
+        List<Pending> batch = new ArrayList<>();
+        for (Pending p = g.queue.poll(); p != null; p = g.queue.poll()) {
+          batch.add(p);
+        }
+        try {
+          store.inTaskTransaction(task.taskId(), tx -> {
+            for (Pending p : batch) {
+              commit(tx, p.reports, p.errors, p.stored);
+            }
+            return null;
+          });
+        } catch (RuntimeException e) {
+          for (Pending p : batch) {
+            p.failure = e;
+          }
+        }
+        for (Pending p : batch) {
+          p.done = true;
+        }
+      }
+    } finally {
+      g.lock.unlock();
+    }
+    if (mine.failure != null) {
+      throw mine.failure;
+    }
   }
 
   /** The checks and inserts inside the task transaction. */

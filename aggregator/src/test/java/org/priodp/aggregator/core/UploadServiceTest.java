@@ -27,6 +27,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +57,8 @@ import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
-import org.priodp.aggregator.store.BatchIdentifier;
+import org.priodp.aggregator.store.AggregateShareStore;
+import org.priodp.aggregator.store.StoreException;
 import org.priodp.aggregator.store.CollectedInterval;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.store.NoisedAggregateShare;
@@ -281,6 +285,99 @@ class UploadServiceTest {
       DapRefusal e = assertThrows(DapRefusal.class, () -> s.upload(helper,
           new UploadRequest(List.of())));
       assertEquals(DapError.UNRECOGNIZED_TASK, e.error());
+    }
+  }
+
+  /**
+   * A store that counts task transactions, holds the first one until {@code release} opens, and
+   * fails the second one when {@code failSecond} is set.
+   */
+  private static AggregateShareStore gated(AggregateShareStore real, CountDownLatch release,
+      AtomicInteger transactions, boolean failSecond) {
+    return (AggregateShareStore) Proxy.newProxyInstance(
+        AggregateShareStore.class.getClassLoader(), new Class<?>[] {AggregateShareStore.class},
+        (proxy, m, args) -> {
+          if (m.getName().equals("inTaskTransaction")) {
+            int n = transactions.incrementAndGet();
+            if (n == 1) {
+              release.await();
+            } else if (n == 2 && failSecond) {
+              throw new StoreException("injected failure", null);
+            }
+          }
+          try {
+            return m.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  private static boolean waitingForTheCommitter(Thread t) {
+    return t.getState() == Thread.State.WAITING && Arrays.stream(t.getStackTrace())
+        .anyMatch(f -> f.getMethodName().equals("commitGrouped"));
+  }
+
+  /**
+   * Uploads of one task that arrive while another commits share the next transaction: with the
+   * first transaction held open and seven more uploads queued behind it, eight uploads take two
+   * transactions; if that shared transaction fails, each of the seven fails with the store's
+   * exception, none is reported accepted and none is stored.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void concurrentUploadsShareOneTransactionAndFailTogether(boolean failSecond) throws Exception {
+    TaskDefinition task = leaderTask(7, null);
+    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(
+        dir.resolve("g" + failSecond + ".db"))) {
+      CountDownLatch release = new CountDownLatch(1);
+      AtomicInteger transactions = new AtomicInteger();
+      AggregateShareStore store = gated(real, release, transactions, failSecond);
+      UploadService s = new UploadService(store, new HelperHpkeKeys(real, new SecureRandom(),
+          CLOCK), CLOCK, UploadService.DEFAULT_CLOCK_SKEW);
+      int key = s.keys().ensureActive().config().id().value();
+      Object[] results = new Object[8];
+      List<Thread> threads = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        int k = i;
+        Thread t = new Thread(() -> {
+          try {
+            results[k] = s.upload(task, new UploadRequest(List.of(report(id(k), NOW, key,
+                List.of(), 1))));
+          } catch (RuntimeException e) {
+            results[k] = e;
+          }
+        });
+        threads.add(t);
+        t.start();
+        if (i == 0) {
+          while (transactions.get() == 0) {
+            Thread.onSpinWait(); // the first upload is inside its transaction
+          }
+        }
+      }
+      long deadline = System.nanoTime() + 60_000_000_000L; // a hang guard, not a threshold
+      for (Thread t : threads.subList(1, 8)) {
+        while (!waitingForTheCommitter(t)) {
+          assertTrue(System.nanoTime() < deadline, "upload never queued behind the first");
+          Thread.onSpinWait(); // queued behind the first
+        }
+      }
+      release.countDown();
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(2, transactions.get(), "eight uploads, two transactions");
+      assertTrue(((UploadService.Result) results[0]).allAccepted());
+      for (int i = 1; i < 8; i++) {
+        if (failSecond) {
+          assertTrue(results[i] instanceof StoreException, "upload " + i + ": " + results[i]);
+          assertTrue(stored(real, task, id(i)).isEmpty());
+        } else {
+          UploadService.Result r = (UploadService.Result) results[i];
+          assertTrue(r.allAccepted() && r.stored() == 1, "upload " + i);
+        }
+      }
     }
   }
 
