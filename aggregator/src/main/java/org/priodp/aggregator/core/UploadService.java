@@ -249,6 +249,8 @@ public final class UploadService {
         for (Pending p = g.queue.poll(); p != null; p = g.queue.poll()) {
           batch.add(p);
         }
+        RuntimeException failure = null;
+        boolean committed = false;
         try {
           store.inTaskTransaction(task.taskId(), tx -> {
             for (Pending p : batch) {
@@ -256,13 +258,20 @@ public final class UploadService {
             }
             return null;
           });
+          committed = true;
         } catch (RuntimeException e) {
+          failure = e;
+        } finally {
+          // whatever ended the transaction, no upload in it may pass for accepted unless it
+          // committed (an Error also fails the others, who would otherwise find their reports
+          // taken from the queue but never decided)
           for (Pending p : batch) {
-            p.failure = e;
+            if (!committed) {
+              p.failure = failure != null ? failure
+                  : new IllegalStateException("the upload transaction did not complete");
+            }
+            p.done = true;
           }
-        }
-        for (Pending p : batch) {
-          p.done = true;
         }
       }
     } finally {
