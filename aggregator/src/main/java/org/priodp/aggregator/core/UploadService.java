@@ -177,7 +177,9 @@ public final class UploadService {
    * before the epoch.
    */
   private long latestAcceptedTime(long precision) {
-    long limit = clock.instant().getEpochSecond() + clockSkew.getSeconds();
+    long now = clock.instant().getEpochSecond();
+    long skew = clockSkew.getSeconds();
+    long limit = now > Long.MAX_VALUE - skew ? Long.MAX_VALUE : now + skew;
     return limit < 0 ? -1 : Long.divideUnsigned(limit, precision);
   }
 
