@@ -170,8 +170,8 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 3. the store, then the socket
     JdbcAggregateShareStore store = openStore(dbProperties);
-    HelperServer server = new HelperServer(tasks, store, RandomSource.secure(),
-        asyncAggregation);
+    HelperServer server = HelperServer.withLeaderResources(tasks, store, RandomSource.secure(),
+        asyncAggregation, org.priodp.aggregator.service.UploadHandler.of(store), null);
     server.handler().aggregationJobs().ifPresent(j -> {
       var hpkeKey = j.service().keys().ensureActive();
       LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
@@ -197,7 +197,8 @@ public final class ServeCommand implements PrioDpSubcommand {
       }
     }
     for (TaskDefinition t : routes.leaderTasks()) {
-      LOG.warn("task {} has role leader: not served on this Helper endpoint",
+      LOG.info("task {} (leader): POST {}tasks/{}/reports", t.taskId().toBase64Url(),
+          TaskRoutes.basePath(t.configuration().leaderAggregatorEndpoint()),
           t.taskId().toBase64Url());
     }
     if (tls == null) {
@@ -224,7 +225,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     Shutdown shutdown = new Shutdown(server, store, retentionCollector);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
-    out.println("prio-dp serve: " + routes.helperTasks().size() + " task(s), listening on "
+    out.println("prio-dp serve: " + tasks.size() + " task(s), listening on "
         + (tls == null ? "http" : "https") + "://" + bind + ":" + bound);
     out.flush();
     shutdown.requested.await();

@@ -73,6 +73,8 @@ public final class AggregateShareHandler {
   private final AggregationJobHandler jobs;
   private final TaskResource reports;
   private final TaskResource collectionJobs;
+  /** The keys advertised at hpke_config: the jobs' key ring, or the store's for Leader tasks. */
+  private final org.priodp.aggregator.core.HelperHpkeKeys hpkeKeys;
   /** The body limit of an upload (many reports), like an aggregation job's. */
   public static final int MAX_UPLOAD_BODY = 16 << 20;
 
@@ -94,7 +96,8 @@ public final class AggregateShareHandler {
 
   /**
    * Creates the handler that also serves the aggregation jobs and {@code hpke_config} through
-   * {@code jobs} (null: those paths are 404).
+   * {@code jobs} (null: those paths are 404, except that hpke_config is served from the store's
+   * keys when some task is a Leader task).
    */
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
@@ -121,6 +124,10 @@ public final class AggregateShareHandler {
       throw new IllegalArgumentException("maxBody must be positive");
     }
     this.maxBody = maxBody;
+    // A Leader serves hpke_config too (DAP-18 "HPKE Configuration Request"), from the same keys
+    this.hpkeKeys = jobs != null ? jobs.service().keys() : routes.leaderTasks().isEmpty() ? null
+        : new org.priodp.aggregator.core.HelperHpkeKeys(store, new java.security.SecureRandom(),
+            java.time.Clock.systemUTC());
   }
 
   /** Returns the body size limit in bytes. */
@@ -250,9 +257,9 @@ public final class AggregateShareHandler {
       };
     }
     String hpkeBase = TaskRoutes.hpkeConfigBase(path);
-    if (jobs != null && hpkeBase != null
+    if (hpkeKeys != null && hpkeBase != null
         && (hpkeBase.equals("/") || routes.isBasePath(hpkeBase))) {
-      return jobs.hpkeConfig(method);
+      return AggregationJobHandler.hpkeConfig(hpkeKeys, method);
     }
     TaskRoutes.Target target = TaskRoutes.parse(path);
     if (target == null || !routes.isBasePath(target.basePath())

@@ -118,10 +118,18 @@ public final class AggregationJobHandler {
 
   /** Answers {@code GET {base}hpke_config}. */
   HttpReply hpkeConfig(String method) {
+    return hpkeConfig(service.keys(), method);
+  }
+
+  /**
+   * Answers {@code GET {base}hpke_config} from a key ring (DAP-18 "HPKE Configuration Request"),
+   * for either role: the Leader and the Helper of one store advertise the same keys.
+   */
+  static HttpReply hpkeConfig(org.priodp.aggregator.core.HelperHpkeKeys keys, String method) {
     if (!"GET".equals(method)) {
       return AggregateShareHandler.notAllowed("GET", null);
     }
-    byte[] list = service.keys().advertisedList();
+    byte[] list = keys.advertisedList();
     Map<String, String> h = new LinkedHashMap<>();
     h.put("Content-Type", DapMediaType.HPKE_CONFIG_LIST.contentType());
     h.put("Cache-Control", HPKE_CONFIG_CACHE_CONTROL);

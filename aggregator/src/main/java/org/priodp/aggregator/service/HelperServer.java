@@ -68,6 +68,22 @@ public final class HelperServer {
         aggregationJobs(store, asyncAggregation)));
   }
 
+  /**
+   * Creates a server like {@link #HelperServer(List, AggregateShareStore, RandomSource, boolean)}
+   * that also serves the Leader tasks' resources (DAP-18 "HTTP Resources Reference", Leader):
+   * {@code reports} (e.g. {@link UploadHandler}) and {@code collectionJobs} under each Leader
+   * task's leader endpoint path; null leaves a resource out (404). {@code hpke_config} advertises
+   * the store's keys for both roles.
+   */
+  public static HelperServer withLeaderResources(List<TaskDefinition> tasks,
+      AggregateShareStore store, RandomSource rnd, boolean asyncAggregation, TaskResource reports,
+      TaskResource collectionJobs) {
+    return new HelperServer(new AggregateShareHandler(tasks, store,
+        new NoisedShareService(store, rnd, Clock.systemUTC()),
+        AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
+        aggregationJobs(store, asyncAggregation), reports, collectionJobs));
+  }
+
   private static AggregationJobHandler aggregationJobs(AggregateShareStore store, boolean async) {
     org.priodp.aggregator.core.HelperHpkeKeys keys = new org.priodp.aggregator.core.HelperHpkeKeys(
         store, new java.security.SecureRandom(), Clock.systemUTC());

@@ -456,6 +456,39 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         return null;
       });
     }
+
+    // ---- issue 17, the Leader's report upload (client_reports, migration 6) ----
+
+    @Override
+    public boolean insertClientReport(org.priodp.aggregator.dap.ReportId id, long reportTime,
+        ByteString encodedReport) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO client_reports"
+            + " (task_id, report_id, report_time, report, aggregation_job_id, created_at_ms)"
+            + " VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT (task_id, report_id) DO NOTHING")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, id.bytes());
+          p.setLong(3, flip(reportTime));
+          p.setBytes(4, encodedReport.toByteArray());
+          p.setLong(5, System.currentTimeMillis());
+          return p.executeUpdate() > 0;
+        }
+      });
+    }
+
+    @Override
+    public Optional<ByteString> clientReport(org.priodp.aggregator.dap.ReportId id) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT report FROM client_reports"
+            + " WHERE task_id = ? AND report_id = ?")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, id.bytes());
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next() ? Optional.of(bytes(rs, 1)) : Optional.empty();
+          }
+        }
+      });
+    }
   }
 
   private static Optional<Long> readCutoff(Connection c, TaskId taskId) throws SQLException {

@@ -94,4 +94,21 @@ public interface TaskTransaction {
 
   /** Inserts or replaces the aggregation job. */
   void putAggregationJob(AggregationJobRecord job);
+
+  // ---- issue 17, the Leader's report upload (client_reports, migration 6) ----
+
+  /**
+   * Stores an uploaded report in {@code client_reports} (DAP-18 "Upload Request", "Leader
+   * Behavior") unless the task already holds a report with this ID: {@code reportTime} is the
+   * report's time in time_precision units (unsigned), {@code encodedReport} the encoded Report;
+   * the row is not yet claimed by an aggregation job. Insert-if-absent on (task, report ID), so
+   * of two concurrent inserts of one ID, from any processes, exactly one stores a row. Returns
+   * whether this call inserted; false leaves the stored row as it was.
+   */
+  boolean insertClientReport(org.priodp.aggregator.dap.ReportId id, long reportTime,
+      org.priodp.aggregator.dap.ByteString encodedReport);
+
+  /** Returns the encoded Report the task stores under this report ID, if any. */
+  Optional<org.priodp.aggregator.dap.ByteString> clientReport(
+      org.priodp.aggregator.dap.ReportId id);
 }

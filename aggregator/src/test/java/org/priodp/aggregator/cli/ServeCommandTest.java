@@ -37,6 +37,7 @@ import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.store.BatchIdentifier;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
+import org.priodp.aggregator.testing.LeaderFixture;
 
 class ServeCommandTest {
   private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -451,6 +452,65 @@ class ServeCommandTest {
     assertEquals(0, p.exitValue(), log);
     assertTrue(log.contains("report retention PT720H"), log);
     assertTrue(log.contains(" stopped"), log);
+  }
+
+  /**
+   * A task file with a Leader task: {@code serve} names the reports route, advertises its HPKE
+   * key at {@code /hpke_config} and accepts a report uploaded with it (issue 17).
+   */
+  @Test
+  void aLeaderTaskIsServedItsUploadsAndItsHpkeConfig() throws Exception {
+    byte[] ikm = new byte[32];
+    Arrays.fill(ikm, (byte) 9); // LeaderFixture's collector key
+    byte[] collector = new org.priodp.aggregator.hpke.Hpke(
+        org.priodp.aggregator.hpke.HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm).publicKey();
+    org.priodp.aggregator.task.TaskDefinition t = LeaderFixture.task(33);
+    Path config = dir.resolve("leader.json");
+    Files.writeString(config, "{\"tasks\": [{\"task_id\": \"" + t.taskId().toBase64Url()
+        + "\", \"role\": \"leader\", \"task_info\": \"upload\","
+        + " \"leader_aggregator_endpoint\": \"https://leader.example/\","
+        + " \"helper_aggregator_endpoint\": \"https://helper.example/\","
+        + " \"time_precision\": 3600, \"min_batch_size\": 10, \"batch_mode\": \"time_interval\","
+        + " \"vdaf\": {\"type\": \"Prio3Count\"},"
+        + " \"dp_strategy\": {\"dp_strategy\": \"NoDifferentialPrivacy\"},"
+        + " \"collector_hpke_config\": {\"id\": 7, \"kem_id\": 32, \"kdf_id\": 1, \"aead_id\": 1,"
+        + " \"public_key\": \"" + Base64.getUrlEncoder().withoutPadding().encodeToString(collector)
+        + "\"}, \"auth_token\": \"" + Fixture.TOKEN + "\", \"collector_auth_token\": \""
+        + LeaderFixture.COLLECTOR_TOKEN + "\"}]}");
+    Path err = dir.resolve("leader.log");
+    Path db = dir.resolve("leader.db");
+    Process p = startWithEnvironment(Map.of(), err, "--config", config.toString(), "--port",
+        "0", "--db", "jdbc:sqlite:" + db);
+    org.priodp.aggregator.dap.Report report;
+    try {
+      int port = awaitPort(p);
+      HttpResponse<byte[]> hpke = client.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/hpke_config")).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      assertEquals(200, hpke.statusCode());
+      int key = org.priodp.aggregator.dap.HpkeConfigList.decode(hpke.body()).configs().get(0)
+          .id().value();
+      report = LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(), key);
+      HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/tasks/" + t.taskId().toBase64Url() + "/reports"))
+          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
+          .POST(HttpRequest.BodyPublishers.ofByteArray(new org.priodp.aggregator.dap.UploadRequest(
+              List.of(report)).encode())).build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+      assertEquals(0, r.body().length);
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
+    } finally {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(err);
+    assertTrue(log.contains("task " + t.taskId().toBase64Url() + " (leader): POST /tasks/"
+        + t.taskId().toBase64Url() + "/reports"), log);
+    assertFalse(log.contains("not served"), log);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+      assertArrayEquals(report.encode(), store.inTaskTransaction(t.taskId(),
+          tx -> tx.clientReport(LeaderFixture.id(1))).orElseThrow().toByteArray());
+    }
   }
 
   @Test
