@@ -65,7 +65,19 @@ public final class HelperServer {
     this(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
         AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
-        aggregationJobs(store, asyncAggregation)));
+        aggregationJobs(store, asyncAggregation), null, null,
+        asyncAggregation ? asyncShares() : null));
+  }
+
+  /** The background pool of asynchronous aggregate shares (the --async-aggregation switch). */
+  private static AggregateShareHandler.AsyncShares asyncShares() {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        1, r -> {
+          Thread t = new Thread(r, "priodp-aggregate-share");
+          t.setDaemon(true);
+          return t;
+        });
+    return new AggregateShareHandler.AsyncShares(pool, 1);
   }
 
   private static AggregationJobHandler aggregationJobs(AggregateShareStore store, boolean async) {
@@ -164,6 +176,7 @@ public final class HelperServer {
       vertx = null;
       server = null;
       handler.aggregationJobs().ifPresent(AggregationJobHandler::close);
+      handler.closeAsynchronousShares();
     }
   }
 

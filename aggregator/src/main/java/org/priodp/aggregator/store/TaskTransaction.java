@@ -94,4 +94,22 @@ public interface TaskTransaction {
 
   /** Inserts or replaces the aggregation job. */
   void putAggregationJob(AggregationJobRecord job);
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  /** Returns the collection job with this id, in any state, if any. */
+  Optional<CollectionJobRecord> collectionJob(org.priodp.aggregator.dap.CollectionJobId jobId);
+
+  /** Returns the task's collection jobs in the given states, oldest first. */
+  List<CollectionJobRecord> collectionJobs(java.util.Set<CollectionJobRecord.State> states);
+
+  /** Inserts a new collection job (free, lease_expires_ms 0); StoreException if the id exists. */
+  void insertCollectionJob(CollectionJobRecord job);
+
+  /**
+   * Sets the state of a collection job (for a job the Collector deleted and POSTs again), leaving
+   * its response, error and lease columns as they are; returns whether it exists.
+   */
+  boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
+      CollectionJobRecord.State state, java.time.Instant now);
 }
