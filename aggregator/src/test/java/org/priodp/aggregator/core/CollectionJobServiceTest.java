@@ -351,4 +351,215 @@ class CollectionJobServiceTest {
         .noisedShare().toByteArray(), c2.leader());
     assertFalse(Arrays.equals(s.lf.leaderUnnoised(3, 6), c2.leader()));
   }
+
+  @Test
+  void waitsForTheIntervalTheAggregationJobsAndTheMinimumBatchSize() throws Exception {
+    Setup s = new Setup(fixture(82, new DpStrategy.NoDifferentialPrivacy(), null), false, 0,
+        seed("waitsForTheIntervalTheAggregationJobsAndTheMinimumBatchSize"));
+    s.writeBuckets(3);
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(cjr));
+    // the interval [1000 s, 1300 s) has not ended at 1299 s
+    s.clock.now.set(Instant.ofEpochSecond(1299));
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
+    assertEquals(CollectionJobService.Outcome.IDLE, s.service.step(s.lf.leader), "postponed");
+    s.clock.now.set(Instant.ofEpochSecond(1304)); // ended, and the retry delay has passed
+    // an uploaded report of time 11 that no aggregation job has claimed yet
+    byte[] reportId = new byte[16];
+    reportId[0] = 1;
+    byte[] aggJob = new byte[16];
+    aggJob[0] = 2;
+    s.sql("INSERT INTO client_reports (task_id, report_id, report_time, report,"
+        + " aggregation_job_id, created_at_ms) VALUES (?, ?, ?, ?, NULL, 0)",
+        s.taskId().bytes(), reportId, Long.MIN_VALUE ^ 11L, new byte[] {0});
+    // and one of time 13, outside the interval, unclaimed: no reason to wait
+    byte[] outside = reportId.clone();
+    outside[1] = 1;
+    s.sql("INSERT INTO client_reports (task_id, report_id, report_time, report,"
+        + " aggregation_job_id, created_at_ms) VALUES (?, ?, ?, ?, NULL, 0)",
+        s.taskId().bytes(), outside, Long.MIN_VALUE ^ 13L, new byte[] {0});
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
+    // claimed by an active Leader aggregation job: still waiting
+    s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step, batch_identifier,"
+        + " min_report_time, max_report_time, report_count, lease_owner, lease_token,"
+        + " lease_expires_ms, lease_attempts, error_detail, created_at_ms, updated_at_ms)"
+        + " VALUES (?, ?, 'active', 0, NULL, ?, ?, 1, NULL, NULL, 0, 0, NULL, 0, 0)",
+        s.taskId().bytes(), aggJob, Long.MIN_VALUE ^ 11L, Long.MIN_VALUE ^ 11L);
+    s.sql("UPDATE client_reports SET aggregation_job_id = ? WHERE task_id = ? AND report_id = ?",
+        aggJob, s.taskId().bytes(), reportId);
+    s.clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
+    // the job finished: ready to collect
+    s.sql("UPDATE leader_aggregation_jobs SET state = 'finished' WHERE task_id = ? AND job_id = ?",
+        s.taskId().bytes(), aggJob);
+    s.clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    assertEquals(CollectionJobRecord.State.READY, s.job(job).state());
+
+    // a batch without enough reports (one bucket of 20 moved out: none in [20, 22)) waits, and
+    // nothing is drawn or asked
+    CollectionJobRecord empty = s.service.create(s.lf.leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(20, 2)));
+    s.clock.now.set(Instant.ofEpochSecond(5000));
+    int asked = s.peer.calls.get();
+    for (int k = 0; k < 3; k++) {
+      assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
+      s.clock.advance(RETRY);
+    }
+    assertEquals(asked, s.peer.calls.get());
+    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(20, 2)).isEmpty());
+    assertEquals(CollectionJobRecord.State.PENDING, s.job(empty).state());
+    // buckets arrive (aggregated later): collected
+    for (int k = 10; k < 12; k++) {
+      s.leaderStore.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(
+          s.taskId(), BatchBuckets.timeIntervalBucket(Fixture.FIRST_BUCKET + k),
+          org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
+              s.lf.leaderShare(k)), 20, org.priodp.aggregator.dap.ByteString.copyOf(
+              Fixture.bucketChecksum(k))));
+      s.helperStore.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(
+          s.taskId(), BatchBuckets.timeIntervalBucket(Fixture.FIRST_BUCKET + k),
+          org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
+              s.lf.f.share(k)), 20, org.priodp.aggregator.dap.ByteString.copyOf(
+              Fixture.bucketChecksum(k))));
+    }
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    Collected c = collect(s, s.job(empty), SpecCollector.collectionJobReq(20, 2));
+    assertEquals(40, c.resp().reportCount());
+    long[] truth = LeaderFixture.truth(10, 12);
+    for (int i = 0; i < 8; i++) {
+      assertEquals(BigInteger.valueOf(truth[i]), c.result()[i]);
+    }
+  }
+
+  private static void assertRefused(DapError error, Runnable r) {
+    DapRefusal e = assertThrows(DapRefusal.class, r::run);
+    assertEquals(error, e.error(), e.detail());
+  }
+
+  @Test
+  void creationIsIdempotentAndRefusesWhatTheSpecRefuses() throws Exception {
+    Setup s = new Setup(fixture(83, DpStrategy.PureDpDiscreteLaplace.parse("1"),
+        Interval.of(5, 30)), false, 0, seed("creationIsIdempotentAndRefusesWhatTheSpecRefuses"));
+    s.writeBuckets(4);
+    TaskDefinition t = s.lf.leader;
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    CollectionJobRecord a = s.service.create(t, CollectionJobReq.decode(cjr));
+    CollectionJobRecord b = s.service.create(t, CollectionJobReq.decode(cjr));
+    assertEquals(a.jobId(), b.jobId());
+    assertEquals(CollectionJobService.jobId(s.taskId(), cjr), a.jobId());
+    assertArrayEquals(cjr, a.request().toByteArray());
+    // overlapping a pending job with another request
+    assertRefused(DapError.BATCH_OVERLAP, () -> s.service.create(t, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(12, 2))));
+    // batch mode of the query is not the task's
+    assertRefused(DapError.INVALID_MESSAGE, () -> s.service.create(t, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(new SpecTls().u8(SpecCollector.LEADER_SELECTED)
+            .opaque16(new byte[0]).bytes(), new byte[0], new byte[0]))));
+    // Prio3 has no aggregation parameter
+    assertRefused(DapError.INVALID_AGGREGATION_PARAMETER, () -> s.service.create(t,
+        CollectionJobReq.decode(SpecCollector.collectionJobReq(
+            SpecCollector.timeIntervalQuery(20, 1), new byte[] {0}, new byte[0]))));
+    // empty, overflowing and outside the task interval [5, 35)
+    for (long[] bad : new long[][] {{20, 0}, {-1L, 2}, {30, 6}, {0, 6}}) {
+      assertRefused(DapError.BATCH_INVALID, () -> s.service.create(t, CollectionJobReq.decode(
+          SpecCollector.collectionJobReq(bad[0], bad[1]))));
+    }
+    // any collection job extension
+    assertRefused(DapError.UNSUPPORTED_EXTENSION, () -> s.service.create(t,
+        CollectionJobReq.decode(SpecCollector.collectionJobReq(
+            SpecCollector.timeIntervalQuery(20, 1), new byte[0],
+            new SpecTls().u16(0xff00).opaque16(new byte[] {1}).bytes()))));
+    // a leader_selected task: not supported, refused with a clear detail
+    TaskConfiguration c = TaskDefinition.configurationFor(s.lf.f.variant, "fixture".getBytes(),
+        "https://leader.example/", "https://helper.example/", Fixture.PRECISION, 10,
+        BatchMode.LEADER_SELECTED, List.of());
+    TaskDefinition ls = new TaskDefinition(s.taskId(), Role.LEADER, c, s.lf.f.variant,
+        t.dpStrategy(), SensitivityRule.PRIODP, s.lf.f.collectorConfig, AuthToken.of("x"));
+    DapRefusal r = assertThrows(DapRefusal.class, () -> s.service.create(ls,
+        CollectionJobReq.decode(SpecCollector.collectionJobReq(new SpecTls()
+            .u8(SpecCollector.LEADER_SELECTED).opaque16(new byte[0]).bytes(), new byte[0],
+            new byte[0]))));
+    assertEquals(DapError.BATCH_INVALID, r.error());
+    assertTrue(r.detail().contains("leader_selected"), r.detail());
+
+    // collected, then deleted: the identical request restores the ready job, nothing drawn
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(t));
+    assertEquals(1, s.leaderShares.noiseDraws());
+    assertTrue(s.service.delete(s.taskId(), a.jobId()));
+    assertFalse(s.service.delete(s.taskId(), a.jobId()));
+    assertEquals(CollectionJobRecord.State.DELETED, s.job(a).state());
+    assertTrue(s.job(a).response().isPresent(), "deletion keeps what double collection needs");
+    // a different request overlapping the collected batch: its job is gone, the batch is not
+    assertRefused(DapError.BATCH_OVERLAP, () -> s.service.create(t, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(9, 2))));
+    CollectionJobRecord again = s.service.create(t, CollectionJobReq.decode(cjr));
+    assertEquals(CollectionJobRecord.State.READY, again.state());
+    assertEquals(a.jobId(), again.jobId());
+    assertEquals(1, s.leaderShares.noiseDraws());
+
+    // a job deleted while pending frees its batch for another request
+    CollectionJobRecord p = s.service.create(t, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(20, 2)));
+    assertTrue(s.service.delete(s.taskId(), p.jobId()));
+    assertEquals(CollectionJobService.Outcome.IDLE, s.service.step(t));
+    CollectionJobRecord q = s.service.create(t, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(21, 3)));
+    assertNotEquals(p.jobId(), q.jobId());
+    assertEquals(CollectionJobRecord.State.PENDING, q.state());
+  }
+
+  @Test
+  void aHelperRefusalFailsTheJobWithTheHelpersError() throws Exception {
+    Setup s = new Setup(fixture(84, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false,
+        0, seed("aHelperRefusalFailsTheJobWithTheHelpersError"));
+    s.writeBuckets(3);
+    // the Helper's bucket 11 holds one report fewer: the checksums agree, the counts do not
+    s.helperStore.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(
+        s.taskId(), BatchBuckets.timeIntervalBucket(11), org.priodp.aggregator.dap.ByteString.EMPTY,
+        org.priodp.aggregator.dap.ByteString.copyOf(s.lf.f.share(1)), 19,
+        org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(1))));
+    CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(10, 3)));
+    assertEquals(CollectionJobService.Outcome.FAILED, s.service.step(s.lf.leader));
+    CollectionJobRecord failed = s.job(job);
+    assertEquals(CollectionJobRecord.State.FAILED, failed.state());
+    assertEquals(DapError.BATCH_MISMATCH.type(), failed.errorType().orElseThrow());
+    assertEquals(0, s.helperShares.noiseDraws());
+    assertEquals(1, s.leaderShares.noiseDraws(), "the Leader drew before asking");
+    assertEquals(CollectionJobService.Outcome.IDLE, s.service.step(s.lf.leader));
+  }
+
+  @Test
+  void theLeaseIsCheckedWhenTheResultIsStored() throws Exception {
+    Setup s = new Setup(fixture(85, new DpStrategy.NoDifferentialPrivacy(), null), false, 0,
+        seed("theLeaseIsCheckedWhenTheResultIsStored"));
+    s.writeBuckets(3);
+    CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(10, 3)));
+    CollectionJobLease first = s.leaderStore.leaseCollectionJob(s.taskId(), "a", s.clock.instant(),
+        Duration.ofMinutes(5)).orElseThrow();
+    assertEquals(1, first.attempts());
+    assertTrue(s.leaderStore.leaseCollectionJob(s.taskId(), "b", s.clock.instant(),
+        Duration.ofMinutes(5)).isEmpty(), "leased: nobody else gets it");
+    // the lease expires and another process takes the job over
+    s.clock.advance(Duration.ofMinutes(6));
+    CollectionJobLease second = s.leaderStore.leaseCollectionJob(s.taskId(), "b",
+        s.clock.instant(), Duration.ofMinutes(5)).orElseThrow();
+    assertEquals(2, second.attempts());
+    assertNotEquals(first.token(), second.token());
+    // the first lessee's work is refused at commit, the second's stored
+    assertEquals(CollectionJobService.Outcome.LEASE_LOST, s.service.step(s.lf.leader, first));
+    assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader, second));
+    assertEquals(CollectionJobRecord.State.READY, s.job(job).state());
+    // a job deleted while a step works on it stays deleted, without a response
+    CollectionJobRecord other = s.service.create(s.lf.leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(20, 1)));
+    CollectionJobLease l = s.leaderStore.leaseCollectionJob(s.taskId(), "c", s.clock.instant(),
+        Duration.ofMinutes(5)).orElseThrow();
+    assertEquals(other.jobId(), l.job().jobId());
+    assertTrue(s.service.delete(s.taskId(), other.jobId()));
+    assertEquals(CollectionJobService.Outcome.LEASE_LOST, s.service.step(s.lf.leader, l));
+    assertEquals(CollectionJobRecord.State.DELETED, s.job(other).state());
+  }
 }
