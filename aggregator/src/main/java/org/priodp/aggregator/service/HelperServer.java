@@ -100,7 +100,74 @@ public final class HelperServer {
 
   /** Creates a server around a handler. */
   public HelperServer(AggregateShareHandler handler) {
+    this(handler, null);
+  }
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  /**
+   * Creates a server as {@link #HelperServer(List, AggregateShareStore, RandomSource, boolean)}
+   * that also serves the Leader tasks' {@code collection_jobs} (DAP-18 "Collecting Results"),
+   * asking their Helper through {@code helperPeer} (null: no collection jobs), and steps pending
+   * collection jobs in the background from {@link #start} to {@link #stop}. The Leader draws its
+   * noise through the same once-only {@link NoisedShareService} as the aggregate shares.
+   */
+  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
+      boolean asyncAggregation, org.priodp.aggregator.core.HelperPeer helperPeer) {
+    this(withCollection(tasks, store, rnd, asyncAggregation, helperPeer));
+  }
+
+  private record Parts(AggregateShareHandler handler, CollectionJobDriver driver) {
+  }
+
+  private HelperServer(Parts parts) {
+    this(parts.handler(), parts.driver());
+  }
+
+  private HelperServer(AggregateShareHandler handler, CollectionJobDriver collectionDriver) {
     this.handler = Objects.requireNonNull(handler, "handler");
+    this.collectionDriver = collectionDriver;
+  }
+
+  private final CollectionJobDriver collectionDriver;
+
+  private static Parts withCollection(List<TaskDefinition> tasks, AggregateShareStore store,
+      RandomSource rnd, boolean asyncAggregation,
+      org.priodp.aggregator.core.HelperPeer helperPeer) {
+    NoisedShareService shares = new NoisedShareService(store, rnd, Clock.systemUTC());
+    List<TaskDefinition> leaders = TaskRoutes.of(tasks).leaderTasks();
+    CollectionJobDriver driver = null;
+    CollectionJobHandler collection = null;
+    if (helperPeer != null && !leaders.isEmpty()) {
+      org.priodp.aggregator.core.CollectionJobService service =
+          new org.priodp.aggregator.core.CollectionJobService(store, shares, helperPeer,
+              Clock.systemUTC(), org.priodp.aggregator.core.CollectionJobService.DEFAULT_LEASE,
+              org.priodp.aggregator.core.CollectionJobService.DEFAULT_RETRY_DELAY,
+              leaseOwner());
+      collection = new CollectionJobHandler(service, 1, AggregateShareHandler.DEFAULT_MAX_BODY);
+      driver = new CollectionJobDriver(service, leaders, CollectionJobDriver.DEFAULT_WORKERS,
+          CollectionJobDriver.DEFAULT_POLL);
+    }
+    return new Parts(new AggregateShareHandler(tasks, store, shares,
+        AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
+        aggregationJobs(store, asyncAggregation), null, collection,
+        asyncAggregation ? asyncShares() : null), driver);
+  }
+
+  /** Names this process in leases: host name and process id. */
+  private static String leaseOwner() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "unknown-host";
+    }
+    return host + ":" + ProcessHandle.current().pid();
+  }
+
+  /** Returns the background driver of the Leader's collection jobs, if this server has one. */
+  public java.util.Optional<CollectionJobDriver> collectionJobs() {
+    return java.util.Optional.ofNullable(collectionDriver);
   }
 
   /** Returns the request handler (and through it the core service). */
@@ -148,6 +215,9 @@ public final class HelperServer {
     }
     this.vertx = v;
     this.server = s;
+    if (collectionDriver != null) {
+      collectionDriver.start();
+    }
     return s.actualPort();
   }
 
@@ -166,6 +236,9 @@ public final class HelperServer {
   public synchronized void stop() {
     if (vertx == null) {
       return;
+    }
+    if (collectionDriver != null) {
+      collectionDriver.close();
     }
     try {
       server.shutdown(SHUTDOWN_SECONDS, TimeUnit.SECONDS).await();

@@ -13,14 +13,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +42,7 @@ import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.InProcessHelperPeer;
 import org.priodp.aggregator.testing.LeaderFixture;
+import org.priodp.aggregator.testing.MutableClock;
 import org.priodp.aggregator.testing.SpecCollector;
 import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.noise.RandomSource;
@@ -68,34 +66,6 @@ class CollectionJobServiceTest {
   void close() throws Exception {
     for (AutoCloseable c : open) {
       c.close();
-    }
-  }
-
-  /** A clock the test moves. */
-  static final class MutableClock extends Clock {
-    final AtomicReference<Instant> now;
-
-    MutableClock(Instant start) {
-      now = new AtomicReference<>(start);
-    }
-
-    void advance(Duration d) {
-      now.updateAndGet(t -> t.plus(d));
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
     }
   }
 
