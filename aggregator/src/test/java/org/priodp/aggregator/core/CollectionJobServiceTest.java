@@ -532,4 +532,66 @@ class CollectionJobServiceTest {
     assertEquals(CollectionJobService.Outcome.LEASE_LOST, s.service.step(s.lf.leader, l));
     assertEquals(CollectionJobRecord.State.DELETED, s.job(other).state());
   }
+
+  /**
+   * Two Leader processes (two stores, two connection pools) on one PostgreSQL database step 24
+   * pending jobs with two threads each: every job is leased by one of them at a time (SELECT ...
+   * FOR UPDATE SKIP LOCKED), so the Helper is asked exactly once per job and each batch is
+   * noised once. Skipped without PRIODP_PG_URL.
+   */
+  @Test
+  void twoLeaderProcessesOnPostgresqlStepEachJobOnce() throws Exception {
+    String pg = System.getenv("PRIODP_PG_URL");
+    if (pg == null || pg.isBlank()) {
+      System.out.println("SKIPPED two-Leader PostgreSQL lease test: PRIODP_PG_URL is not set");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(pg != null && !pg.isBlank());
+    long seed = seed("twoLeaderProcessesOnPostgresqlStepEachJobOnce");
+    int jobs = 24;
+    Setup s = new Setup(fixture(86, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false, 0,
+        seed);
+    s.writeBuckets(jobs);
+    JdbcAggregateShareStore second = JdbcAggregateShareStore.open(pg);
+    open.add(second);
+    NoisedShareService secondShares = new NoisedShareService(second, RandomSource.seeded(
+        java.nio.ByteBuffer.allocate(8).putLong(seed + 1).array()), s.clock);
+    CollectionJobService other = new CollectionJobService(second, secondShares, s.peer, s.clock,
+        Duration.ofMinutes(5), RETRY, "other");
+    for (int k = 0; k < jobs; k++) {
+      s.service.create(s.lf.leader, CollectionJobReq.decode(
+          SpecCollector.collectionJobReq(Fixture.FIRST_BUCKET + k, 1)));
+    }
+    java.util.concurrent.ConcurrentHashMap<CollectionJobService.Outcome,
+        java.util.concurrent.atomic.AtomicInteger> outcomes =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (CollectionJobService svc : List.of(s.service, other, s.service, other)) {
+      Thread t = new Thread(() -> {
+        try {
+          start.await();
+          CollectionJobService.Outcome o;
+          while ((o = svc.step(s.lf.leader)) != CollectionJobService.Outcome.IDLE) {
+            outcomes.computeIfAbsent(o, x -> new java.util.concurrent.atomic.AtomicInteger())
+                .incrementAndGet();
+          }
+        } catch (Throwable e) {
+          errors.add(e);
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertTrue(errors.isEmpty(), errors.toString());
+    System.out.println("CollectionJobServiceTest.twoLeaderProcesses outcomes " + outcomes
+        + ", Helper asked " + s.peer.calls.get() + " times for " + jobs + " jobs");
+    assertEquals(jobs, outcomes.get(CollectionJobService.Outcome.READY).get());
+    assertEquals(jobs, s.peer.calls.get(), "the Helper was asked once per job");
+    assertEquals(jobs, s.leaderShares.noiseDraws() + secondShares.noiseDraws());
+    assertEquals(jobs, s.helperShares.noiseDraws());
+  }
 }
