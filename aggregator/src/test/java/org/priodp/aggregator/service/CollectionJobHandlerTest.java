@@ -281,4 +281,35 @@ class CollectionJobHandlerTest {
     assertEquals(0, p.leaderShares.noiseDraws());
     assertEquals(0, p.peer.calls.get());
   }
+
+  /**
+   * Seeded mutation fuzzer: 20,000 mutated CollectionJobReq bodies (after one valid job was
+   * collected); every answer is a 200 or a 4xx problem document, never a 5xx, and nothing is
+   * drawn for any of them (no job of a mutated request becomes ready without its batch).
+   */
+  @Test
+  void mutatedBodiesNeverGetAServerError() throws Exception {
+    long seed = seed("mutatedBodiesNeverGetAServerError");
+    java.util.Random rnd = new java.util.Random(seed);
+    Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1"), false, seed);
+    byte[] base = SpecCollector.collectionJobReq(10, 3);
+    p.post(base);
+    assertEquals(1, p.driver.runOnce());
+    int cases = Integer.getInteger("priodp.fuzz.cases", 20_000);
+    int[] statuses = new int[600];
+    for (int i = 0; i < cases; i++) {
+      byte[] body = Mutator.mutate(base, rnd);
+      HttpReply r = p.post(body);
+      statuses[r.status()]++;
+      if (r.status() >= 500 || (r.status() >= 400
+          && !"application/problem+json".equals(r.contentType()))) {
+        throw new AssertionError("seed " + seed + " case " + i + ": status " + r.status()
+            + " for body " + java.util.HexFormat.of().formatHex(body));
+      }
+    }
+    System.out.println("CollectionJobHandlerTest.mutatedBodies: 200=" + statuses[200] + " 400="
+        + statuses[400] + " 413=" + statuses[413]);
+    assertTrue(statuses[400] > 0);
+    assertEquals(1, p.leaderShares.noiseDraws());
+  }
 }
