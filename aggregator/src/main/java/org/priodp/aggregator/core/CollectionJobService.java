@@ -71,8 +71,12 @@ public final class CollectionJobService {
 
   private static final byte[] ID_LABEL =
       "prio-dp collection job id v1".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * The jobs whose batch a new request must not overlap besides the collected intervals: a ready
+   * job's batch is among those already (its Leader share was released), a pending one's maybe not.
+   */
   private static final EnumSet<CollectionJobRecord.State> LIVE =
-      EnumSet.of(CollectionJobRecord.State.PENDING, CollectionJobRecord.State.READY);
+      EnumSet.of(CollectionJobRecord.State.PENDING);
 
   private final AggregateShareStore store;
   private final NoisedShareService shares;
