@@ -137,9 +137,10 @@ public interface AggregateShareStore extends AutoCloseable {
 
   /**
    * Returns whether the task has uploaded reports with a time in [fromInclusive, toExclusive)
-   * (time_precision units, unsigned) that no aggregation job has claimed yet or whose Leader
-   * aggregation job is still {@code active}: the Leader must wait for them before it collects
-   * (DAP-18 "Collection Job Initialization").
+   * (time_precision units, unsigned) that no aggregation job has claimed yet, or an {@code
+   * active} Leader aggregation job whose reports' times [min_report_time, max_report_time] meet
+   * that interval: the Leader must wait for them before it collects (DAP-18 "Collection Job
+   * Initialization": pending aggregation jobs that overlap the batch complete first).
    */
   boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive);
 

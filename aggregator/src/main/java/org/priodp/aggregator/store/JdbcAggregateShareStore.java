@@ -1094,21 +1094,34 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   @Override
   public boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive) {
     return run("clientReportsOutstanding", c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM client_reports r"
-          + " WHERE r.task_id = ? AND r.report_time >= ? AND r.report_time < ?"
-          + " AND (r.aggregation_job_id IS NULL OR EXISTS (SELECT 1 FROM leader_aggregation_jobs j"
-          + " WHERE j.task_id = r.task_id AND j.job_id = r.aggregation_job_id AND j.state = ?))"
-          + " LIMIT 1")) {
+      // unclaimed reports of the interval (index client_reports_by_job: task, NULL job, time)
+      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM client_reports"
+          + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_time >= ?"
+          + " AND report_time < ? LIMIT 1")) {
         p.setBytes(1, taskId.bytes());
         p.setLong(2, flip(fromInclusive));
         p.setLong(3, flip(toExclusive));
-        p.setString(4, "active");
+        try (ResultSet rs = p.executeQuery()) {
+          if (rs.next()) {
+            return true;
+          }
+        }
+      }
+      // an active Leader aggregation job whose reports' times [min, max] meet the interval
+      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+          + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?"
+          + " LIMIT 1")) {
+        p.setBytes(1, taskId.bytes());
+        p.setString(2, "active");
+        p.setLong(3, flip(toExclusive));
+        p.setLong(4, flip(fromInclusive));
         try (ResultSet rs = p.executeQuery()) {
           return rs.next();
         }
       }
     });
   }
+
 
   // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
 

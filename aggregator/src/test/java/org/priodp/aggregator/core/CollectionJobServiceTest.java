@@ -359,9 +359,18 @@ class CollectionJobServiceTest {
         aggJob, s.taskId().bytes(), reportId);
     s.clock.advance(RETRY);
     assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
-    // the job finished: ready to collect
+    // the job finished: ready to collect (an active job of times 13..19 is not in the batch)
     s.sql("UPDATE leader_aggregation_jobs SET state = 'finished' WHERE task_id = ? AND job_id = ?",
         s.taskId().bytes(), aggJob);
+    byte[] laterJob = aggJob.clone();
+    laterJob[1] = 1;
+    s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step, batch_identifier,"
+        + " min_report_time, max_report_time, report_count, lease_owner, lease_token,"
+        + " lease_expires_ms, lease_attempts, error_detail, created_at_ms, updated_at_ms)"
+        + " VALUES (?, ?, 'active', 0, NULL, ?, ?, 1, NULL, NULL, 0, 0, NULL, 0, 0)",
+        s.taskId().bytes(), laterJob, Long.MIN_VALUE ^ 13L, Long.MIN_VALUE ^ 19L);
+    s.sql("UPDATE client_reports SET aggregation_job_id = ? WHERE task_id = ? AND report_id = ?",
+        laterJob, s.taskId().bytes(), outside);
     s.clock.advance(RETRY);
     assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
     assertEquals(CollectionJobRecord.State.READY, s.job(job).state());
