@@ -603,4 +603,53 @@ class CollectionJobServiceTest {
     assertEquals(jobs, s.leaderShares.noiseDraws() + secondShares.noiseDraws());
     assertEquals(jobs, s.helperShares.noiseDraws());
   }
+
+  /**
+   * A Leader process dies after persisting its noised share and before the Helper answers (the
+   * step never returns: its lease is left behind). After the lease expires another process, with
+   * a share service that has drawn nothing, takes the job over and completes it from the
+   * persisted share: no second draw anywhere, and the released bytes are the first ones.
+   */
+  @Test
+  void aLeaderThatDiesAfterDrawingIsTakenOverWithoutANewDraw() throws Exception {
+    long seed = seed("aLeaderThatDiesAfterDrawingIsTakenOverWithoutANewDraw");
+    Setup s = new Setup(fixture(87, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false, 0,
+        seed);
+    s.writeBuckets(3);
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(cjr));
+    final class Killed extends RuntimeException {
+      Killed() {
+        super("the process died here");
+      }
+    }
+    s.peer.beforeAsk = () -> {
+      throw new Killed();
+    };
+    assertThrows(Killed.class, () -> s.service.step(s.lf.leader));
+    assertEquals(1, s.leaderShares.noiseDraws());
+    byte[] noised = s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).orElseThrow()
+        .noisedShare().toByteArray();
+    ReleasedAggregateShare released = s.leaderStore.releasedShare(s.taskId(), batch(10, 3))
+        .orElseThrow();
+    assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
+    s.peer.beforeAsk = () -> { };
+    // another process: its own store connection and share service
+    JdbcAggregateShareStore store2 = JdbcAggregateShareStore.open(s.leaderUrl);
+    open.add(store2);
+    NoisedShareService shares2 = new NoisedShareService(store2, RandomSource.seeded(
+        java.nio.ByteBuffer.allocate(8).putLong(seed + 7).array()), s.clock);
+    CollectionJobService other = new CollectionJobService(store2, shares2, s.peer, s.clock,
+        Duration.ofMinutes(5), RETRY, "other");
+    assertEquals(CollectionJobService.Outcome.IDLE, other.step(s.lf.leader), "still leased");
+    s.clock.advance(Duration.ofMinutes(5));
+    assertEquals(CollectionJobService.Outcome.READY, other.step(s.lf.leader));
+    assertEquals(0, shares2.noiseDraws(), "the takeover drew no noise");
+    assertEquals(1, s.helperShares.noiseDraws());
+    assertArrayEquals(noised, store2.noisedShare(s.taskId(), batch(10, 3)).orElseThrow()
+        .noisedShare().toByteArray());
+    assertEquals(released, store2.releasedShare(s.taskId(), batch(10, 3)).orElseThrow());
+    Collected c = collect(s, s.job(job), cjr);
+    assertArrayEquals(noised, c.leader());
+  }
 }
