@@ -45,8 +45,11 @@ import org.priodp.aggregator.task.TaskDefinition;
  * the job of a byte-identical request (the job ID is a labelled SHA-256 of the task ID and the
  * request, so an identical POST finds the same job; a deleted one is restored), refuses a batch
  * that overlaps a collected batch or another live job (batchOverlap), or inserts the job as
- * {@code pending}. Only the time_interval batch mode is supported: a leader_selected task's
- * collection requests are refused with batchInvalid, saying so.
+ * {@code pending}. In the leader_selected batch mode every request ("the next batch") is the
+ * same bytes: the task's current job is the existing resource, and the next one is created after
+ * the Collector deleted it; its batch is chosen when it is stepped (a leader-selected bucket with
+ * at least min_batch_size reports, not released, not another job's, without an active
+ * aggregation job), and its response interval spans the finished aggregation jobs' report times.
  *
  * <p>{@link #step} works on one leased pending job. The job waits (stays pending, leased again
  * after the retry delay) while the batch interval has not ended by the injected clock, while
@@ -155,9 +158,13 @@ public final class CollectionJobService {
       throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
           + " takes no aggregation parameter, so it must be empty");
     }
+    if (!req.extensions().isEmpty()) {
+      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
+          + " supports no collection job extensions, got type "
+          + req.extensions().get(0).extensionType());
+    }
     if (!(req.query() instanceof Query.TimeInterval q)) {
-      throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "this Leader collects time_interval"
-          + " tasks only; the leader_selected batch mode is not supported yet");
+      return createLeaderSelected(task, req);
     }
     Interval i = q.batchInterval();
     if (i.duration().value() == 0 || !i.isWellFormed()) {
@@ -168,11 +175,6 @@ public final class CollectionJobService {
     if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
       throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval is not within"
           + " the task_interval extension of the task");
-    }
-    if (!req.extensions().isEmpty()) {
-      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
-          + " supports no collection job extensions, got type "
-          + req.extensions().get(0).extensionType());
     }
     byte[] request = req.encode();
     CollectionJobId id = jobId(taskId, request);
@@ -212,6 +214,72 @@ public final class CollectionJobService {
           ByteString.copyOf(request), batch, now);
       tx.insertCollectionJob(job);
       return job;
+    });
+  }
+
+  /** The batch identifier of a leader-selected job whose batch is not chosen yet. */
+  static final BatchIdentifier UNCHOSEN = BatchIdentifier.of(new Query.LeaderSelected().encode());
+
+  /**
+   * Creates a leader-selected job ("the next batch"): every such request is the same bytes, so
+   * the task's current one (pending, ready or failed) is the existing resource, and a new job,
+   * whose ID also counts the task's earlier jobs, is created only after the Collector deleted
+   * the previous one. Its batch is chosen when it is stepped.
+   */
+  private CollectionJobRecord createLeaderSelected(TaskDefinition task, CollectionJobReq req) {
+    TaskId taskId = task.taskId();
+    byte[] request = req.encode();
+    Instant now = clock.instant();
+    return store.inTaskTransaction(taskId, tx -> {
+      List<CollectionJobRecord> all = tx.collectionJobs(EnumSet.allOf(
+          CollectionJobRecord.State.class));
+      for (CollectionJobRecord j : all) {
+        if (j.state() != CollectionJobRecord.State.DELETED
+            && Arrays.equals(j.request().toByteArray(), request)) {
+          return j;
+        }
+      }
+      byte[] counted = Arrays.copyOf(request, request.length + 4);
+      int n = all.size();
+      for (int k = 0; k < 4; k++) {
+        counted[request.length + k] = (byte) (n >>> (24 - 8 * k));
+      }
+      CollectionJobRecord job = CollectionJobRecord.pending(taskId, jobId(taskId, counted),
+          ByteString.copyOf(request), UNCHOSEN, now);
+      tx.insertCollectionJob(job);
+      return job;
+    });
+  }
+
+  /**
+   * Chooses the batch of a leader-selected job (DAP-18 "Leader-selected Batch Mode": a batch not
+   * yet associated with a collection job): the first leader-selected bucket, in identifier order,
+   * that holds at least min_batch_size reports, was not released, belongs to no other collection
+   * job and has no active aggregation job. In one task transaction, so two jobs never choose the
+   * same batch.
+   */
+  private Optional<BatchIdentifier> chooseBatch(TaskDefinition task, CollectionJobRecord job) {
+    byte[] low = new BatchSelector.LeaderSelected(new org.priodp.aggregator.dap.BatchId(
+        new byte[org.priodp.aggregator.dap.BatchId.LENGTH])).encode();
+    byte[] high = Arrays.copyOf(low, low.length - org.priodp.aggregator.dap.BatchId.LENGTH);
+    high[high.length - 1]++; // the next config length: after every 32-byte batch ID
+    long min = task.configuration().minBatchSize();
+    return store.inTaskTransaction(task.taskId(), tx -> {
+      java.util.Set<BatchIdentifier> taken = new java.util.HashSet<>();
+      for (CollectionJobRecord j : tx.collectionJobs(EnumSet.allOf(
+          CollectionJobRecord.State.class))) {
+        taken.add(j.batch());
+      }
+      for (BatchAggregation b : tx.batchAggregations(BatchIdentifier.of(low),
+          BatchIdentifier.of(high))) {
+        if (taken.contains(b.batch()) || Long.compareUnsigned(b.reportCount(), min) < 0
+            || tx.noisedShare(b.batch()).isPresent() || tx.leaderAggregationActive(b.batch())) {
+          continue;
+        }
+        tx.setCollectionJobBatch(job.jobId(), b.batch(), clock.instant());
+        return Optional.of(b.batch());
+      }
+      return Optional.<BatchIdentifier>empty();
     });
   }
 
@@ -273,6 +341,9 @@ public final class CollectionJobService {
     } catch (DapDecodeException e) {
       return fail(leased, DapError.INVALID_MESSAGE.type(), "the stored request no longer decodes");
     }
+    if (cjr.query() instanceof Query.LeaderSelected) {
+      return stepLeaderSelected(task, leased, cjr);
+    }
     Interval i = batchInterval(job);
     BatchSelector selector = new BatchSelector.TimeInterval(i);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
@@ -291,13 +362,53 @@ public final class CollectionJobService {
       }
       req = new AggregateShareReq(cjr, selector, m.count(), m.checksum());
     }
+    return obtainShares(task, leased, req, drawn.isPresent(), m.interval(i));
+  }
+
+  /** Steps a leader-selected job: chooses its batch if needed, waits, then as a time interval. */
+  private Outcome stepLeaderSelected(TaskDefinition task, CollectionJobLease leased,
+      CollectionJobReq cjr) {
+    TaskId taskId = task.taskId();
+    Optional<BatchIdentifier> chosen = leased.job().batch().equals(UNCHOSEN)
+        ? chooseBatch(task, leased.job()) : Optional.of(leased.job().batch());
+    if (chosen.isEmpty()) {
+      return postpone(leased, Outcome.WAITING);
+    }
+    BatchIdentifier batch = chosen.get();
+    BatchSelector selector = BatchSelector.decode(batch.bytes());
+    Optional<NoisedAggregateShare> drawn = store.noisedShare(taskId, batch);
+    AggregateShareReq req;
+    if (drawn.isPresent()) {
+      req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
+          drawn.get().checksum());
+    } else {
+      boolean active = store.inTaskTransaction(taskId, tx -> tx.leaderAggregationActive(batch));
+      Optional<BatchAggregation> bucket = store.batchAggregation(taskId, batch);
+      if (active || bucket.isEmpty() || Long.compareUnsigned(bucket.get().reportCount(),
+          task.configuration().minBatchSize()) < 0) {
+        return postpone(leased, Outcome.WAITING);
+      }
+      req = new AggregateShareReq(cjr, selector, bucket.get().reportCount(),
+          bucket.get().checksum());
+    }
+    Interval span = store.leaderBatchReportSpan(taskId, batch)
+        .map(t -> Interval.of(t[0], t[1] - t[0] + 1)).orElse(Interval.of(0, 0));
+    return obtainShares(task, leased, req, drawn.isPresent(), span);
+  }
+
+  /**
+   * Releases the Leader's share (persisted, noised once) and only then asks the Helper, and
+   * stores the CollectionJobResp under the lease.
+   */
+  private Outcome obtainShares(TaskDefinition task, CollectionJobLease leased,
+      AggregateShareReq req, boolean drawnBefore, Interval interval) {
     ReleasedAggregateShare mine;
     try {
       // persists this Leader's noised share (drawn once) and its ciphertext before the Helper
       // hears of the batch
       mine = shares.release(task, req);
     } catch (DapRefusal r) {
-      if (drawn.isEmpty() && (r.error() == DapError.BATCH_MISMATCH
+      if (!drawnBefore && (r.error() == DapError.BATCH_MISMATCH
           || r.error() == DapError.INVALID_BATCH_SIZE)) {
         // an aggregation job committed between the reads above and the release: nothing was
         // drawn (the release rolled back), try again later
@@ -316,7 +427,7 @@ public final class CollectionJobService {
           "the Helper refused the aggregate share request: " + e.getMessage());
     }
     AggregateShare leaderShare = AggregateShare.decode(mine.aggregateShare().toByteArray());
-    CollectionJobResp resp = new CollectionJobResp(req.reportCount(), m.interval(i),
+    CollectionJobResp resp = new CollectionJobResp(req.reportCount(), interval,
         leaderShare.encryptedAggregateShare(), theirs.encryptedAggregateShare());
     return store.finishCollectionJob(leased, CollectionJobRecord.State.READY,
         ByteString.copyOf(resp.encode()), null, null, clock.instant())

@@ -144,6 +144,12 @@ public interface AggregateShareStore extends AutoCloseable {
    */
   boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive);
 
+  /**
+   * Returns [the smallest min_report_time, the largest max_report_time] (time_precision units)
+   * of the task's finished Leader aggregation jobs of this batch, or empty if it has none.
+   */
+  Optional<long[]> leaderBatchReportSpan(TaskId taskId, BatchIdentifier batch);
+
   // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
 
   /**

@@ -480,6 +480,36 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
+        BatchIdentifier batch, Instant now) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("UPDATE collection_jobs SET"
+            + " batch_identifier = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
+          p.setBytes(1, batch.bytes());
+          p.setLong(2, now.toEpochMilli());
+          p.setBytes(3, taskId.bytes());
+          p.setBytes(4, jobId.bytes());
+          return p.executeUpdate() > 0;
+        }
+      });
+    }
+
+    @Override
+    public boolean leaderAggregationActive(BatchIdentifier batch) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+            + " WHERE task_id = ? AND batch_identifier = ? AND state = ? LIMIT 1")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, batch.bytes());
+          p.setString(3, "active");
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next();
+          }
+        }
+      });
+    }
+
+    @Override
     public boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
         CollectionJobRecord.State state, Instant now) {
       return sql(conn -> {
@@ -1122,6 +1152,26 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     });
   }
 
+
+  @Override
+  public Optional<long[]> leaderBatchReportSpan(TaskId taskId, BatchIdentifier batch) {
+    return run("leaderBatchReportSpan", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT MIN(min_report_time),"
+          + " MAX(max_report_time), COUNT(*) FROM leader_aggregation_jobs"
+          + " WHERE task_id = ? AND batch_identifier = ? AND state = ?")) {
+        p.setBytes(1, taskId.bytes());
+        p.setBytes(2, batch.bytes());
+        p.setString(3, "finished");
+        try (ResultSet rs = p.executeQuery()) {
+          rs.next();
+          if (rs.getLong(3) == 0) {
+            return Optional.<long[]>empty();
+          }
+          return Optional.of(new long[] {flip(rs.getLong(1)), flip(rs.getLong(2))});
+        }
+      }
+    });
+  }
 
   // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
 

@@ -112,4 +112,11 @@ public interface TaskTransaction {
    */
   boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
       CollectionJobRecord.State state, java.time.Instant now);
+
+  /** Sets the batch a leader-selected collection job collects; returns whether it exists. */
+  boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
+      BatchIdentifier batch, java.time.Instant now);
+
+  /** Returns whether an {@code active} Leader aggregation job aggregates into this batch. */
+  boolean leaderAggregationActive(BatchIdentifier batch);
 }

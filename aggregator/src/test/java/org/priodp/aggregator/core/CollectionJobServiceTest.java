@@ -448,19 +448,6 @@ class CollectionJobServiceTest {
         CollectionJobReq.decode(SpecCollector.collectionJobReq(
             SpecCollector.timeIntervalQuery(20, 1), new byte[0],
             new SpecTls().u16(0xff00).opaque16(new byte[] {1}).bytes()))));
-    // a leader_selected task: not supported, refused with a clear detail
-    TaskConfiguration c = TaskDefinition.configurationFor(s.lf.f.variant, "fixture".getBytes(),
-        "https://leader.example/", "https://helper.example/", Fixture.PRECISION, 10,
-        BatchMode.LEADER_SELECTED, List.of());
-    TaskDefinition ls = new TaskDefinition(s.taskId(), Role.LEADER, c, s.lf.f.variant,
-        t.dpStrategy(), SensitivityRule.PRIODP, s.lf.f.collectorConfig, AuthToken.of("x"));
-    DapRefusal r = assertThrows(DapRefusal.class, () -> s.service.create(ls,
-        CollectionJobReq.decode(SpecCollector.collectionJobReq(new SpecTls()
-            .u8(SpecCollector.LEADER_SELECTED).opaque16(new byte[0]).bytes(), new byte[0],
-            new byte[0]))));
-    assertEquals(DapError.BATCH_INVALID, r.error());
-    assertTrue(r.detail().contains("leader_selected"), r.detail());
-
     // collected, then deleted: the identical request restores the ready job, nothing drawn
     assertEquals(CollectionJobService.Outcome.READY, s.service.step(t));
     assertEquals(1, s.leaderShares.noiseDraws());
@@ -651,5 +638,133 @@ class CollectionJobServiceTest {
     assertEquals(released, store2.releasedShare(s.taskId(), batch(10, 3)).orElseThrow());
     Collected c = collect(s, s.job(job), cjr);
     assertArrayEquals(noised, c.leader());
+  }
+
+  /**
+   * DAP-18 "Leader-selected Batch Mode": the Collector's requests are all the same bytes; the
+   * Leader answers the current job until the Collector deletes it, and each job collects a batch
+   * the Leader chooses that no job had, with at least min_batch_size reports and no active
+   * aggregation job; the response interval spans the batch's finished aggregation jobs.
+   */
+  @Test
+  void leaderSelectedJobsEachCollectANewBatchTheLeaderChooses() throws Exception {
+    long seed = seed("leaderSelectedJobsEachCollectANewBatchTheLeaderChooses");
+    byte[] id = new byte[32];
+    new java.security.SecureRandom().nextBytes(id);
+    Fixture f = fixture(88, new DpStrategy.NoDifferentialPrivacy(), null);
+    TaskConfiguration c = TaskDefinition.configurationFor(f.variant, "fixture".getBytes(),
+        "https://leader.example/", "https://helper.example/", Fixture.PRECISION, 10,
+        BatchMode.LEADER_SELECTED, List.of());
+    TaskDefinition helperTask = new TaskDefinition(f.taskId, Role.HELPER, c, f.variant,
+        f.task.dpStrategy(), SensitivityRule.PRIODP, f.collectorConfig,
+        AuthToken.of(Fixture.TOKEN));
+    TaskDefinition leaderTask = new TaskDefinition(f.taskId, Role.LEADER, c, f.variant,
+        f.task.dpStrategy(), SensitivityRule.PRIODP, f.collectorConfig,
+        AuthToken.of(Fixture.TOKEN)).withCollectorAuthToken(AuthToken.of("collector"));
+    LeaderFixture lf = new LeaderFixture(f);
+    String pg = System.getenv("PRIODP_PG_URL");
+    String leaderUrl = pg != null && !pg.isBlank() ? pg
+        : "jdbc:sqlite:" + dir.resolve("leader-selected.db");
+    JdbcAggregateShareStore leaderStore = JdbcAggregateShareStore.open(leaderUrl);
+    JdbcAggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(
+        dir.resolve("helper-selected.db"));
+    open.add(leaderStore);
+    open.add(helperStore);
+    MutableClock clock = new MutableClock(AFTER);
+    NoisedShareService leaderShares = new NoisedShareService(leaderStore,
+        RandomSource.seeded(new byte[] {1}), clock);
+    AggregateShareHandler helper = new AggregateShareHandler(List.of(helperTask), helperStore,
+        new NoisedShareService(helperStore, RandomSource.seeded(new byte[] {2}), clock),
+        AggregateShareHandler.DEFAULT_MAX_BODY);
+    InProcessHelperPeer peer = new InProcessHelperPeer(helper, 0);
+    CollectionJobService service = new CollectionJobService(leaderStore, leaderShares, peer,
+        clock, Duration.ofMinutes(5), RETRY, "test");
+    // batches A (bucket 0), B (bucket 1) with 20 reports each, C (bucket 2) with 5
+    org.priodp.aggregator.dap.BatchId[] ids = new org.priodp.aggregator.dap.BatchId[3];
+    for (int k = 0; k < 3; k++) {
+      byte[] b = new byte[32];
+      b[0] = (byte) (k + 1);
+      ids[k] = new org.priodp.aggregator.dap.BatchId(b);
+      long count = k == 2 ? 5 : 20;
+      leaderStore.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(f.taskId,
+          BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
+          org.priodp.aggregator.dap.ByteString.copyOf(lf.leaderShare(k)), count,
+          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k))));
+      helperStore.putBatchAggregation(new org.priodp.aggregator.store.BatchAggregation(f.taskId,
+          BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
+          org.priodp.aggregator.dap.ByteString.copyOf(f.share(k)), count,
+          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k))));
+    }
+    // A's reports came from one finished job of times 10..12; B has an active job
+    String jobs = "INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
+        + " batch_identifier, min_report_time, max_report_time, report_count, lease_owner,"
+        + " lease_token, lease_expires_ms, lease_attempts, error_detail, created_at_ms,"
+        + " updated_at_ms) VALUES (?, ?, ?, 0, ?, ?, ?, 20, NULL, NULL, 0, 0, NULL, 0, 0)";
+    try (java.sql.Connection conn = DriverManager.getConnection(leaderUrl)) {
+      for (int k = 0; k < 2; k++) {
+        try (PreparedStatement p = conn.prepareStatement(jobs)) {
+          byte[] jobId = new byte[16];
+          jobId[0] = (byte) (k + 1);
+          p.setBytes(1, f.taskId.bytes());
+          p.setBytes(2, jobId);
+          p.setString(3, k == 0 ? "finished" : "active");
+          p.setBytes(4, BatchBuckets.leaderSelectedBucket(ids[k]).bytes());
+          p.setLong(5, Long.MIN_VALUE ^ (10L + 3 * k));
+          p.setLong(6, Long.MIN_VALUE ^ (12L + 3 * k));
+          p.executeUpdate();
+        }
+      }
+    }
+    byte[] next = SpecCollector.collectionJobReq(new SpecTls().u8(SpecCollector.LEADER_SELECTED)
+        .opaque16(new byte[0]).bytes(), new byte[0], new byte[0]);
+    byte[] config = SpecCollector.histogramTaskConfiguration(8, 2, Fixture.PRECISION, 10,
+        SpecCollector.LEADER_SELECTED, new byte[0]);
+    CollectionJobRecord first = service.create(leaderTask, CollectionJobReq.decode(next));
+    assertEquals(first.jobId(), service.create(leaderTask, CollectionJobReq.decode(next))
+        .jobId(), "the current job answers the same request");
+    assertEquals(CollectionJobService.Outcome.READY, service.step(leaderTask));
+    CollectionJobRecord a = service.job(f.taskId, first.jobId()).orElseThrow();
+    assertEquals(BatchBuckets.leaderSelectedBucket(ids[0]), a.batch());
+    SpecCollector.Resp resp = SpecCollector.Resp.decode(a.response().orElseThrow().toByteArray());
+    byte[] aad = SpecCollector.aad(f.taskId.bytes(), config, next);
+    BigInteger[] result = SpecCollector.unshard(
+        SpecCollector.open(f.collectorKey, SpecCollector.LEADER, resp.leader(), aad),
+        SpecCollector.open(f.collectorKey, SpecCollector.HELPER, resp.helper(), aad));
+    long[] truth = LeaderFixture.truth(0);
+    for (int i = 0; i < 8; i++) {
+      assertEquals(BigInteger.valueOf(truth[i]), result[i], "coordinate " + i);
+    }
+    assertEquals(20, resp.reportCount());
+    assertEquals(10, resp.start());
+    assertEquals(3, resp.duration());
+    assertEquals(first.jobId(), service.create(leaderTask, CollectionJobReq.decode(next))
+        .jobId(), "until the Collector deletes it");
+
+    // the next batch: B waits for its active aggregation job
+    assertTrue(service.delete(f.taskId, first.jobId()));
+    CollectionJobRecord second = service.create(leaderTask, CollectionJobReq.decode(next));
+    assertNotEquals(first.jobId(), second.jobId());
+    assertEquals(CollectionJobService.Outcome.WAITING, service.step(leaderTask));
+    try (java.sql.Connection conn = DriverManager.getConnection(leaderUrl);
+        PreparedStatement p = conn.prepareStatement("UPDATE leader_aggregation_jobs SET state ="
+            + " 'finished' WHERE task_id = ?")) {
+      p.setBytes(1, f.taskId.bytes());
+      p.executeUpdate();
+    }
+    clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.READY, service.step(leaderTask));
+    CollectionJobRecord b = service.job(f.taskId, second.jobId()).orElseThrow();
+    assertEquals(BatchBuckets.leaderSelectedBucket(ids[1]), b.batch());
+    assertEquals(13, SpecCollector.Resp.decode(b.response().orElseThrow().toByteArray()).start());
+
+    // C is too small: the third job waits and nothing is asked
+    assertTrue(service.delete(f.taskId, second.jobId()));
+    CollectionJobRecord third = service.create(leaderTask, CollectionJobReq.decode(next));
+    int asked = peer.calls.get();
+    clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.WAITING, service.step(leaderTask));
+    assertEquals(asked, peer.calls.get());
+    assertEquals(CollectionJobRecord.State.PENDING, service.job(f.taskId, third.jobId())
+        .orElseThrow().state());
   }
 }

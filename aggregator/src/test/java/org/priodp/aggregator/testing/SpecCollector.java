@@ -59,11 +59,18 @@ public final class SpecCollector {
    */
   public static byte[] histogramTaskConfiguration(int length, int chunkLength,
       long timePrecision, long minBatchSize, byte[] extensions) {
+    return histogramTaskConfiguration(length, chunkLength, timePrecision, minBatchSize,
+        TIME_INTERVAL, extensions);
+  }
+
+  /** The same with another batch mode (1 time_interval, 2 leader_selected). */
+  public static byte[] histogramTaskConfiguration(int length, int chunkLength,
+      long timePrecision, long minBatchSize, int batchMode, byte[] extensions) {
     byte[] vdafConfig = new SpecTls().u32(length).u32(chunkLength).bytes();
     return new SpecTls().opaque8("fixture".getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://helper.example/".getBytes(StandardCharsets.US_ASCII))
-        .u64(timePrecision).u64(minBatchSize).u8(TIME_INTERVAL).opaque16(new byte[0])
+        .u64(timePrecision).u64(minBatchSize).u8(batchMode).opaque16(new byte[0])
         .u32(4).opaque16(vdafConfig).opaque16(extensions).bytes();
   }
 
