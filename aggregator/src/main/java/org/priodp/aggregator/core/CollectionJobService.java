@@ -255,7 +255,7 @@ public final class CollectionJobService {
    * Chooses the batch of a leader-selected job (DAP-18 "Leader-selected Batch Mode": a batch not
    * yet associated with a collection job): the first leader-selected bucket, in identifier order,
    * that holds at least min_batch_size reports, was not released, belongs to no other collection
-   * job and has no active aggregation job. In one task transaction, so two jobs never choose the
+   * job that was not deleted, and has no active aggregation job. In one task transaction, so two jobs never choose the
    * same batch.
    */
   private Optional<BatchIdentifier> chooseBatch(TaskDefinition task, CollectionJobRecord job) {
@@ -265,9 +265,11 @@ public final class CollectionJobService {
     high[high.length - 1]++; // the next config length: after every 32-byte batch ID
     long min = task.configuration().minBatchSize();
     return store.inTaskTransaction(task.taskId(), tx -> {
+      // a deleted job's batch is free again unless it was released (then its noised share
+      // keeps it out, and a job choosing it anyway gets the same stored share, never a new draw)
       java.util.Set<BatchIdentifier> taken = new java.util.HashSet<>();
-      for (CollectionJobRecord j : tx.collectionJobs(EnumSet.allOf(
-          CollectionJobRecord.State.class))) {
+      for (CollectionJobRecord j : tx.collectionJobs(EnumSet.of(CollectionJobRecord.State.PENDING,
+          CollectionJobRecord.State.READY, CollectionJobRecord.State.FAILED))) {
         taken.add(j.batch());
       }
       for (BatchAggregation b : tx.batchAggregations(BatchIdentifier.of(low),
