@@ -90,8 +90,8 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Option(names = "--async-aggregation",
       defaultValue = "${env:PRIODP_ASYNC_AGGREGATION:-false}",
-      description = "Answer aggregation jobs asynchronously (Location ...?step=0 and"
-          + " Retry-After, then GET) instead of in the POST. [PRIODP_ASYNC_AGGREGATION]")
+      description = "Answer aggregation jobs and aggregate shares asynchronously (Location"
+          + " and Retry-After, then GET) instead of in the POST. [PRIODP_ASYNC_AGGREGATION]")
   boolean asyncAggregation;
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
@@ -170,8 +170,8 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 3. the store, then the socket
     JdbcAggregateShareStore store = openStore(dbProperties);
-    HelperServer server = HelperServer.withLeaderResources(tasks, store, RandomSource.secure(),
-        asyncAggregation, org.priodp.aggregator.service.UploadHandler.of(store), null);
+    HelperServer server = HelperServer.serving(tasks, store, RandomSource.secure(),
+        asyncAggregation, org.priodp.aggregator.service.UploadHandler.of(store), helperPeer());
     server.handler().aggregationJobs().ifPresent(j -> {
       var hpkeKey = j.service().keys().ensureActive();
       LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
@@ -231,6 +231,15 @@ public final class ServeCommand implements PrioDpSubcommand {
     shutdown.requested.await();
     shutdown.drain();
     return 0;
+  }
+
+  /**
+   * The Leader's client of its tasks' Helper, through which collection jobs obtain the Helper's
+   * aggregate share (issue 17, collection part); null until the HTTP implementation of {@code
+   * core.HelperPeer} is wired here, and then Leader tasks serve no collection jobs.
+   */
+  org.priodp.aggregator.core.HelperPeer helperPeer() {
+    return null;
   }
 
   private static int parsePort(String s) {

@@ -75,6 +75,9 @@ public final class AggregateShareHandler {
   private final TaskResource collectionJobs;
   /** The keys advertised at hpke_config: the jobs' key ring, or the store's for Leader tasks. */
   private final org.priodp.aggregator.core.HelperHpkeKeys hpkeKeys;
+  private final AsyncShares asyncShares;
+  private final Set<AggregateShareId> sharesInFlight =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** The body limit of an upload (many reports), like an aggregation job's. */
   public static final int MAX_UPLOAD_BODY = 16 << 20;
 
@@ -113,6 +116,21 @@ public final class AggregateShareHandler {
   public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
       AggregationJobHandler jobs, TaskResource reports, TaskResource collectionJobs) {
+    this(tasks, store, service, maxBody, metrics, jobs, reports, collectionJobs, null);
+  }
+
+  /**
+   * Creates the handler that, with {@code asyncShares} (null: synchronous), answers a new
+   * aggregate-share request with an empty body, a Location and Retry-After and releases the
+   * share in the background (DAP-18 "Asynchronous Request Handling"); GET on the Location serves
+   * it once released, or the error it failed with. Noise is still drawn once: the release is the
+   * same once-only {@link NoisedShareService#release}.
+   */
+  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+      NoisedShareService service, int maxBody, ServiceMetrics metrics,
+      AggregationJobHandler jobs, TaskResource reports, TaskResource collectionJobs,
+      AsyncShares asyncShares) {
+    this.asyncShares = asyncShares;
     this.jobs = jobs;
     this.reports = reports;
     this.collectionJobs = collectionJobs;
@@ -292,6 +310,9 @@ public final class AggregateShareHandler {
       if (!"POST".equals(method)) {
         return notAllowed("POST", taskId);
       }
+      if (asyncShares != null) {
+        return postAsync(task, contentType, body);
+      }
       HttpReply r = post(task, contentType, body);
       metrics.shareReleased();
       return r;
@@ -425,9 +446,139 @@ public final class AggregateShareHandler {
     if (r.isEmpty()) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
+    if (asyncShares != null) {
+      return pendingOrDone(task, r.get());
+    }
     ReleasedAggregateShare released = service.released(task.taskId(), r.get().batch())
         .orElseThrow(() -> new IllegalStateException("resource without a released share"));
     return share(task, id, released);
+  }
+
+  // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
+
+  /**
+   * How aggregate shares are answered asynchronously: the executor that releases them and the
+   * Retry-After (seconds) of the not-ready answer.
+   */
+  public record AsyncShares(java.util.concurrent.Executor executor, int retryAfterSeconds) {
+    /** Validates the fields. */
+    public AsyncShares {
+      Objects.requireNonNull(executor, "executor");
+      if (retryAfterSeconds < 0) {
+        throw new IllegalArgumentException("retryAfterSeconds must not be negative");
+      }
+    }
+  }
+
+  /** Returns whether aggregate shares are answered asynchronously. */
+  public boolean asynchronousShares() {
+    return asyncShares != null;
+  }
+
+  /**
+   * Stops the background pool of asynchronous shares if it is an ExecutorService: running
+   * releases finish (10 s at most); a request not started yet stays stored and is started again
+   * by the next GET or POST.
+   */
+  public void closeAsynchronousShares() {
+    if (asyncShares != null
+        && asyncShares.executor() instanceof java.util.concurrent.ExecutorService pool) {
+      pool.shutdown();
+      try {
+        pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * The asynchronous POST: a batch released before is answered at once (the same once-only
+   * release returns the stored share, or refuses another request for it); otherwise the request
+   * is stored, the resource created, the release started in the background and the answer is
+   * 200 with Location, Retry-After and an empty body.
+   */
+  private HttpReply postAsync(TaskDefinition task, String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
+    checkAggregateShareReqType(contentType, taskId);
+    if (body.length > maxBody) {
+      throw DapProblem.http(413, "Content Too Large", "the body exceeds " + maxBody + " bytes",
+          taskId);
+    }
+    AggregateShareReq req;
+    try {
+      req = AggregateShareReq.decode(body);
+    } catch (DapDecodeException e) {
+      throw DapProblem.dap(e.error(), taskId, e.getMessage());
+    }
+    org.priodp.aggregator.store.BatchIdentifier batch =
+        org.priodp.aggregator.core.BatchBuckets.batchIdentifier(req.batchSelector());
+    if (service.released(taskId, batch).isPresent()) {
+      HttpReply r = post(task, contentType, body);
+      metrics.shareReleased();
+      return r;
+    }
+    ByteString digest = NoisedShareService.requestDigest(req);
+    AggregateShareId id = resourceId(taskId, digest);
+    java.time.Instant now = java.time.Instant.now();
+    store.putShareRequestIfAbsent(new org.priodp.aggregator.store.AggregateShareRequest(taskId,
+        id, ByteString.copyOf(req.encode()), Optional.empty(), Optional.empty(), now));
+    AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
+        taskId, id, batch, digest, now));
+    return pendingOrDone(task, resource);
+  }
+
+  /**
+   * Answers an asynchronous resource: its share once released for its request, the error it
+   * failed with, or (starting its release if no thread of this process runs it) not ready yet.
+   */
+  private HttpReply pendingOrDone(TaskDefinition task, AggregateShareResource resource) {
+    TaskId taskId = task.taskId();
+    Optional<ReleasedAggregateShare> released = service.released(taskId, resource.batch());
+    if (released.isPresent() && released.get().requestDigest().equals(resource.requestDigest())) {
+      metrics.shareReleased();
+      return share(task, resource.id(), released.get());
+    }
+    Optional<org.priodp.aggregator.store.AggregateShareRequest> stored =
+        store.shareRequest(taskId, resource.id());
+    if (stored.isEmpty()) {
+      throw new IllegalStateException("aggregate share resource without a released share or a"
+          + " stored request");
+    }
+    if (stored.get().errorType().isPresent()) {
+      throw DapProblem.dap(DapError.fromType(stored.get().errorType().get()), taskId,
+          stored.get().errorDetail().orElse("the aggregate share request failed"));
+    }
+    submit(task, stored.get());
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("Location", location(task, resource.id()));
+    h.put("Retry-After", Integer.toString(asyncShares.retryAfterSeconds()));
+    return new HttpReply(200, h, new byte[0]);
+  }
+
+  private void submit(TaskDefinition task,
+      org.priodp.aggregator.store.AggregateShareRequest stored) {
+    AggregateShareId id = stored.id();
+    if (!sharesInFlight.add(id)) {
+      return;
+    }
+    try {
+      asyncShares.executor().execute(() -> {
+        try {
+          service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
+        } catch (DapRefusal r) {
+          store.failShareRequest(task.taskId(), id, r.error().type(), r.detail());
+        } catch (RuntimeException e) {
+          // stays pending: the next GET or POST starts it again
+          LOG.error("aggregate share {} failed: {}", id.toBase64Url(), Causes.forLog(e));
+        } finally {
+          sharesInFlight.remove(id);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      sharesInFlight.remove(id);
+      throw e;
+    }
   }
 
   private HttpReply delete(TaskDefinition task, AggregateShareId id) {

@@ -65,7 +65,19 @@ public final class HelperServer {
     this(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
         AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
-        aggregationJobs(store, asyncAggregation)));
+        aggregationJobs(store, asyncAggregation), null, null,
+        asyncAggregation ? asyncShares() : null));
+  }
+
+  /** The background pool of asynchronous aggregate shares (the --async-aggregation switch). */
+  private static AggregateShareHandler.AsyncShares asyncShares() {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        1, r -> {
+          Thread t = new Thread(r, "priodp-aggregate-share");
+          t.setDaemon(true);
+          return t;
+        });
+    return new AggregateShareHandler.AsyncShares(pool, 1);
   }
 
   /**
@@ -81,8 +93,24 @@ public final class HelperServer {
     return new HelperServer(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
         AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
-        aggregationJobs(store, asyncAggregation), reports, collectionJobs));
+        aggregationJobs(store, asyncAggregation), reports, collectionJobs,
+        asyncAggregation ? asyncShares() : null));
   }
+
+  /**
+   * Creates a server for tasks of both roles: the Helper's resources as {@link
+   * #HelperServer(List, AggregateShareStore, RandomSource, boolean)}, the Leader tasks' {@code
+   * reports} through {@code reports} (null: none) and their collection jobs, asking the Helper
+   * through {@code helperPeer} (null: no collection jobs), with the collection driver started and
+   * stopped with the server.
+   */
+  public static HelperServer serving(List<TaskDefinition> tasks, AggregateShareStore store,
+      RandomSource rnd, boolean asyncAggregation, TaskResource reports,
+      org.priodp.aggregator.core.HelperPeer helperPeer) {
+    return new HelperServer(withCollection(tasks, store, rnd, asyncAggregation, reports,
+        helperPeer));
+  }
+
 
   private static AggregationJobHandler aggregationJobs(AggregateShareStore store, boolean async) {
     org.priodp.aggregator.core.HelperHpkeKeys keys = new org.priodp.aggregator.core.HelperHpkeKeys(
@@ -104,7 +132,74 @@ public final class HelperServer {
 
   /** Creates a server around a handler. */
   public HelperServer(AggregateShareHandler handler) {
+    this(handler, null);
+  }
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  /**
+   * Creates a server as {@link #HelperServer(List, AggregateShareStore, RandomSource, boolean)}
+   * that also serves the Leader tasks' {@code collection_jobs} (DAP-18 "Collecting Results"),
+   * asking their Helper through {@code helperPeer} (null: no collection jobs), and steps pending
+   * collection jobs in the background from {@link #start} to {@link #stop}. The Leader draws its
+   * noise through the same once-only {@link NoisedShareService} as the aggregate shares.
+   */
+  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
+      boolean asyncAggregation, org.priodp.aggregator.core.HelperPeer helperPeer) {
+    this(withCollection(tasks, store, rnd, asyncAggregation, null, helperPeer));
+  }
+
+  private record Parts(AggregateShareHandler handler, CollectionJobDriver driver) {
+  }
+
+  private HelperServer(Parts parts) {
+    this(parts.handler(), parts.driver());
+  }
+
+  private HelperServer(AggregateShareHandler handler, CollectionJobDriver collectionDriver) {
     this.handler = Objects.requireNonNull(handler, "handler");
+    this.collectionDriver = collectionDriver;
+  }
+
+  private final CollectionJobDriver collectionDriver;
+
+  private static Parts withCollection(List<TaskDefinition> tasks, AggregateShareStore store,
+      RandomSource rnd, boolean asyncAggregation, TaskResource reports,
+      org.priodp.aggregator.core.HelperPeer helperPeer) {
+    NoisedShareService shares = new NoisedShareService(store, rnd, Clock.systemUTC());
+    List<TaskDefinition> leaders = TaskRoutes.of(tasks).leaderTasks();
+    CollectionJobDriver driver = null;
+    CollectionJobHandler collection = null;
+    if (helperPeer != null && !leaders.isEmpty()) {
+      org.priodp.aggregator.core.CollectionJobService service =
+          new org.priodp.aggregator.core.CollectionJobService(store, shares, helperPeer,
+              Clock.systemUTC(), org.priodp.aggregator.core.CollectionJobService.DEFAULT_LEASE,
+              org.priodp.aggregator.core.CollectionJobService.DEFAULT_RETRY_DELAY,
+              leaseOwner());
+      collection = new CollectionJobHandler(service, 1, AggregateShareHandler.DEFAULT_MAX_BODY);
+      driver = new CollectionJobDriver(service, leaders, CollectionJobDriver.DEFAULT_WORKERS,
+          CollectionJobDriver.DEFAULT_POLL);
+    }
+    return new Parts(new AggregateShareHandler(tasks, store, shares,
+        AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(),
+        aggregationJobs(store, asyncAggregation), reports, collection,
+        asyncAggregation ? asyncShares() : null), driver);
+  }
+
+  /** Names this process in leases: host name and process id. */
+  private static String leaseOwner() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "unknown-host";
+    }
+    return host + ":" + ProcessHandle.current().pid();
+  }
+
+  /** Returns the background driver of the Leader's collection jobs, if this server has one. */
+  public java.util.Optional<CollectionJobDriver> collectionJobs() {
+    return java.util.Optional.ofNullable(collectionDriver);
   }
 
   /** Returns the request handler (and through it the core service). */
@@ -152,6 +247,9 @@ public final class HelperServer {
     }
     this.vertx = v;
     this.server = s;
+    if (collectionDriver != null) {
+      collectionDriver.start();
+    }
     return s.actualPort();
   }
 
@@ -171,6 +269,9 @@ public final class HelperServer {
     if (vertx == null) {
       return;
     }
+    if (collectionDriver != null) {
+      collectionDriver.close();
+    }
     try {
       server.shutdown(SHUTDOWN_SECONDS, TimeUnit.SECONDS).await();
     } catch (RuntimeException e) {
@@ -180,6 +281,7 @@ public final class HelperServer {
       vertx = null;
       server = null;
       handler.aggregationJobs().ifPresent(AggregationJobHandler::close);
+      handler.closeAsynchronousShares();
     }
   }
 

@@ -92,4 +92,76 @@ public interface AggregateShareStore extends AutoCloseable {
   /** Releases the database connections. */
   @Override
   void close();
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  /** Returns the collection job (task, id) in any state, if any. */
+  Optional<CollectionJobRecord> collectionJob(TaskId taskId,
+      org.priodp.aggregator.dap.CollectionJobId jobId);
+
+  /**
+   * Marks the collection job deleted unless it is unknown or already deleted; returns whether it
+   * changed. Released shares, collected intervals and the job's response stay (DAP-18
+   * "Collection Job Deletion": nothing the double-collection checks need is deleted).
+   */
+  boolean deleteCollectionJob(TaskId taskId, org.priodp.aggregator.dap.CollectionJobId jobId,
+      java.time.Instant now);
+
+  /**
+   * Leases one pending collection job of the task whose lease has expired (lease_expires_ms at
+   * or before {@code now}; 0 means free, a later time set by {@link #postponeCollectionJob} means
+   * "not before"), oldest lease first: in one transaction it picks the row (PostgreSQL: {@code
+   * SELECT ... FOR UPDATE SKIP LOCKED}, so concurrent processes pick different jobs; SQLite:
+   * the database write lock), writes a fresh random token, the owner, {@code now + leaseFor}
+   * and one more attempt, and commits. Empty if no job is due.
+   */
+  Optional<CollectionJobLease> leaseCollectionJob(TaskId taskId, String owner,
+      java.time.Instant now, java.time.Duration leaseFor);
+
+  /**
+   * Finishes a leased job in one statement that checks the lease: state {@code ready} with the
+   * encoded CollectionJobResp, or {@code failed} with an error type (null when the Helper named
+   * none) and detail; clears the lease. Returns false, changing nothing, if the job is no longer
+   * pending under this lease token (taken over after expiry, or deleted).
+   */
+  boolean finishCollectionJob(CollectionJobLease lease, CollectionJobRecord.State state,
+      org.priodp.aggregator.dap.ByteString response, String errorType, String errorDetail,
+      java.time.Instant now);
+
+  /**
+   * Gives a leased job back, still pending, to be leased again at or after {@code retryAt};
+   * returns false if the lease token no longer matches.
+   */
+  boolean postponeCollectionJob(CollectionJobLease lease, java.time.Instant retryAt,
+      java.time.Instant now);
+
+  /**
+   * Returns whether the task has uploaded reports with a time in [fromInclusive, toExclusive)
+   * (time_precision units, unsigned) that no aggregation job has claimed yet, or an {@code
+   * active} Leader aggregation job whose reports' times [min_report_time, max_report_time] meet
+   * that interval: the Leader must wait for them before it collects (DAP-18 "Collection Job
+   * Initialization": pending aggregation jobs that overlap the batch complete first).
+   */
+  boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive);
+
+  /**
+   * Returns [the smallest min_report_time, the largest max_report_time] (time_precision units)
+   * of the task's finished Leader aggregation jobs of this batch, or empty if it has none.
+   */
+  Optional<long[]> leaderBatchReportSpan(TaskId taskId, BatchIdentifier batch);
+
+  // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
+
+  /**
+   * Stores the request of an aggregate-share resource answered asynchronously unless one is
+   * stored for (task, id), then returns the stored one.
+   */
+  AggregateShareRequest putShareRequestIfAbsent(AggregateShareRequest candidate);
+
+  /** Returns the stored request of an asynchronous aggregate-share resource, if any. */
+  Optional<AggregateShareRequest> shareRequest(TaskId taskId, AggregateShareId id);
+
+  /** Records the DAP error an asynchronous aggregate share failed with; returns whether stored. */
+  boolean failShareRequest(TaskId taskId, AggregateShareId id, String errorType,
+      String errorDetail);
 }

@@ -489,6 +489,73 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         }
       });
     }
+
+    // --- The Leader's collection jobs (issue 17, collection part) ---
+
+    @Override
+    public Optional<CollectionJobRecord> collectionJob(
+        org.priodp.aggregator.dap.CollectionJobId jobId) {
+      return sql(conn -> readCollectionJob(conn, taskId, jobId));
+    }
+
+    @Override
+    public List<CollectionJobRecord> collectionJobs(
+        java.util.Set<CollectionJobRecord.State> states) {
+      return sql(conn -> readCollectionJobs(conn, taskId, states));
+    }
+
+    @Override
+    public void insertCollectionJob(CollectionJobRecord job) {
+      if (!job.taskId().equals(taskId)) {
+        throw new IllegalArgumentException("collection job of another task");
+      }
+      sql(conn -> insertCollectionJobRow(conn, job));
+    }
+
+    @Override
+    public boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
+        BatchIdentifier batch, Instant now) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("UPDATE collection_jobs SET"
+            + " batch_identifier = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
+          p.setBytes(1, batch.bytes());
+          p.setLong(2, now.toEpochMilli());
+          p.setBytes(3, taskId.bytes());
+          p.setBytes(4, jobId.bytes());
+          return p.executeUpdate() > 0;
+        }
+      });
+    }
+
+    @Override
+    public boolean leaderAggregationActive(BatchIdentifier batch) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+            + " WHERE task_id = ? AND batch_identifier = ? AND state = ? LIMIT 1")) {
+          p.setBytes(1, taskId.bytes());
+          p.setBytes(2, batch.bytes());
+          p.setString(3, "active");
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next();
+          }
+        }
+      });
+    }
+
+    @Override
+    public boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
+        CollectionJobRecord.State state, Instant now) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("UPDATE collection_jobs SET state = ?,"
+            + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
+          p.setString(1, state.dbName());
+          p.setLong(2, now.toEpochMilli());
+          p.setBytes(3, taskId.bytes());
+          p.setBytes(4, jobId.bytes());
+          return p.executeUpdate() > 0;
+        }
+      });
+    }
   }
 
   private static Optional<Long> readCutoff(Connection c, TaskId taskId) throws SQLException {
@@ -870,5 +937,332 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  private static final String COLLECTION_JOB_COLUMNS = "task_id, job_id, request,"
+      + " batch_identifier, state, response, error_type, error_detail, created_at_ms,"
+      + " updated_at_ms, lease_owner, lease_token, lease_expires_ms, lease_attempts";
+  private static final int MAX_ERROR_DETAIL = 1024;
+
+  private static CollectionJobRecord collectionJobRow(ResultSet rs) throws SQLException {
+    byte[] resp = rs.getBytes(6);
+    return new CollectionJobRecord(new TaskId(rs.getBytes(1)),
+        new org.priodp.aggregator.dap.CollectionJobId(rs.getBytes(2)), bytes(rs, 3),
+        BatchIdentifier.of(rs.getBytes(4)), CollectionJobRecord.State.ofDbName(rs.getString(5)),
+        Optional.ofNullable(resp).map(ByteString::copyOf), Optional.ofNullable(rs.getString(7)),
+        Optional.ofNullable(rs.getString(8)), Instant.ofEpochMilli(rs.getLong(9)),
+        Instant.ofEpochMilli(rs.getLong(10)));
+  }
+
+  private static Optional<CollectionJobRecord> readCollectionJob(Connection c, TaskId taskId,
+      org.priodp.aggregator.dap.CollectionJobId jobId) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + COLLECTION_JOB_COLUMNS
+        + " FROM collection_jobs WHERE task_id = ? AND job_id = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, jobId.bytes());
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(collectionJobRow(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  private static List<CollectionJobRecord> readCollectionJobs(Connection c, TaskId taskId,
+      java.util.Set<CollectionJobRecord.State> states) throws SQLException {
+    List<CollectionJobRecord> out = new ArrayList<>();
+    if (states.isEmpty()) {
+      return out;
+    }
+    String marks = String.join(", ", java.util.Collections.nCopies(states.size(), "?"));
+    try (PreparedStatement p = c.prepareStatement("SELECT " + COLLECTION_JOB_COLUMNS
+        + " FROM collection_jobs WHERE task_id = ? AND state IN (" + marks + ")"
+        + " ORDER BY created_at_ms, job_id")) {
+      p.setBytes(1, taskId.bytes());
+      int k = 2;
+      for (CollectionJobRecord.State st : new java.util.TreeSet<>(states)) {
+        p.setString(k++, st.dbName());
+      }
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(collectionJobRow(rs));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int insertCollectionJobRow(Connection c, CollectionJobRecord j)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO collection_jobs ("
+        + COLLECTION_JOB_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, 0, 0)")) {
+      p.setBytes(1, j.taskId().bytes());
+      p.setBytes(2, j.jobId().bytes());
+      p.setBytes(3, j.request().toByteArray());
+      p.setBytes(4, j.batch().bytes());
+      p.setString(5, j.state().dbName());
+      p.setBytes(6, j.response().map(ByteString::toByteArray).orElse(null));
+      p.setString(7, j.errorType().orElse(null));
+      p.setString(8, j.errorDetail().map(JdbcAggregateShareStore::detail).orElse(null));
+      p.setLong(9, j.createdAt().toEpochMilli());
+      p.setLong(10, j.updatedAt().toEpochMilli());
+      return p.executeUpdate();
+    }
+  }
+
+  private static String detail(String d) {
+    return d.length() <= MAX_ERROR_DETAIL ? d : d.substring(0, MAX_ERROR_DETAIL);
+  }
+
+  /** Runs {@code work} in one plain transaction (SQLite: BEGIN IMMEDIATE, the write lock). */
+  private <T> T transaction(String what, SqlWork<T> work) {
+    return run(what, c -> {
+      boolean auto = c.getAutoCommit();
+      c.setAutoCommit(false);
+      boolean committed = false;
+      try {
+        T result = work.run(c);
+        c.commit();
+        committed = true;
+        return result;
+      } finally {
+        if (!committed) {
+          try {
+            c.rollback();
+          } catch (SQLException ignored) {
+            // the connection is broken; the work's failure stands
+          }
+        }
+        c.setAutoCommit(auto);
+      }
+    });
+  }
+
+  @Override
+  public Optional<CollectionJobRecord> collectionJob(TaskId taskId,
+      org.priodp.aggregator.dap.CollectionJobId jobId) {
+    return run("collectionJob", c -> readCollectionJob(c, taskId, jobId));
+  }
+
+  @Override
+  public boolean deleteCollectionJob(TaskId taskId,
+      org.priodp.aggregator.dap.CollectionJobId jobId, Instant now) {
+    return run("deleteCollectionJob", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET state = ?,"
+          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state <> ?")) {
+        p.setString(1, CollectionJobRecord.State.DELETED.dbName());
+        p.setLong(2, now.toEpochMilli());
+        p.setBytes(3, taskId.bytes());
+        p.setBytes(4, jobId.bytes());
+        p.setString(5, CollectionJobRecord.State.DELETED.dbName());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public Optional<CollectionJobLease> leaseCollectionJob(TaskId taskId, String owner,
+      Instant now, java.time.Duration leaseFor) {
+    Objects.requireNonNull(owner, "owner");
+    byte[] token = new byte[16];
+    LEASE_TOKENS.nextBytes(token);
+    long expires = now.plus(leaseFor).toEpochMilli();
+    return transaction("leaseCollectionJob", c -> {
+      byte[] jobId;
+      try (PreparedStatement p = c.prepareStatement("SELECT job_id FROM collection_jobs"
+          + " WHERE task_id = ? AND state = ? AND lease_expires_ms <= ?"
+          + " ORDER BY lease_expires_ms, created_at_ms LIMIT 1"
+          + (dialect == SqlDialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : ""))) {
+        p.setBytes(1, taskId.bytes());
+        p.setString(2, CollectionJobRecord.State.PENDING.dbName());
+        p.setLong(3, now.toEpochMilli());
+        try (ResultSet rs = p.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.<CollectionJobLease>empty();
+          }
+          jobId = rs.getBytes(1);
+        }
+      }
+      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET lease_owner = ?,"
+          + " lease_token = ?, lease_expires_ms = ?, lease_attempts = lease_attempts + 1,"
+          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
+        p.setString(1, owner.length() <= 128 ? owner : owner.substring(0, 128));
+        p.setBytes(2, token);
+        p.setLong(3, expires);
+        p.setLong(4, now.toEpochMilli());
+        p.setBytes(5, taskId.bytes());
+        p.setBytes(6, jobId);
+        p.executeUpdate();
+      }
+      try (PreparedStatement p = c.prepareStatement("SELECT " + COLLECTION_JOB_COLUMNS
+          + " FROM collection_jobs WHERE task_id = ? AND job_id = ?")) {
+        p.setBytes(1, taskId.bytes());
+        p.setBytes(2, jobId);
+        try (ResultSet rs = p.executeQuery()) {
+          rs.next();
+          return Optional.of(new CollectionJobLease(collectionJobRow(rs), rs.getString(11),
+              bytes(rs, 12), Instant.ofEpochMilli(rs.getLong(13)), rs.getInt(14)));
+        }
+      }
+    });
+  }
+
+  private static final java.security.SecureRandom LEASE_TOKENS = new java.security.SecureRandom();
+
+  @Override
+  public boolean finishCollectionJob(CollectionJobLease lease, CollectionJobRecord.State state,
+      ByteString response, String errorType, String errorDetail, Instant now) {
+    if (state != CollectionJobRecord.State.READY && state != CollectionJobRecord.State.FAILED) {
+      throw new IllegalArgumentException("a collection job finishes ready or failed, not " + state);
+    }
+    if (state == CollectionJobRecord.State.READY && response == null) {
+      throw new IllegalArgumentException("a ready collection job has a response");
+    }
+    return run("finishCollectionJob", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET state = ?,"
+          + " response = ?, error_type = ?, error_detail = ?, lease_owner = NULL,"
+          + " lease_token = NULL, lease_expires_ms = 0, updated_at_ms = ?"
+          + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?")) {
+        p.setString(1, state.dbName());
+        p.setBytes(2, response == null ? null : response.toByteArray());
+        p.setString(3, errorType);
+        p.setString(4, errorDetail == null ? null : detail(errorDetail));
+        p.setLong(5, now.toEpochMilli());
+        p.setBytes(6, lease.job().taskId().bytes());
+        p.setBytes(7, lease.job().jobId().bytes());
+        p.setString(8, CollectionJobRecord.State.PENDING.dbName());
+        p.setBytes(9, lease.token().toByteArray());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public boolean postponeCollectionJob(CollectionJobLease lease, Instant retryAt, Instant now) {
+    return run("postponeCollectionJob", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET"
+          + " lease_owner = NULL, lease_token = NULL, lease_expires_ms = ?, updated_at_ms = ?"
+          + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?")) {
+        p.setLong(1, retryAt.toEpochMilli());
+        p.setLong(2, now.toEpochMilli());
+        p.setBytes(3, lease.job().taskId().bytes());
+        p.setBytes(4, lease.job().jobId().bytes());
+        p.setString(5, CollectionJobRecord.State.PENDING.dbName());
+        p.setBytes(6, lease.token().toByteArray());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive) {
+    return run("clientReportsOutstanding", c -> {
+      // unclaimed reports of the interval (index client_reports_by_job: task, NULL job, time)
+      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM client_reports"
+          + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_time >= ?"
+          + " AND report_time < ? LIMIT 1")) {
+        p.setBytes(1, taskId.bytes());
+        p.setLong(2, flip(fromInclusive));
+        p.setLong(3, flip(toExclusive));
+        try (ResultSet rs = p.executeQuery()) {
+          if (rs.next()) {
+            return true;
+          }
+        }
+      }
+      // an active Leader aggregation job whose reports' times [min, max] meet the interval
+      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+          + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?"
+          + " LIMIT 1")) {
+        p.setBytes(1, taskId.bytes());
+        p.setString(2, "active");
+        p.setLong(3, flip(toExclusive));
+        p.setLong(4, flip(fromInclusive));
+        try (ResultSet rs = p.executeQuery()) {
+          return rs.next();
+        }
+      }
+    });
+  }
+
+
+  @Override
+  public Optional<long[]> leaderBatchReportSpan(TaskId taskId, BatchIdentifier batch) {
+    return run("leaderBatchReportSpan", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT MIN(min_report_time),"
+          + " MAX(max_report_time), COUNT(*) FROM leader_aggregation_jobs"
+          + " WHERE task_id = ? AND batch_identifier = ? AND state = ?")) {
+        p.setBytes(1, taskId.bytes());
+        p.setBytes(2, batch.bytes());
+        p.setString(3, "finished");
+        try (ResultSet rs = p.executeQuery()) {
+          rs.next();
+          if (rs.getLong(3) == 0) {
+            return Optional.<long[]>empty();
+          }
+          return Optional.of(new long[] {flip(rs.getLong(1)), flip(rs.getLong(2))});
+        }
+      }
+    });
+  }
+
+  // --- The Helper's asynchronous aggregate shares (issue 17, collection part) ---
+
+  private static Optional<AggregateShareRequest> readShareRequest(Connection c, TaskId taskId,
+      AggregateShareId id) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT task_id, share_id, request, error_type,"
+        + " error_detail, created_at_ms FROM aggregate_share_requests"
+        + " WHERE task_id = ? AND share_id = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, id.bytes());
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new AggregateShareRequest(new TaskId(rs.getBytes(1)),
+            new AggregateShareId(rs.getBytes(2)), bytes(rs, 3),
+            Optional.ofNullable(rs.getString(4)), Optional.ofNullable(rs.getString(5)),
+            Instant.ofEpochMilli(rs.getLong(6))));
+      }
+    }
+  }
+
+  @Override
+  public AggregateShareRequest putShareRequestIfAbsent(AggregateShareRequest r) {
+    return run("putShareRequestIfAbsent", c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO aggregate_share_requests"
+          + " (task_id, share_id, request, error_type, error_detail, created_at_ms)"
+          + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+        p.setBytes(1, r.taskId().bytes());
+        p.setBytes(2, r.id().bytes());
+        p.setBytes(3, r.request().toByteArray());
+        p.setString(4, r.errorType().orElse(null));
+        p.setString(5, r.errorDetail().map(JdbcAggregateShareStore::detail).orElse(null));
+        p.setLong(6, r.createdAt().toEpochMilli());
+        p.executeUpdate();
+      }
+      return readShareRequest(c, r.taskId(), r.id()).orElseThrow(() ->
+          new SQLException("aggregate share request vanished after insert"));
+    });
+  }
+
+  @Override
+  public Optional<AggregateShareRequest> shareRequest(TaskId taskId, AggregateShareId id) {
+    return run("shareRequest", c -> readShareRequest(c, taskId, id));
+  }
+
+  @Override
+  public boolean failShareRequest(TaskId taskId, AggregateShareId id, String errorType,
+      String errorDetail) {
+    return run("failShareRequest", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE aggregate_share_requests"
+          + " SET error_type = ?, error_detail = ? WHERE task_id = ? AND share_id = ?")) {
+        p.setString(1, errorType);
+        p.setString(2, errorDetail == null ? null : detail(errorDetail));
+        p.setBytes(3, taskId.bytes());
+        p.setBytes(4, id.bytes());
+        return p.executeUpdate() > 0;
+      }
+    });
   }
 }

@@ -111,4 +111,29 @@ public interface TaskTransaction {
   /** Returns the encoded Report the task stores under this report ID, if any. */
   Optional<org.priodp.aggregator.dap.ByteString> clientReport(
       org.priodp.aggregator.dap.ReportId id);
+
+  // --- The Leader's collection jobs (issue 17, collection part) ---
+
+  /** Returns the collection job with this id, in any state, if any. */
+  Optional<CollectionJobRecord> collectionJob(org.priodp.aggregator.dap.CollectionJobId jobId);
+
+  /** Returns the task's collection jobs in the given states, oldest first. */
+  List<CollectionJobRecord> collectionJobs(java.util.Set<CollectionJobRecord.State> states);
+
+  /** Inserts a new collection job (free, lease_expires_ms 0); StoreException if the id exists. */
+  void insertCollectionJob(CollectionJobRecord job);
+
+  /**
+   * Sets the state of a collection job (for a job the Collector deleted and POSTs again), leaving
+   * its response, error and lease columns as they are; returns whether it exists.
+   */
+  boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
+      CollectionJobRecord.State state, java.time.Instant now);
+
+  /** Sets the batch a leader-selected collection job collects; returns whether it exists. */
+  boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
+      BatchIdentifier batch, java.time.Instant now);
+
+  /** Returns whether an {@code active} Leader aggregation job aggregates into this batch. */
+  boolean leaderAggregationActive(BatchIdentifier batch);
 }

@@ -391,4 +391,81 @@ class AggregateShareHandlerTest {
       assertFalse(e.getFormattedMessage().contains(Fixture.TOKEN), e.getFormattedMessage());
     }
   }
+
+  @Test
+  void asynchronousSharesAnswerRetryAfterThenTheShareAndDrawOnce() throws Exception {
+    Fixture f = Fixture.laplace(70);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+      f.writeBuckets(store, 4);
+      List<Runnable> queue = new java.util.ArrayList<>();
+      NoisedShareService service = new NoisedShareService(store,
+          RandomSource.seeded(new byte[] {6}), Clock.systemUTC());
+      AggregateShareHandler h = new AggregateShareHandler(List.of(f.task), store, service,
+          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null, null,
+          new AggregateShareHandler.AsyncShares(queue::add, 3));
+      assertTrue(h.asynchronousShares());
+      AggregateShareReq req = f.request(0, 2);
+      HttpReply r = h.handle("POST", path(f), AUTH, TYPE, req.encode());
+      assertEquals(200, r.status());
+      assertEquals(0, r.body().length);
+      assertEquals("3", r.headers().get("Retry-After"));
+      String location = r.headers().get("Location");
+      assertTrue(location.startsWith(path(f) + "/"), location);
+      // a repeat and a GET while pending: the same answer, one background release queued
+      HttpReply again = h.handle("POST", path(f), AUTH, TYPE, req.encode());
+      assertEquals(location, again.headers().get("Location"));
+      assertEquals(0, again.body().length);
+      HttpReply pending = h.handle("GET", location, AUTH, null, null);
+      assertEquals(200, pending.status());
+      assertEquals(0, pending.body().length);
+      assertEquals("3", pending.headers().get("Retry-After"));
+      assertEquals(1, queue.size());
+      assertEquals(0, service.noiseDraws());
+      queue.remove(0).run();
+      assertEquals(1, service.noiseDraws());
+      HttpReply ready = h.handle("GET", location, AUTH, null, null);
+      assertEquals(200, ready.status());
+      assertEquals(DapMediaType.AGGREGATE_SHARE.contentType(), ready.contentType());
+      assertArrayEquals(store.noisedShare(f.taskId, org.priodp.aggregator.core.BatchBuckets
+          .batchIdentifier(req.batchSelector())).orElseThrow().noisedShare().toByteArray(),
+          f.open(ready.body(), req));
+      assertArrayEquals(ready.body(), h.handle("POST", path(f), AUTH, TYPE, req.encode()).body());
+      // a second release of the same request (another process's, say) draws nothing
+      service.release(f.task, req);
+      assertEquals(1, service.noiseDraws());
+      assertTrue(queue.isEmpty());
+
+      // refusals found in the background are the resource's answer from then on
+      AggregateShareReq overlap = f.request(1, 3);
+      HttpReply o = h.handle("POST", path(f), AUTH, TYPE, overlap.encode());
+      assertEquals(0, o.body().length);
+      queue.remove(0).run();
+      assertProblem(h.handle("GET", o.headers().get("Location"), AUTH, null, null), 400,
+          "urn:ietf:params:ppm:dap:error:batchOverlap");
+      assertProblem(h.handle("POST", path(f), AUTH, TYPE, overlap.encode()), 400,
+          "urn:ietf:params:ppm:dap:error:batchOverlap");
+      AggregateShareReq mismatch = f.request(2, 4, 7, new byte[32]);
+      HttpReply m = h.handle("POST", path(f), AUTH, TYPE, mismatch.encode());
+      queue.remove(0).run();
+      assertProblem(h.handle("GET", m.headers().get("Location"), AUTH, null, null), 400,
+          "urn:ietf:params:ppm:dap:error:batchMismatch");
+      // malformed requests are still refused at once
+      assertProblem(h.handle("POST", path(f), AUTH, TYPE, new byte[3]), 400,
+          "urn:ietf:params:ppm:dap:error:invalidMessage");
+      assertEquals(1, service.noiseDraws());
+      // after a restart (a new handler, nothing in flight) a GET starts a pending release again
+      AggregateShareReq later = f.request(2, 4);
+      HttpReply l = h.handle("POST", path(f), AUTH, TYPE, later.encode());
+      queue.clear();
+      AggregateShareHandler restarted = new AggregateShareHandler(List.of(f.task), store, service,
+          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null, null,
+          new AggregateShareHandler.AsyncShares(queue::add, 3));
+      assertEquals(0, restarted.handle("GET", l.headers().get("Location"), AUTH, null, null)
+          .body().length);
+      queue.remove(0).run();
+      assertEquals(200, restarted.handle("GET", l.headers().get("Location"), AUTH, null, null)
+          .status());
+      assertEquals(2, service.noiseDraws());
+    }
+  }
 }

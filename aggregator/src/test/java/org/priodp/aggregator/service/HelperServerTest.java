@@ -389,4 +389,42 @@ class HelperServerTest {
         && e.getFormattedMessage().contains("java.lang.IllegalStateException: the root of it")),
         captured.list.toString());
   }
+
+  @Test
+  void asyncAggregationAlsoAnswersAggregateSharesAsynchronouslyAndDrawsOnce() throws Exception {
+    Fixture f = Fixture.laplace(21);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+        dir.resolve("async.db"))) {
+      f.writeBuckets(store, 3);
+      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure(), true);
+      int port = server.start(0);
+      try {
+        AggregateShareReq req = f.request(0, 3);
+        HttpResponse<byte[]> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            req.encode()), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        String location = r.headers().firstValue("Location").orElseThrow();
+        int polls = 0;
+        while (r.body().length == 0) {
+          assertEquals("1", r.headers().firstValue("Retry-After").orElseThrow());
+          assertTrue(polls++ < 300, "the share never became ready");
+          Thread.sleep(50);
+          r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+              + location)).header("Authorization", "Bearer " + Fixture.TOKEN)
+              .timeout(Duration.ofSeconds(20)).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+          assertEquals(200, r.statusCode());
+        }
+        assertEquals(DapMediaType.AGGREGATE_SHARE.contentType(),
+            r.headers().firstValue("Content-Type").orElseThrow());
+        f.open(r.body(), req);
+        HttpResponse<byte[]> again = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
+            req.encode()), HttpResponse.BodyHandlers.ofByteArray());
+        assertArrayEquals(r.body(), again.body());
+        assertEquals(1, server.handler().service().noiseDraws());
+      } finally {
+        server.stop();
+      }
+    }
+  }
 }

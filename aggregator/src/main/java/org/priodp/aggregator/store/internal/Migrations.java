@@ -187,7 +187,20 @@ public final class Migrations {
               + " updated_at_ms BIGINT NOT NULL,"
               + " PRIMARY KEY (task_id, job_id))",
           "CREATE INDEX IF NOT EXISTS collection_jobs_by_lease"
-              + " ON collection_jobs (state, lease_expires_ms)")));
+              + " ON collection_jobs (state, lease_expires_ms)")),
+      // Version 7: the Helper's asynchronous aggregate shares (DAP-18 "Asynchronous Request
+      // Handling"): the AggregateShareReq of an aggregate-share resource that is answered later,
+      // so that any process can (re)start its release from a GET, and the DAP error it failed
+      // with, if it did. The noised and released shares stay where they are.
+      new Migration(7, List.of(
+          "CREATE TABLE IF NOT EXISTS aggregate_share_requests ("
+              + " task_id ${bytes} NOT NULL,"
+              + " share_id ${bytes} NOT NULL,"
+              + " request ${bytes} NOT NULL,"
+              + " error_type VARCHAR(64),"
+              + " error_detail VARCHAR(1024),"
+              + " created_at_ms BIGINT NOT NULL,"
+              + " PRIMARY KEY (task_id, share_id))")));
 
   private Migrations() {
   }
