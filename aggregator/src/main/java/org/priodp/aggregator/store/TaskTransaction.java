@@ -94,4 +94,32 @@ public interface TaskTransaction {
 
   /** Inserts or replaces the aggregation job. */
   void putAggregationJob(AggregationJobRecord job);
+
+  // ---- Leader aggregation (issue 17, the Leader's aggregation driver) ----
+
+  /**
+   * Inserts a report into the Leader's {@code client_reports} unless its ID is stored for the task
+   * (DAP-18 "Upload Request": INSERT if absent); {@code reportTime} is in time_precision units.
+   * Returns whether it inserted.
+   */
+  boolean insertClientReport(org.priodp.aggregator.dap.ReportId id, long reportTime,
+      org.priodp.aggregator.dap.ByteString encodedReport);
+
+  /**
+   * Claims up to {@code maxReports} of the task's unclaimed client reports, oldest first (then by
+   * report ID), for a new active job {@code jobId} with a free lease, if at least {@code
+   * minReports} are unclaimed (DAP-18 "Leader Initialization"); returns the job, or empty if too
+   * few reports are pending.
+   */
+  Optional<LeaderAggregationJob> createLeaderAggregationJob(
+      org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
+      java.time.Instant now);
+
+  /** Returns the Leader aggregation job with this id, if any. */
+  Optional<LeaderAggregationJob> leaderAggregationJob(
+      org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  /** Marks the Leader aggregation job finished and frees its lease. */
+  void finishLeaderAggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId,
+      java.time.Instant now);
 }
