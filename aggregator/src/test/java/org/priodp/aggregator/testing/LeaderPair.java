@@ -175,4 +175,28 @@ public final class LeaderPair {
     }
     return c;
   }
+
+  /**
+   * Returns the Leader's task file (as {@code serve --config} reads it) for a Prio3Histogram
+   * pair; the Helper endpoint is the one this pair was made with.
+   */
+  public String leaderTaskJson() {
+    java.util.Base64.Encoder b = java.util.Base64.getUrlEncoder().withoutPadding();
+    Prio3Variant.Histogram h = (Prio3Variant.Histogram) variant;
+    return "{\"tasks\": [{\"task_id\": \"" + taskId.toBase64Url() + "\", \"role\": \"leader\","
+        + " \"task_info\": \"leader-pair\","
+        + " \"leader_aggregator_endpoint\": \"" + leader.configuration().leaderAggregatorEndpoint()
+        + "\", \"helper_aggregator_endpoint\": \""
+        + leader.configuration().helperAggregatorEndpoint() + "\","
+        + " \"time_precision\": " + PRECISION + ", \"min_batch_size\": 1,"
+        + " \"batch_mode\": \"time_interval\","
+        + " \"vdaf\": {\"type\": \"Prio3Histogram\", \"length\": " + h.length()
+        + ", \"chunk_length\": " + h.chunkLength() + "},"
+        + " \"dp_strategy\": {\"dp_strategy\": \"NoDifferentialPrivacy\"},"
+        + " \"collector_hpke_config\": {\"id\": 7, \"kem_id\": 32, \"kdf_id\": 1, \"aead_id\": 1,"
+        + " \"public_key\": \"" + b.encodeToString(collectorKey.publicKey()) + "\"},"
+        + " \"auth_token\": \"" + TOKEN + "\","
+        + " \"collector_auth_token\": \"collector-token_0123456789\","
+        + " \"vdaf_verify_key\": \"" + b.encodeToString(verifyKey) + "\"}]}";
+  }
 }
