@@ -340,25 +340,30 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
       Map<BatchIdentifier, AggregationJobService.Bucket> buckets = new LinkedHashMap<>();
       Optional<Long> cutoff = tx.retentionCutoff();
+      List<CollectedInterval> collected = tx.collectedIntervals();
+      java.util.Set<ReportId> replayed = tx.aggregatedAmong(
+          accepted.stream().map(Initialized::reportId).toList());
+      Map<ReportId, Long> committed = new LinkedHashMap<>();
       for (int i = 0; i < accepted.size(); i++) {
         Initialized in = accepted.get(i);
         long time = in.time();
         if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
           continue; // report_dropped on the Helper too
         }
-        if (time != -1L && tx.collectedIntervalOverlaps(new CollectedInterval(time, time + 1))) {
+        if (collected(collected, time)) {
           continue; // batch_collected
         }
-        if (tx.reportAggregated(in.reportId())) {
+        if (replayed.contains(in.reportId())) {
           continue; // already counted (report_replayed)
         }
         BatchIdentifier bucket = BatchBuckets.timeIntervalBucket(time);
         buckets.computeIfAbsent(bucket,
             k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
             .add(outShares.get(i), in.reportId());
-        tx.insertAggregatedReport(in.reportId(), job.jobId(), time);
-        counted[0]++;
+        committed.put(in.reportId(), time);
       }
+      tx.insertAggregatedReports(job.jobId(), committed);
+      counted[0] = committed.size();
       for (AggregationJobService.Bucket b : buckets.values()) {
         tx.putBatchAggregation(b.toAggregation(task));
       }
@@ -368,6 +373,16 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     LOG.debug("aggregation job {}: {} reports counted, {} rejected", job.jobId().toBase64Url(),
         counted[0], rejected);
     return Outcome.FINISHED;
+  }
+
+  /** Returns whether a released time-interval batch covers {@code time} (time_precision units). */
+  private static boolean collected(List<CollectedInterval> ranges, long time) {
+    for (CollectedInterval ci : ranges) {
+      if (Long.compareUnsigned(ci.start(), time) <= 0 && Long.compareUnsigned(time, ci.end()) < 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

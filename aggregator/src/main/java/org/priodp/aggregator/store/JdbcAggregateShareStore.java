@@ -480,6 +480,34 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public java.util.Set<org.priodp.aggregator.dap.ReportId> aggregatedAmong(
+        java.util.Collection<org.priodp.aggregator.dap.ReportId> ids) {
+      return sql(conn -> readAggregatedAmong(conn, taskId, ids));
+    }
+
+    @Override
+    public void insertAggregatedReports(org.priodp.aggregator.dap.AggregationJobId jobId,
+        java.util.Map<org.priodp.aggregator.dap.ReportId, Long> reportTimes) {
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO aggregated_reports"
+            + " (task_id, report_id, job_id, report_time) VALUES (?, ?, ?, ?)")) {
+          for (java.util.Map.Entry<org.priodp.aggregator.dap.ReportId, Long> e
+              : reportTimes.entrySet()) {
+            p.setBytes(1, taskId.bytes());
+            p.setBytes(2, e.getKey().bytes());
+            p.setBytes(3, jobId.bytes());
+            p.setLong(4, flip(e.getValue()));
+            p.addBatch();
+          }
+          if (!reportTimes.isEmpty()) {
+            p.executeBatch();
+          }
+          return null;
+        }
+      });
+    }
+
+    @Override
     public void finishLeaderAggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId,
         Instant now) {
       sql(conn -> {
@@ -1126,5 +1154,30 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static String truncate(String detail) {
     return detail == null || detail.length() <= 1024 ? detail : detail.substring(0, 1024);
+  }
+
+  private static java.util.Set<org.priodp.aggregator.dap.ReportId> readAggregatedAmong(
+      Connection c, TaskId taskId, java.util.Collection<org.priodp.aggregator.dap.ReportId> ids)
+      throws SQLException {
+    java.util.Set<org.priodp.aggregator.dap.ReportId> out = new java.util.HashSet<>();
+    List<org.priodp.aggregator.dap.ReportId> all = new ArrayList<>(ids);
+    for (int from = 0; from < all.size(); from += 500) {
+      List<org.priodp.aggregator.dap.ReportId> chunk =
+          all.subList(from, Math.min(all.size(), from + 500));
+      try (PreparedStatement p = c.prepareStatement("SELECT report_id FROM aggregated_reports"
+          + " WHERE task_id = ? AND report_id IN ("
+          + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")")) {
+        p.setBytes(1, taskId.bytes());
+        for (int i = 0; i < chunk.size(); i++) {
+          p.setBytes(i + 2, chunk.get(i).bytes());
+        }
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(new org.priodp.aggregator.dap.ReportId(rs.getBytes(1)));
+          }
+        }
+      }
+    }
+    return out;
   }
 }

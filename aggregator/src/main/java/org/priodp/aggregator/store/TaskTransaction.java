@@ -122,4 +122,18 @@ public interface TaskTransaction {
   /** Marks the Leader aggregation job finished and frees its lease. */
   void finishLeaderAggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId,
       java.time.Instant now);
+
+  /**
+   * Returns which of these report IDs were committed to a batch bucket of the task (the replay
+   * check of a whole job in a few queries).
+   */
+  java.util.Set<org.priodp.aggregator.dap.ReportId> aggregatedAmong(
+      java.util.Collection<org.priodp.aggregator.dap.ReportId> ids);
+
+  /**
+   * Records that the reports (ID to time in time_precision units) were committed by the job, in
+   * one batch.
+   */
+  void insertAggregatedReports(org.priodp.aggregator.dap.AggregationJobId jobId,
+      java.util.Map<org.priodp.aggregator.dap.ReportId, Long> reportTimes);
 }

@@ -97,7 +97,10 @@ class LeaderAggregationDriverTest {
       closing.add(helper::stop);
       helperKey = helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive()
           .config();
-      leaderStore = JdbcAggregateShareStore.openSqlite(dir.resolve("leader-" + seed + ".db"));
+      String pg = System.getenv("PRIODP_PG_URL");
+      leaderStore = Boolean.getBoolean("priodp.leaderbench.pg") && pg != null && !pg.isBlank()
+          ? JdbcAggregateShareStore.open(pg)
+          : JdbcAggregateShareStore.openSqlite(dir.resolve("leader-" + seed + ".db"));
       closing.add(leaderStore);
       leaderKeys = new HelperHpkeKeys(leaderStore, new SecureRandom(), Clock.systemUTC());
       leaderKey = leaderKeys.ensureActive().config();
@@ -290,5 +293,34 @@ class LeaderAggregationDriverTest {
     clock.now = clock.now.plus(Duration.ofSeconds(31));
     assertEquals(LeaderAggregationDriver.Outcome.ABANDONED, d.stepOnce(), "second and last");
     assertEquals(0, s.merged(s.leaderStore).reportCount());
+  }
+
+  /**
+   * Throughput, run only with {@code -Dpriodp.leaderbench.reports=N}: N Prio3Histogram(10)
+   * reports, jobs of 1000, Leader and Helper on SQLite over loopback HTTP; prints reports/s of
+   * the driver (all workers) from the first job to the last commit, report generation excluded.
+   */
+  @Test
+  void throughput() throws Exception {
+    int n = Integer.getInteger("priodp.leaderbench.reports", 0);
+    org.junit.jupiter.api.Assumptions.assumeTrue(n > 0, "-Dpriodp.leaderbench.reports not set");
+    int workers = Integer.getInteger("priodp.leaderbench.workers", 2);
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    s.upload(n);
+    HttpHelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
+    LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, peer,
+        List.of(s.pair.leader), Clock.systemUTC(), new LeaderAggregationDriver.Options(1000, 1,
+            Duration.ofMinutes(10), 10, Duration.ofSeconds(30), workers, Duration.ofMillis(20)),
+        "bench");
+    long t0 = System.nanoTime();
+    d.start();
+    while (s.merged(s.leaderStore).reportCount() < n) {
+      Thread.sleep(20);
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    d.close();
+    System.out.printf("leader aggregation: %d Prio3Histogram(10) reports, jobs of 1000, %d"
+        + " workers, SQLite: %d ms, %.0f reports/s%n", n, workers, ms, n * 1000.0 / ms);
+    s.assertAggregated(s.all());
   }
 }
