@@ -12,10 +12,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.priodp.aggregator.dap.AggregationJobExtension;
 import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.AggregationJobResp;
+import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.InputShareAad;
 import org.priodp.aggregator.dap.InputShareEncryption;
@@ -69,9 +72,12 @@ import org.slf4j.LoggerFactory;
  * {@code finished}. A retryable Helper failure frees the lease for a later attempt; after {@code
  * maxAttempts} leases, or on a non-retryable failure, the job is abandoned with its detail.
  *
- * <p>Only time-interval tasks are driven: this Leader does not yet assign reports to
- * leader-selected batches (the Helper supports them), so leader-selected tasks are skipped with a
- * warning. Thread-safe; {@link #start} runs workers until {@link #close}.
+ * <p>Leader-selected tasks: each job is assigned a batch when it is created, in the same task
+ * transaction: a batch for which the task's jobs have claimed fewer than min_batch_size reports,
+ * else a new random batch ID; the request carries it in the
+ * leader_selected_batch_id extension and both sides add the job's output shares to that batch's
+ * bucket (a batch whose noised share exists counts as collected). Thread-safe; {@link #start}
+ * runs workers until {@link #close}.
  */
 public final class LeaderAggregationDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderAggregationDriver.class);
@@ -137,8 +143,9 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /**
    * Creates the driver for the Leader tasks among {@code tasks} (others are ignored; a
-   * leader-selected task is skipped with a warning), over the Leader's store and HPKE keys,
-   * calling the Helper through {@code peer}; {@code owner} names this process in leases.
+   * task without a VDAF verification key is skipped with a warning), over the Leader's store
+   * and HPKE keys, calling the Helper through {@code peer}; {@code owner} names this process in
+   * leases.
    */
   public LeaderAggregationDriver(AggregateShareStore store, HelperHpkeKeys keys, HelperPeer peer,
       List<TaskDefinition> tasks, Clock clock, Options options, String owner) {
@@ -150,11 +157,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.owner = Objects.requireNonNull(owner, "owner");
     for (TaskDefinition t : tasks) {
       if (t.role() != Role.LEADER) {
-        continue;
-      }
-      if (t.configuration().batchMode() != BatchMode.TIME_INTERVAL) {
-        LOG.warn("task {} is leader-selected: this Leader aggregates only time-interval tasks",
-            t.taskId().toBase64Url());
         continue;
       }
       if (!t.canAggregate()) {
@@ -196,7 +198,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         AggregationJobId id = AggregationJobId.random(random);
         Optional<LeaderAggregationJob> job = store.inTaskTransaction(t.taskId(),
             tx -> tx.createLeaderAggregationJob(id, options.jobSize(), options.minJobSize(),
-                now()));
+                batchFor(t, tx), now()));
         if (job.isEmpty()) {
           break;
         }
@@ -206,6 +208,33 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
     }
     return created;
+  }
+
+  /**
+   * Returns the batch a new job of a leader-selected task goes to (empty for time-interval): a
+   * batch for which the task's jobs have claimed fewer than min_batch_size reports, else a new
+   * random batch ID (DAP-18 "Leader-Selected Batch Mode": the Leader assigns
+   * reports to batches).
+   */
+  private Optional<BatchIdentifier> batchFor(TaskDefinition task,
+      org.priodp.aggregator.store.TaskTransaction tx) {
+    if (task.configuration().batchMode() != BatchMode.LEADER_SELECTED) {
+      return Optional.empty();
+    }
+    long target = Math.max(1, task.configuration().minBatchSize());
+    Optional<org.priodp.aggregator.store.TaskTransaction.LeaderBatchFill> open =
+        tx.openLeaderBatch(target);
+    if (open.isPresent()) {
+      return Optional.of(open.get().batch());
+    }
+    byte[] b = new byte[BatchId.LENGTH];
+    random.nextBytes(b);
+    return Optional.of(BatchBuckets.leaderSelectedBucket(new BatchId(b)));
+  }
+
+  /** Returns the batch ID of a leader-selected bucket identifier. */
+  private static BatchId batchId(BatchIdentifier bucket) {
+    return ((BatchSelector.LeaderSelected) BatchSelector.decode(bucket.bytes())).batchId();
   }
 
   // ------------------------------------------------------------------ stepping
@@ -314,7 +343,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     List<FieldVector> outShares = new ArrayList<>();
     List<Initialized> accepted = new ArrayList<>();
     if (!inits.isEmpty()) {
-      AggregationJobInitReq req = new AggregationJobInitReq(keyId, new byte[0], List.of(), inits);
+      List<AggregationJobExtension> extensions = job.batch().isEmpty() ? List.of()
+          : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
+      AggregationJobInitReq req = new AggregationJobInitReq(keyId, new byte[0], extensions,
+          inits);
       AggregationJobResp resp = peer.initializeAggregationJob(task, req);
       if (!resp.reportIds().equals(req.reportIds())) {
         return abandon(job, token, "the Helper's AggregationJobResp lists other report IDs"
@@ -350,13 +382,14 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
           continue; // report_dropped on the Helper too
         }
-        if (collected(collected, time)) {
+        BatchIdentifier bucket = job.batch().orElseGet(() -> BatchBuckets.timeIntervalBucket(time));
+        if (job.batch().isPresent() ? tx.noisedShare(bucket).isPresent()
+            : collected(collected, time)) {
           continue; // batch_collected
         }
         if (replayed.contains(in.reportId())) {
           continue; // already counted (report_replayed)
         }
-        BatchIdentifier bucket = BatchBuckets.timeIntervalBucket(time);
         buckets.computeIfAbsent(bucket,
             k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
             .add(outShares.get(i), in.reportId());

@@ -469,8 +469,27 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     @Override
     public Optional<LeaderAggregationJob> createLeaderAggregationJob(
         org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
-        Instant now) {
-      return sql(conn -> createLeaderJob(conn, taskId, jobId, maxReports, minReports, now));
+        Optional<BatchIdentifier> batch, Instant now) {
+      return sql(conn -> createLeaderJob(conn, taskId, jobId, maxReports, minReports, batch,
+          now));
+    }
+
+    @Override
+    public Optional<LeaderBatchFill> openLeaderBatch(long target) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT batch_identifier,"
+            + " SUM(report_count) FROM leader_aggregation_jobs WHERE task_id = ?"
+            + " AND batch_identifier IS NOT NULL AND state <> ? GROUP BY batch_identifier"
+            + " HAVING SUM(report_count) < ? ORDER BY MIN(created_at_ms) LIMIT 1")) {
+          p.setBytes(1, taskId.bytes());
+          p.setString(2, LeaderAggregationJob.State.ABANDONED.dbName());
+          p.setLong(3, target);
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next() ? Optional.of(new LeaderBatchFill(BatchIdentifier.of(rs.getBytes(1)),
+                rs.getLong(2))) : Optional.<LeaderBatchFill>empty();
+          }
+        }
+      });
     }
 
     @Override
@@ -909,7 +928,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static final String LEADER_JOB_COLUMNS = "task_id, job_id, state, step,"
       + " min_report_time, max_report_time, report_count, lease_owner, lease_token,"
-      + " lease_expires_ms, lease_attempts, error_detail, created_at_ms";
+      + " lease_expires_ms, lease_attempts, error_detail, created_at_ms, batch_identifier";
 
   private static LeaderAggregationJob leaderJobRow(ResultSet rs) throws SQLException {
     byte[] token = rs.getBytes(9);
@@ -919,7 +938,8 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         flip(rs.getLong(5)), flip(rs.getLong(6)), rs.getInt(7),
         Optional.ofNullable(rs.getString(8)), Optional.ofNullable(token).map(ByteString::copyOf),
         Instant.ofEpochMilli(rs.getLong(10)), rs.getInt(11),
-        Optional.ofNullable(rs.getString(12)), Instant.ofEpochMilli(rs.getLong(13)));
+        Optional.ofNullable(rs.getString(12)), Instant.ofEpochMilli(rs.getLong(13)),
+        Optional.ofNullable(rs.getBytes(14)).map(BatchIdentifier::of));
   }
 
   private static Optional<LeaderAggregationJob> readLeaderJob(Connection c, TaskId taskId,
@@ -951,7 +971,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static Optional<LeaderAggregationJob> createLeaderJob(Connection c, TaskId taskId,
       org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
-      Instant now) throws SQLException {
+      Optional<BatchIdentifier> batch, Instant now) throws SQLException {
     if (maxReports < 1 || minReports < 1 || minReports > maxReports) {
       throw new IllegalArgumentException("need 1 <= minReports <= maxReports, got " + minReports
           + ", " + maxReports);
@@ -995,7 +1015,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
     try (PreparedStatement p = c.prepareStatement("INSERT INTO leader_aggregation_jobs ("
         + LEADER_JOB_COLUMNS + ", updated_at_ms)"
-        + " VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0, NULL, ?, ?)")) {
+        + " VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0, NULL, ?, ?, ?)")) {
       p.setBytes(1, taskId.bytes());
       p.setBytes(2, jobId.bytes());
       p.setString(3, LeaderAggregationJob.State.ACTIVE.dbName());
@@ -1003,7 +1023,8 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       p.setLong(5, max);
       p.setInt(6, ids.size());
       p.setLong(7, now.toEpochMilli());
-      p.setLong(8, now.toEpochMilli());
+      p.setBytes(8, batch.map(BatchIdentifier::bytes).orElse(null));
+      p.setLong(9, now.toEpochMilli());
       p.executeUpdate();
     }
     return readLeaderJob(c, taskId, jobId);
@@ -1065,7 +1086,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
               found.state(), found.step(), found.minReportTime(), found.maxReportTime(),
               found.reportCount(), Optional.of(owner), Optional.of(token),
               Instant.ofEpochMilli(expires), found.leaseAttempts() + 1, found.errorDetail(),
-              found.createdAt()));
+              found.createdAt(), found.batch()));
         } finally {
           if (!committed) {
             try {

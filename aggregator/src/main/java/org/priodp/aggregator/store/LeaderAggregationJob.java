@@ -12,12 +12,12 @@ import org.priodp.aggregator.dap.TaskId;
  * Initialization", "Distributed Systems and Synchronization Concerns"): its state, the range of
  * its reports' times (time_precision units), how many reports it claimed, and its lease (owner,
  * token, expiry; an expiry at or before now means anyone may take it) with the number of times
- * it was leased.
+ * it was leased; in leader-selected mode, the batch (bucket identifier) its reports go to.
  */
 public record LeaderAggregationJob(TaskId taskId, AggregationJobId jobId, State state, int step,
     long minReportTime, long maxReportTime, int reportCount, Optional<String> leaseOwner,
     Optional<ByteString> leaseToken, Instant leaseExpires, int leaseAttempts,
-    Optional<String> errorDetail, Instant createdAt) {
+    Optional<String> errorDetail, Instant createdAt, Optional<BatchIdentifier> batch) {
   /** The life cycle of a Leader job. */
   public enum State {
     /** Claimed reports, not committed yet. */
@@ -48,6 +48,7 @@ public record LeaderAggregationJob(TaskId taskId, AggregationJobId jobId, State 
     Objects.requireNonNull(leaseExpires, "leaseExpires");
     Objects.requireNonNull(errorDetail, "errorDetail");
     Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(batch, "batch");
     if (reportCount < 0 || leaseAttempts < 0) {
       throw new IllegalArgumentException("negative count");
     }

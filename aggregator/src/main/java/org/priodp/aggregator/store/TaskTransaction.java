@@ -107,13 +107,22 @@ public interface TaskTransaction {
 
   /**
    * Claims up to {@code maxReports} of the task's unclaimed client reports, oldest first (then by
-   * report ID), for a new active job {@code jobId} with a free lease, if at least {@code
-   * minReports} are unclaimed (DAP-18 "Leader Initialization"); returns the job, or empty if too
-   * few reports are pending.
+   * report ID), for a new active job {@code jobId} with a free lease and, in leader-selected
+   * mode, its {@code batch}, if at least {@code minReports} are unclaimed (DAP-18 "Leader
+   * Initialization"); returns the job, or empty if too few reports are pending.
    */
   Optional<LeaderAggregationJob> createLeaderAggregationJob(
       org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
-      java.time.Instant now);
+      Optional<BatchIdentifier> batch, java.time.Instant now);
+
+  /**
+   * Returns a leader-selected batch of the task whose non-abandoned jobs have claimed fewer than
+   * {@code target} reports, with that number, if there is one.
+   */
+  Optional<LeaderBatchFill> openLeaderBatch(long target);
+
+  /** A leader-selected batch and how many reports jobs have claimed for it. */
+  record LeaderBatchFill(BatchIdentifier batch, long reports) {}
 
   /** Returns the Leader aggregation job with this id, if any. */
   Optional<LeaderAggregationJob> leaderAggregationJob(

@@ -88,8 +88,13 @@ class LeaderAggregationDriverTest {
     final List<Long> times = new ArrayList<>();
 
     Setup(Prio3Variant variant, boolean async) throws Exception {
+      this(variant, async, org.priodp.aggregator.dap.BatchMode.TIME_INTERVAL, 1);
+    }
+
+    Setup(Prio3Variant variant, boolean async, org.priodp.aggregator.dap.BatchMode mode,
+        long minBatchSize) throws Exception {
       int port = LeaderPair.freePort();
-      pair = new LeaderPair(variant, random, port);
+      pair = new LeaderPair(variant, random, port, mode, minBatchSize);
       helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper-" + seed + ".db"));
       closing.add(helperStore);
       helper = new HelperServer(List.of(pair.helper), helperStore, RandomSource.secure(), async);
@@ -224,6 +229,61 @@ class LeaderAggregationDriverTest {
         new byte[16]), time, ByteString.copyOf(new byte[] {1, 2, 3})));
     assertEquals(1, s.driver(100, Clock.systemUTC()).runOnce());
     s.assertAggregated(s.all());
+  }
+
+  @Test
+  void leaderSelectedJobsFillBatchesToTheMinimumOnBothSides() throws Exception {
+    Setup s = new Setup(Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2),
+        false, org.priodp.aggregator.dap.BatchMode.LEADER_SELECTED, 15);
+    s.upload(40);
+    LeaderAggregationDriver d = s.driver(10, Clock.systemUTC());
+    assertEquals(4, d.runOnce());
+    // jobs of 10: the first batch takes two jobs (10 < 15), the second the next two
+    java.util.Map<org.priodp.aggregator.store.BatchIdentifier, Long> batches =
+        new java.util.LinkedHashMap<>();
+    Prio3 prio3 = new Prio3(s.pair.variant);
+    List<FieldVector> shares = new ArrayList<>();
+    long total = 0;
+    for (org.priodp.aggregator.store.BatchIdentifier b : batchesOf(s)) {
+      BatchAggregation l = s.leaderStore.batchAggregation(s.pair.taskId, b).orElseThrow();
+      BatchAggregation h = s.helperStore.batchAggregation(s.pair.taskId, b).orElseThrow();
+      assertEquals(20, l.reportCount(), "Leader batch count");
+      assertEquals(l.reportCount(), h.reportCount(), "Helper batch count");
+      assertEquals(l.checksum(), h.checksum(), "checksums agree");
+      batches.put(b, l.reportCount());
+      shares.add(FieldVector.decode(prio3.field(), l.aggregateShare().toByteArray(),
+          prio3.outputLength()));
+      shares.add(FieldVector.decode(prio3.field(), h.aggregateShare().toByteArray(),
+          prio3.outputLength()));
+      total += l.reportCount();
+    }
+    assertEquals(2, batches.size(), "two batches: " + batches);
+    assertEquals(40, total);
+    FieldVector leader = shares.get(0).add(shares.get(2));
+    FieldVector helper = shares.get(1).add(shares.get(3));
+    assertEquals(s.pair.truth(s.measurements), prio3.unshard(List.of(leader, helper), 40));
+  }
+
+  /** Returns the distinct batches of the task's Leader jobs, in creation order. */
+  private List<org.priodp.aggregator.store.BatchIdentifier> batchesOf(Setup s)
+      throws Exception {
+    List<org.priodp.aggregator.store.BatchIdentifier> out = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve("leader-" + seed + ".db"));
+        java.sql.PreparedStatement p = c.prepareStatement("SELECT batch_identifier FROM"
+            + " leader_aggregation_jobs WHERE task_id = ? ORDER BY created_at_ms, job_id")) {
+      p.setBytes(1, s.pair.taskId.bytes());
+      try (java.sql.ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          org.priodp.aggregator.store.BatchIdentifier b =
+              org.priodp.aggregator.store.BatchIdentifier.of(rs.getBytes(1));
+          if (!out.contains(b)) {
+            out.add(b);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** A clock the test moves. */

@@ -486,19 +486,24 @@ class JdbcAggregateShareStoreTest {
       assertFalse(again, "INSERT if absent");
       Instant t0 = Instant.ofEpochMilli(1_000_000);
       LeaderAggregationJob j1 = store.inTaskTransaction(task,
-          tx -> tx.createLeaderAggregationJob(jobId(1), 3, 1, t0)).orElseThrow();
+          tx -> tx.createLeaderAggregationJob(jobId(1), 3, 1, Optional.empty(), t0)).orElseThrow();
       assertEquals(3, j1.reportCount());
       assertEquals(1, j1.minReportTime());
       assertEquals(3, j1.maxReportTime());
       assertEquals(List.of(1L, 2L, 3L), store.leaderJobReports(task, jobId(1)).stream()
           .map(LeaderJobReport::time).toList(), "oldest first");
       assertTrue(store.inTaskTransaction(task,
-          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 3, t0)).isEmpty(), "2 < minReports");
+          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 3, Optional.empty(), t0)).isEmpty(), "2 < minReports");
       store.inTaskTransaction(task,
-          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 1, t0.plusMillis(1))).orElseThrow();
+          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 1, Optional.of(id(7, 1)), t0.plusMillis(1))).orElseThrow();
       assertEquals(2, store.leaderJobReports(task, jobId(2)).size());
+      assertEquals(Optional.of(id(7, 1)), store.leaderAggregationJob(task, jobId(2))
+          .orElseThrow().batch());
+      assertEquals(Optional.of(new TaskTransaction.LeaderBatchFill(id(7, 1), 2)),
+          store.inTaskTransaction(task, tx -> tx.openLeaderBatch(3)));
+      assertEquals(Optional.empty(), store.inTaskTransaction(task, tx -> tx.openLeaderBatch(2)));
       assertTrue(store.inTaskTransaction(task,
-          tx -> tx.createLeaderAggregationJob(jobId(3), 3, 1, t0)).isEmpty(), "none left");
+          tx -> tx.createLeaderAggregationJob(jobId(3), 3, 1, Optional.empty(), t0)).isEmpty(), "none left");
 
       java.time.Duration minute = java.time.Duration.ofMinutes(1);
       LeaderAggregationJob a = store.leaseLeaderAggregationJob(List.of(task), "a", token(0xa),
@@ -566,7 +571,7 @@ class JdbcAggregateShareStoreTest {
         int jj = j;
         store.inTaskTransaction(task, tx -> tx.insertClientReport(reportId(), jj, bs(4, jj)));
         store.inTaskTransaction(task, tx -> tx.createLeaderAggregationJob(jobId(jj + 1), 1, 1,
-            t0.plusMillis(jj))).orElseThrow();
+            Optional.empty(), t0.plusMillis(jj))).orElseThrow();
       }
       ExecutorService pool = Executors.newFixedThreadPool(8);
       try {

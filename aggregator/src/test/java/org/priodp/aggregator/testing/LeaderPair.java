@@ -52,6 +52,12 @@ public final class LeaderPair {
 
   /** Creates the task with IDs and keys from {@code random}, the Helper on {@code helperPort}. */
   public LeaderPair(Prio3Variant variant, Random random, int helperPort) {
+    this(variant, random, helperPort, BatchMode.TIME_INTERVAL, 1);
+  }
+
+  /** Creates the task in a batch mode with a min_batch_size. */
+  public LeaderPair(Prio3Variant variant, Random random, int helperPort, BatchMode mode,
+      long minBatchSize) {
     this.variant = variant;
     this.random = random;
     byte[] id = new byte[32];
@@ -65,8 +71,7 @@ public final class LeaderPair {
         HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), collectorKey.publicKey());
     TaskConfiguration config = TaskDefinition.configurationFor(variant,
         "leader-pair".getBytes(StandardCharsets.US_ASCII), "http://127.0.0.1:1/leader/",
-        "http://127.0.0.1:" + helperPort + "/dap/", PRECISION, 1, BatchMode.TIME_INTERVAL,
-        List.of());
+        "http://127.0.0.1:" + helperPort + "/dap/", PRECISION, minBatchSize, mode, List.of());
     leader = new TaskDefinition(taskId, Role.LEADER, config, variant,
         new DpStrategy.NoDifferentialPrivacy(), SensitivityRule.PRIODP, collector,
         AuthToken.of(TOKEN)).withVdafVerifyKeys(Map.of(0, verifyKey))
