@@ -128,6 +128,25 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " keep forever. [PRIODP_REPORT_RETENTION]")
   String reportRetention;
 
+  // ---- the Leader's aggregation driver (issue 17) ----
+  @Option(names = "--aggregation-job-size", paramLabel = "N",
+      defaultValue = "${env:PRIODP_AGGREGATION_JOB_SIZE:-1000}",
+      description = "Leader tasks: the most reports in one aggregation job sent to the Helper."
+          + " [PRIODP_AGGREGATION_JOB_SIZE]")
+  String aggregationJobSize;
+
+  @Option(names = "--aggregation-workers", paramLabel = "N",
+      defaultValue = "${env:PRIODP_AGGREGATION_WORKERS:-2}",
+      description = "Leader tasks: threads that drive aggregation jobs."
+          + " [PRIODP_AGGREGATION_WORKERS]")
+  String aggregationWorkers;
+
+  @Option(names = "--lease-duration", paramLabel = "DURATION",
+      defaultValue = "${env:PRIODP_LEASE_DURATION:-10m}",
+      description = "Leader tasks: how long a process holds an aggregation job before another"
+          + " may take it over (seconds, or 90s, 10m, PT10M). [PRIODP_LEASE_DURATION]")
+  String leaseDuration;
+
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
 
@@ -222,7 +241,36 @@ public final class ServeCommand implements PrioDpSubcommand {
       LOG.info("report retention: keep forever (no --report-retention)");
     }
 
-    Shutdown shutdown = new Shutdown(server, store, retentionCollector);
+    // the Leader's aggregation driver for the Leader tasks (DAP-18 "Leader Initialization")
+    org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation = null;
+    if (!routes.leaderTasks().isEmpty() && server.handler().aggregationJobs().isPresent()) {
+      org.priodp.aggregator.core.LeaderAggregationDriver.Options defaults =
+          org.priodp.aggregator.core.LeaderAggregationDriver.Options.defaults();
+      int jobSize = positive("--aggregation-job-size", aggregationJobSize, 1000);
+      int workers = positive("--aggregation-workers", aggregationWorkers, 2);
+      java.time.Duration lease;
+      try {
+        lease = blankToNull(leaseDuration) == null ? defaults.leaseDuration()
+            : RetentionCollector.parseDuration(leaseDuration);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--lease-duration: " + e.getMessage(), e);
+      }
+      if (lease.isZero()) {
+        throw new IllegalArgumentException("--lease-duration: must be positive");
+      }
+      leaderAggregation = new org.priodp.aggregator.core.LeaderAggregationDriver(store,
+          server.handler().aggregationJobs().get().service().keys(),
+          helperPeer(),
+          routes.leaderTasks(), java.time.Clock.systemUTC(),
+          new org.priodp.aggregator.core.LeaderAggregationDriver.Options(jobSize, 1, lease,
+              defaults.maxAttempts(), defaults.retryDelay(), workers, defaults.pollInterval()),
+          org.priodp.aggregator.core.LeaderAggregationDriver.defaultOwner());
+      leaderAggregation.start();
+      LOG.info("aggregating {} Leader task(s): jobs of up to {} reports, {} worker(s), lease {}",
+          leaderAggregation.tasks().size(), jobSize, workers, lease);
+    }
+
+    Shutdown shutdown = new Shutdown(server, store, retentionCollector, leaderAggregation);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
     out.println("prio-dp serve: " + tasks.size() + " task(s), listening on "
@@ -234,12 +282,12 @@ public final class ServeCommand implements PrioDpSubcommand {
   }
 
   /**
-   * The Leader's client of its tasks' Helper, through which collection jobs obtain the Helper's
-   * aggregate share (issue 17, collection part); null until the HTTP implementation of {@code
-   * core.HelperPeer} is wired here, and then Leader tasks serve no collection jobs.
+   * Returns the Leader's HTTP client of its tasks' Helpers (DAP-18 "Leader Initialization",
+   * "Obtaining Aggregate Shares"), used by the aggregation driver and the collection jobs.
    */
   org.priodp.aggregator.core.HelperPeer helperPeer() {
-    return null;
+    return org.priodp.aggregator.peer.HttpHelperPeer.create(
+        org.priodp.aggregator.peer.HttpHelperPeer.Options.defaults());
   }
 
   private static int parsePort(String s) {
@@ -253,6 +301,21 @@ public final class ServeCommand implements PrioDpSubcommand {
       throw new IllegalArgumentException("--port: expected a number in [0, 65535], got " + s);
     }
     return p;
+  }
+
+  private static int positive(String option, String value, int fallback) {
+    if (blankToNull(value) == null) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(value.strip());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(option + ": expected a positive number, got " + value);
   }
 
   private static String blankToNull(String s) {
@@ -341,12 +404,15 @@ public final class ServeCommand implements PrioDpSubcommand {
     private final HelperServer server;
     private final JdbcAggregateShareStore store;
     private final RetentionCollector retention;
+    private final org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation;
     private final AtomicBoolean drained = new AtomicBoolean();
 
-    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention) {
+    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention,
+        org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation) {
       this.server = server;
       this.store = store;
       this.retention = retention;
+      this.leaderAggregation = leaderAggregation;
     }
 
     void install() {
@@ -372,6 +438,9 @@ public final class ServeCommand implements PrioDpSubcommand {
       try {
         if (retention != null) {
           retention.close();
+        }
+        if (leaderAggregation != null) {
+          leaderAggregation.close();
         }
         server.stop();
       } finally {

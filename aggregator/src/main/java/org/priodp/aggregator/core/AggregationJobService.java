@@ -462,7 +462,7 @@ public final class AggregationJobService {
   }
 
   /** A batch bucket being updated (DAP-18 "Batch Buckets"). */
-  private static final class Bucket {
+  static final class Bucket {
     private final BatchIdentifier id;
     private FieldVector share;
     private long count;

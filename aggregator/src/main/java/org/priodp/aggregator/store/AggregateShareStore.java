@@ -164,4 +164,45 @@ public interface AggregateShareStore extends AutoCloseable {
   /** Records the DAP error an asynchronous aggregate share failed with; returns whether stored. */
   boolean failShareRequest(TaskId taskId, AggregateShareId id, String errorType,
       String errorDetail);
+
+  // ---- Leader aggregation (issue 17, the Leader's aggregation driver) ----
+
+  /**
+   * Leases one active Leader aggregation job of one of {@code tasks} whose lease is free or
+   * expired at {@code now}, oldest first, in a short transaction of its own (PostgreSQL: {@code
+   * SELECT ... FOR UPDATE SKIP LOCKED}, so concurrent processes take different jobs; SQLite: the
+   * database write lock): writes {@code owner}, {@code token} and an expiry of {@code now +
+   * lease}, and counts the attempt. Returns the job as leased, or empty if none is available.
+   */
+  Optional<LeaderAggregationJob> leaseLeaderAggregationJob(java.util.Collection<TaskId> tasks,
+      String owner, org.priodp.aggregator.dap.ByteString token, java.time.Instant now,
+      java.time.Duration lease);
+
+  /**
+   * Returns the reports claimed by the Leader aggregation job, ordered by report time and then
+   * report ID (the order of its AggregationJobInitReq).
+   */
+  List<LeaderJobReport> leaderJobReports(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  /**
+   * If the job is active and leased with {@code token}: frees its lease until {@code retryAt}
+   * (a later attempt may lease it then) and records {@code detail}; returns whether it did.
+   */
+  boolean releaseLeaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, org.priodp.aggregator.dap.ByteString token,
+      java.time.Instant retryAt, String detail);
+
+  /**
+   * If the job is active and leased with {@code token}: marks it abandoned with {@code detail}
+   * (DAP-18 "Aggregation Job Abandonment and Deletion"; its reports stay claimed and are not
+   * aggregated); returns whether it did.
+   */
+  boolean abandonLeaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, org.priodp.aggregator.dap.ByteString token,
+      String detail, java.time.Instant now);
+
+  /** Returns the Leader aggregation job (task, id), if any. */
+  Optional<LeaderAggregationJob> leaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId);
 }

@@ -556,6 +556,84 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         }
       });
     }
+
+    // ---- Leader aggregation (issue 17): delegates to the block at the end of the file ----
+
+    @Override
+    public Optional<LeaderAggregationJob> createLeaderAggregationJob(
+        org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
+        Optional<BatchIdentifier> batch, Instant now) {
+      return sql(conn -> createLeaderJob(conn, taskId, jobId, maxReports, minReports, batch,
+          now));
+    }
+
+    @Override
+    public Optional<LeaderBatchFill> openLeaderBatch(long target) {
+      return sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("SELECT batch_identifier,"
+            + " SUM(report_count) FROM leader_aggregation_jobs WHERE task_id = ?"
+            + " AND batch_identifier IS NOT NULL AND state <> ? GROUP BY batch_identifier"
+            + " HAVING SUM(report_count) < ? ORDER BY MIN(created_at_ms) LIMIT 1")) {
+          p.setBytes(1, taskId.bytes());
+          p.setString(2, LeaderAggregationJob.State.ABANDONED.dbName());
+          p.setLong(3, target);
+          try (ResultSet rs = p.executeQuery()) {
+            return rs.next() ? Optional.of(new LeaderBatchFill(BatchIdentifier.of(rs.getBytes(1)),
+                rs.getLong(2))) : Optional.<LeaderBatchFill>empty();
+          }
+        }
+      });
+    }
+
+    @Override
+    public Optional<LeaderAggregationJob> leaderAggregationJob(
+        org.priodp.aggregator.dap.AggregationJobId jobId) {
+      return sql(conn -> readLeaderJob(conn, taskId, jobId));
+    }
+
+    @Override
+    public java.util.Set<org.priodp.aggregator.dap.ReportId> aggregatedAmong(
+        java.util.Collection<org.priodp.aggregator.dap.ReportId> ids) {
+      return sql(conn -> readAggregatedAmong(conn, taskId, ids));
+    }
+
+    @Override
+    public void insertAggregatedReports(org.priodp.aggregator.dap.AggregationJobId jobId,
+        java.util.Map<org.priodp.aggregator.dap.ReportId, Long> reportTimes) {
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO aggregated_reports"
+            + " (task_id, report_id, job_id, report_time) VALUES (?, ?, ?, ?)")) {
+          for (java.util.Map.Entry<org.priodp.aggregator.dap.ReportId, Long> e
+              : reportTimes.entrySet()) {
+            p.setBytes(1, taskId.bytes());
+            p.setBytes(2, e.getKey().bytes());
+            p.setBytes(3, jobId.bytes());
+            p.setLong(4, flip(e.getValue()));
+            p.addBatch();
+          }
+          if (!reportTimes.isEmpty()) {
+            p.executeBatch();
+          }
+          return null;
+        }
+      });
+    }
+
+    @Override
+    public void finishLeaderAggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId,
+        Instant now) {
+      sql(conn -> {
+        try (PreparedStatement p = conn.prepareStatement("UPDATE leader_aggregation_jobs SET"
+            + " state = ?, lease_owner = NULL, lease_token = NULL, lease_expires_ms = 0,"
+            + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
+          p.setString(1, LeaderAggregationJob.State.FINISHED.dbName());
+          p.setLong(2, now.toEpochMilli());
+          p.setBytes(3, taskId.bytes());
+          p.setBytes(4, jobId.bytes());
+          return p.executeUpdate();
+        }
+      });
+    }
   }
 
   private static Optional<Long> readCutoff(Connection c, TaskId taskId) throws SQLException {
@@ -1264,5 +1342,268 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
         return p.executeUpdate() > 0;
       }
     });
+  }
+
+  // ---- Leader aggregation (issue 17, the Leader's aggregation driver) ----
+
+  private static final String LEADER_JOB_COLUMNS = "task_id, job_id, state, step,"
+      + " min_report_time, max_report_time, report_count, lease_owner, lease_token,"
+      + " lease_expires_ms, lease_attempts, error_detail, created_at_ms, batch_identifier";
+
+  private static LeaderAggregationJob leaderJobRow(ResultSet rs) throws SQLException {
+    byte[] token = rs.getBytes(9);
+    return new LeaderAggregationJob(new TaskId(rs.getBytes(1)),
+        new org.priodp.aggregator.dap.AggregationJobId(rs.getBytes(2)),
+        LeaderAggregationJob.State.ofDbName(rs.getString(3)), rs.getInt(4),
+        flip(rs.getLong(5)), flip(rs.getLong(6)), rs.getInt(7),
+        Optional.ofNullable(rs.getString(8)), Optional.ofNullable(token).map(ByteString::copyOf),
+        Instant.ofEpochMilli(rs.getLong(10)), rs.getInt(11),
+        Optional.ofNullable(rs.getString(12)), Instant.ofEpochMilli(rs.getLong(13)),
+        Optional.ofNullable(rs.getBytes(14)).map(BatchIdentifier::of));
+  }
+
+  private static Optional<LeaderAggregationJob> readLeaderJob(Connection c, TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT " + LEADER_JOB_COLUMNS
+        + " FROM leader_aggregation_jobs WHERE task_id = ? AND job_id = ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, jobId.bytes());
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(leaderJobRow(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  private static Optional<LeaderAggregationJob> createLeaderJob(Connection c, TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
+      Optional<BatchIdentifier> batch, Instant now) throws SQLException {
+    if (maxReports < 1 || minReports < 1 || minReports > maxReports) {
+      throw new IllegalArgumentException("need 1 <= minReports <= maxReports, got " + minReports
+          + ", " + maxReports);
+    }
+    List<byte[]> ids = new ArrayList<>();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    try (PreparedStatement p = c.prepareStatement("SELECT report_id, report_time FROM"
+        + " client_reports WHERE task_id = ? AND aggregation_job_id IS NULL"
+        + " ORDER BY report_time, report_id LIMIT ?")) {
+      p.setBytes(1, taskId.bytes());
+      p.setInt(2, maxReports);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getBytes(1));
+          long stored = rs.getLong(2); // flipped: signed order is time order
+          min = Math.min(min, stored);
+          max = Math.max(max, stored);
+        }
+      }
+    }
+    if (ids.size() < minReports) {
+      return Optional.empty();
+    }
+    try (PreparedStatement p = c.prepareStatement("UPDATE client_reports SET"
+        + " aggregation_job_id = ? WHERE task_id = ? AND report_id = ?"
+        + " AND aggregation_job_id IS NULL")) {
+      for (byte[] id : ids) {
+        p.setBytes(1, jobId.bytes());
+        p.setBytes(2, taskId.bytes());
+        p.setBytes(3, id);
+        p.addBatch();
+      }
+      int[] counts = p.executeBatch();
+      for (int n : counts) {
+        if (n != 1 && n != Statement.SUCCESS_NO_INFO) {
+          throw new SQLException("a client report was claimed concurrently; the task"
+              + " transaction should have prevented it");
+        }
+      }
+    }
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO leader_aggregation_jobs ("
+        + LEADER_JOB_COLUMNS + ", updated_at_ms)"
+        + " VALUES (?, ?, ?, 0, ?, ?, ?, NULL, NULL, 0, 0, NULL, ?, ?, ?)")) {
+      p.setBytes(1, taskId.bytes());
+      p.setBytes(2, jobId.bytes());
+      p.setString(3, LeaderAggregationJob.State.ACTIVE.dbName());
+      p.setLong(4, min);
+      p.setLong(5, max);
+      p.setInt(6, ids.size());
+      p.setLong(7, now.toEpochMilli());
+      p.setBytes(8, batch.map(BatchIdentifier::bytes).orElse(null));
+      p.setLong(9, now.toEpochMilli());
+      p.executeUpdate();
+    }
+    return readLeaderJob(c, taskId, jobId);
+  }
+
+  @Override
+  public Optional<LeaderAggregationJob> leaseLeaderAggregationJob(
+      java.util.Collection<TaskId> tasks, String owner, ByteString token, Instant now,
+      java.time.Duration lease) {
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(token, "token");
+    if (tasks.isEmpty()) {
+      return Optional.empty();
+    }
+    String placeholders = String.join(", ", java.util.Collections.nCopies(tasks.size(), "?"));
+    String select = "SELECT " + LEADER_JOB_COLUMNS + " FROM leader_aggregation_jobs"
+        + " WHERE state = ? AND lease_expires_ms <= ? AND task_id IN (" + placeholders + ")"
+        + " ORDER BY created_at_ms, job_id LIMIT 1"
+        + (dialect == SqlDialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "");
+    try {
+      return withConnection(c -> {
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false); // SQLite: IMMEDIATE, the first statement takes the write lock
+        boolean committed = false;
+        try {
+          LeaderAggregationJob found;
+          try (PreparedStatement p = c.prepareStatement(select)) {
+            p.setString(1, LeaderAggregationJob.State.ACTIVE.dbName());
+            p.setLong(2, now.toEpochMilli());
+            int i = 3;
+            for (TaskId t : tasks) {
+              p.setBytes(i++, t.bytes());
+            }
+            try (ResultSet rs = p.executeQuery()) {
+              found = rs.next() ? leaderJobRow(rs) : null;
+            }
+          }
+          if (found == null) {
+            c.commit();
+            committed = true;
+            return Optional.<LeaderAggregationJob>empty();
+          }
+          long expires = now.plus(lease).toEpochMilli();
+          try (PreparedStatement p = c.prepareStatement("UPDATE leader_aggregation_jobs SET"
+              + " lease_owner = ?, lease_token = ?, lease_expires_ms = ?,"
+              + " lease_attempts = lease_attempts + 1, updated_at_ms = ?"
+              + " WHERE task_id = ? AND job_id = ?")) {
+            p.setString(1, owner);
+            p.setBytes(2, token.toByteArray());
+            p.setLong(3, expires);
+            p.setLong(4, now.toEpochMilli());
+            p.setBytes(5, found.taskId().bytes());
+            p.setBytes(6, found.jobId().bytes());
+            p.executeUpdate();
+          }
+          c.commit();
+          committed = true;
+          return Optional.of(new LeaderAggregationJob(found.taskId(), found.jobId(),
+              found.state(), found.step(), found.minReportTime(), found.maxReportTime(),
+              found.reportCount(), Optional.of(owner), Optional.of(token),
+              Instant.ofEpochMilli(expires), found.leaseAttempts() + 1, found.errorDetail(),
+              found.createdAt(), found.batch()));
+        } finally {
+          if (!committed) {
+            try {
+              c.rollback();
+            } catch (SQLException ignored) {
+              // broken connection: the pool discards it and the failure stands
+            }
+          }
+          c.setAutoCommit(auto);
+        }
+      });
+    } catch (SQLException e) {
+      throw new StoreException("leaseLeaderAggregationJob failed on " + dialect + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<LeaderJobReport> leaderJobReports(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId) {
+    return run("leaderJobReports", c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT report_id, report_time, report"
+          + " FROM client_reports WHERE task_id = ? AND aggregation_job_id = ?"
+          + " ORDER BY report_time, report_id")) {
+        p.setBytes(1, taskId.bytes());
+        p.setBytes(2, jobId.bytes());
+        List<LeaderJobReport> out = new ArrayList<>();
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(new LeaderJobReport(new org.priodp.aggregator.dap.ReportId(rs.getBytes(1)),
+                flip(rs.getLong(2)), bytes(rs, 3)));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public boolean releaseLeaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, ByteString token, Instant retryAt,
+      String detail) {
+    return run("releaseLeaderAggregationJob", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE leader_aggregation_jobs SET"
+          + " lease_owner = NULL, lease_token = NULL, lease_expires_ms = ?, error_detail = ?,"
+          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state = ?"
+          + " AND lease_token = ?")) {
+        p.setLong(1, retryAt.toEpochMilli());
+        p.setString(2, truncate(detail));
+        p.setLong(3, System.currentTimeMillis());
+        p.setBytes(4, taskId.bytes());
+        p.setBytes(5, jobId.bytes());
+        p.setString(6, LeaderAggregationJob.State.ACTIVE.dbName());
+        p.setBytes(7, token.toByteArray());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public boolean abandonLeaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId, ByteString token, String detail,
+      Instant now) {
+    return run("abandonLeaderAggregationJob", c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE leader_aggregation_jobs SET"
+          + " state = ?, lease_owner = NULL, lease_token = NULL, lease_expires_ms = 0,"
+          + " error_detail = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?"
+          + " AND state = ? AND lease_token = ?")) {
+        p.setString(1, LeaderAggregationJob.State.ABANDONED.dbName());
+        p.setString(2, truncate(detail));
+        p.setLong(3, now.toEpochMilli());
+        p.setBytes(4, taskId.bytes());
+        p.setBytes(5, jobId.bytes());
+        p.setString(6, LeaderAggregationJob.State.ACTIVE.dbName());
+        p.setBytes(7, token.toByteArray());
+        return p.executeUpdate() > 0;
+      }
+    });
+  }
+
+  @Override
+  public Optional<LeaderAggregationJob> leaderAggregationJob(TaskId taskId,
+      org.priodp.aggregator.dap.AggregationJobId jobId) {
+    return run("leaderAggregationJob", c -> readLeaderJob(c, taskId, jobId));
+  }
+
+  private static String truncate(String detail) {
+    return detail == null || detail.length() <= 1024 ? detail : detail.substring(0, 1024);
+  }
+
+  private static java.util.Set<org.priodp.aggregator.dap.ReportId> readAggregatedAmong(
+      Connection c, TaskId taskId, java.util.Collection<org.priodp.aggregator.dap.ReportId> ids)
+      throws SQLException {
+    java.util.Set<org.priodp.aggregator.dap.ReportId> out = new java.util.HashSet<>();
+    List<org.priodp.aggregator.dap.ReportId> all = new ArrayList<>(ids);
+    for (int from = 0; from < all.size(); from += 500) {
+      List<org.priodp.aggregator.dap.ReportId> chunk =
+          all.subList(from, Math.min(all.size(), from + 500));
+      try (PreparedStatement p = c.prepareStatement("SELECT report_id FROM aggregated_reports"
+          + " WHERE task_id = ? AND report_id IN ("
+          + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")")) {
+        p.setBytes(1, taskId.bytes());
+        for (int i = 0; i < chunk.size(); i++) {
+          p.setBytes(i + 2, chunk.get(i).bytes());
+        }
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(new org.priodp.aggregator.dap.ReportId(rs.getBytes(1)));
+          }
+        }
+      }
+    }
+    return out;
   }
 }

@@ -136,4 +136,47 @@ public interface TaskTransaction {
 
   /** Returns whether an {@code active} Leader aggregation job aggregates into this batch. */
   boolean leaderAggregationActive(BatchIdentifier batch);
+
+  // ---- Leader aggregation (issue 17, the Leader's aggregation driver) ----
+
+  /**
+   * Claims up to {@code maxReports} of the task's unclaimed client reports, oldest first (then by
+   * report ID), for a new active job {@code jobId} with a free lease and, in leader-selected
+   * mode, its {@code batch}, if at least {@code minReports} are unclaimed (DAP-18 "Leader
+   * Initialization"); returns the job, or empty if too few reports are pending.
+   */
+  Optional<LeaderAggregationJob> createLeaderAggregationJob(
+      org.priodp.aggregator.dap.AggregationJobId jobId, int maxReports, int minReports,
+      Optional<BatchIdentifier> batch, java.time.Instant now);
+
+  /**
+   * Returns a leader-selected batch of the task whose non-abandoned jobs have claimed fewer than
+   * {@code target} reports, with that number, if there is one.
+   */
+  Optional<LeaderBatchFill> openLeaderBatch(long target);
+
+  /** A leader-selected batch and how many reports jobs have claimed for it. */
+  record LeaderBatchFill(BatchIdentifier batch, long reports) {}
+
+  /** Returns the Leader aggregation job with this id, if any. */
+  Optional<LeaderAggregationJob> leaderAggregationJob(
+      org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  /** Marks the Leader aggregation job finished and frees its lease. */
+  void finishLeaderAggregationJob(org.priodp.aggregator.dap.AggregationJobId jobId,
+      java.time.Instant now);
+
+  /**
+   * Returns which of these report IDs were committed to a batch bucket of the task (the replay
+   * check of a whole job in a few queries).
+   */
+  java.util.Set<org.priodp.aggregator.dap.ReportId> aggregatedAmong(
+      java.util.Collection<org.priodp.aggregator.dap.ReportId> ids);
+
+  /**
+   * Records that the reports (ID to time in time_precision units) were committed by the job, in
+   * one batch.
+   */
+  void insertAggregatedReports(org.priodp.aggregator.dap.AggregationJobId jobId,
+      java.util.Map<org.priodp.aggregator.dap.ReportId, Long> reportTimes);
 }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -448,6 +449,152 @@ class JdbcAggregateShareStoreTest {
       TaskTransaction.RetentionCounts later = store.inTaskTransaction(task,
           tx -> tx.collectExpired(15, Instant.ofEpochMilli(0)));
       assertEquals(new TaskTransaction.RetentionCounts(15, 1, 0), later);
+    }
+  }
+
+  // ---- Leader aggregation (issue 17) ----
+
+  private static ByteString token(int fill) {
+    return bs(16, fill);
+  }
+
+  private static org.priodp.aggregator.dap.AggregationJobId jobId(int fill) {
+    return new org.priodp.aggregator.dap.AggregationJobId(bytes(16, fill));
+  }
+
+  private static org.priodp.aggregator.dap.ReportId reportId() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return new org.priodp.aggregator.dap.ReportId(b);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void leaderJobsClaimOldestReportsAndLeaseByToken(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      TaskId task = randomTask();
+      List<org.priodp.aggregator.dap.ReportId> ids = new ArrayList<>();
+      for (long t : new long[] {3, 1, 2, 5, 4}) {
+        org.priodp.aggregator.dap.ReportId id = reportId();
+        ids.add(id);
+        boolean inserted = store.inTaskTransaction(task, tx -> tx.insertClientReport(id, t,
+            bs(10, (int) t)));
+        assertTrue(inserted);
+      }
+      boolean again = store.inTaskTransaction(task, tx -> tx.insertClientReport(ids.get(0), 3,
+          bs(10, 3)));
+      assertFalse(again, "INSERT if absent");
+      Instant t0 = Instant.ofEpochMilli(1_000_000);
+      LeaderAggregationJob j1 = store.inTaskTransaction(task,
+          tx -> tx.createLeaderAggregationJob(jobId(1), 3, 1, Optional.empty(), t0)).orElseThrow();
+      assertEquals(3, j1.reportCount());
+      assertEquals(1, j1.minReportTime());
+      assertEquals(3, j1.maxReportTime());
+      assertEquals(List.of(1L, 2L, 3L), store.leaderJobReports(task, jobId(1)).stream()
+          .map(LeaderJobReport::time).toList(), "oldest first");
+      assertTrue(store.inTaskTransaction(task,
+          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 3, Optional.empty(), t0)).isEmpty(), "2 < minReports");
+      store.inTaskTransaction(task,
+          tx -> tx.createLeaderAggregationJob(jobId(2), 3, 1, Optional.of(id(7, 1)), t0.plusMillis(1))).orElseThrow();
+      assertEquals(2, store.leaderJobReports(task, jobId(2)).size());
+      assertEquals(Optional.of(id(7, 1)), store.leaderAggregationJob(task, jobId(2))
+          .orElseThrow().batch());
+      assertEquals(Optional.of(new TaskTransaction.LeaderBatchFill(id(7, 1), 2)),
+          store.inTaskTransaction(task, tx -> tx.openLeaderBatch(3)));
+      assertEquals(Optional.empty(), store.inTaskTransaction(task, tx -> tx.openLeaderBatch(2)));
+      assertTrue(store.inTaskTransaction(task,
+          tx -> tx.createLeaderAggregationJob(jobId(3), 3, 1, Optional.empty(), t0)).isEmpty(), "none left");
+
+      java.time.Duration minute = java.time.Duration.ofMinutes(1);
+      LeaderAggregationJob a = store.leaseLeaderAggregationJob(List.of(task), "a", token(0xa),
+          t0, minute).orElseThrow();
+      assertEquals(jobId(1), a.jobId(), "oldest job first");
+      assertEquals(1, a.leaseAttempts());
+      LeaderAggregationJob b = store.leaseLeaderAggregationJob(List.of(task), "b", token(0xb),
+          t0, minute).orElseThrow();
+      assertEquals(jobId(2), b.jobId());
+      assertTrue(store.leaseLeaderAggregationJob(List.of(task), "c", token(0xc), t0, minute)
+          .isEmpty(), "both leased");
+      assertTrue(store.leaseLeaderAggregationJob(List.of(randomTask()), "c", token(0xc),
+          t0.plus(minute.multipliedBy(2)), minute).isEmpty(), "another task's jobs only");
+      // a's lease expires: c takes job 1 over; a can neither release nor abandon it any more
+      LeaderAggregationJob c = store.leaseLeaderAggregationJob(List.of(task), "c", token(0xc),
+          t0.plus(minute.multipliedBy(2)), minute).orElseThrow();
+      assertEquals(jobId(1), c.jobId());
+      assertEquals(2, c.leaseAttempts());
+      assertFalse(store.releaseLeaderAggregationJob(task, jobId(1), token(0xa), t0, "stale"));
+      assertFalse(store.abandonLeaderAggregationJob(task, jobId(1), token(0xa), "stale", t0));
+      assertTrue(store.inTaskTransaction(task, tx -> tx.leaderAggregationJob(jobId(1)))
+          .orElseThrow().leasedWith(token(0xc)));
+      // c releases until t0+5min with a detail; nobody gets it before
+      assertTrue(store.releaseLeaderAggregationJob(task, jobId(1), token(0xc),
+          t0.plus(minute.multipliedBy(5)), "helper down"));
+      assertEquals(Optional.of("helper down"), store.leaderAggregationJob(task, jobId(1))
+          .orElseThrow().errorDetail());
+      Instant t3 = t0.plus(minute.multipliedBy(3));
+      LeaderAggregationJob d = store.leaseLeaderAggregationJob(List.of(task), "d", token(0xd),
+          t3, minute).orElseThrow();
+      assertEquals(jobId(2), d.jobId(), "job 1 waits for its retry time; job 2's lease expired");
+      assertTrue(store.abandonLeaderAggregationJob(task, jobId(2), token(0xd), "gave up", t3));
+      assertEquals(LeaderAggregationJob.State.ABANDONED,
+          store.leaderAggregationJob(task, jobId(2)).orElseThrow().state());
+      LeaderAggregationJob e = store.leaseLeaderAggregationJob(List.of(task), "e", token(0xe),
+          t0.plus(minute.multipliedBy(6)), minute).orElseThrow();
+      assertEquals(jobId(1), e.jobId());
+      assertEquals(3, e.leaseAttempts());
+      store.inTaskTransaction(task, tx -> {
+        assertEquals(Set.of(), tx.aggregatedAmong(ids));
+        tx.insertAggregatedReports(jobId(1), java.util.Map.of(ids.get(1), 1L, ids.get(2), 2L));
+        assertEquals(Set.of(ids.get(1), ids.get(2)), tx.aggregatedAmong(ids));
+        tx.finishLeaderAggregationJob(jobId(1), t0);
+        return null;
+      });
+      LeaderAggregationJob done = store.leaderAggregationJob(task, jobId(1)).orElseThrow();
+      assertEquals(LeaderAggregationJob.State.FINISHED, done.state());
+      assertTrue(done.leaseToken().isEmpty());
+      assertTrue(store.leaseLeaderAggregationJob(List.of(task), "f", token(0xf),
+          t0.plus(minute.multipliedBy(60)), minute).isEmpty(), "finished and abandoned");
+    }
+  }
+
+  /**
+   * Eight threads lease at once from four free jobs: each job goes to exactly one of them and
+   * every job is leased (PostgreSQL: SKIP LOCKED passes over a row another lease is taking).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void concurrentLeasesTakeDistinctJobs(String backend) throws Exception {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      TaskId task = randomTask();
+      Instant t0 = Instant.ofEpochMilli(2_000_000);
+      for (int j = 0; j < 4; j++) {
+        int jj = j;
+        store.inTaskTransaction(task, tx -> tx.insertClientReport(reportId(), jj, bs(4, jj)));
+        store.inTaskTransaction(task, tx -> tx.createLeaderAggregationJob(jobId(jj + 1), 1, 1,
+            Optional.empty(), t0.plusMillis(jj))).orElseThrow();
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      try {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Optional<LeaderAggregationJob>>> fs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          int ii = i;
+          fs.add(pool.submit(() -> {
+            go.await();
+            return store.leaseLeaderAggregationJob(List.of(task), "w" + ii, token(ii + 1),
+                t0.plusSeconds(1), java.time.Duration.ofMinutes(1));
+          }));
+        }
+        go.countDown();
+        List<org.priodp.aggregator.dap.AggregationJobId> leased = new ArrayList<>();
+        for (Future<Optional<LeaderAggregationJob>> f : fs) {
+          f.get(60, TimeUnit.SECONDS).ifPresent(j -> leased.add(j.jobId()));
+        }
+        assertEquals(4, new HashSet<>(leased).size(), "every job leased: " + leased);
+        assertEquals(4, leased.size(), "no job leased twice: " + leased);
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 }
