@@ -367,6 +367,20 @@ public final class CollectionJobService {
     return obtainShares(task, leased, req, drawn.isPresent(), m.interval(i));
   }
 
+  /**
+   * Returns whether, inside the release's task transaction, reports of the batch may still reach
+   * the Helper's buckets: an unclaimed report or an active aggregation job in the interval, or an
+   * active job of the leader-selected batch.
+   */
+  private static boolean stillAggregating(org.priodp.aggregator.store.TaskTransaction tx,
+      BatchSelector selector) {
+    if (selector instanceof BatchSelector.TimeInterval t) {
+      Interval i = t.batchInterval();
+      return tx.clientReportsOutstanding(i.start().value(), i.end().value());
+    }
+    return tx.leaderAggregationActive(BatchBuckets.batchIdentifier(selector));
+  }
+
   /** Steps a leader-selected job: chooses its batch if needed, waits, then as a time interval. */
   private Outcome stepLeaderSelected(TaskDefinition task, CollectionJobLease leased,
       CollectionJobReq cjr) {
@@ -408,7 +422,11 @@ public final class CollectionJobService {
     try {
       // persists this Leader's noised share (drawn once) and its ciphertext before the Helper
       // hears of the batch
-      mine = shares.release(task, req);
+      mine = shares.release(task, req, tx -> !stillAggregating(tx, req.batchSelector()));
+    } catch (NoisedShareService.NotReady r) {
+      // an aggregation job claimed reports of the batch after the readiness check: it must
+      // finish (and the Helper commit them) before the batch is released
+      return postpone(leased, Outcome.WAITING);
     } catch (DapRefusal r) {
       if (!drawnBefore && (r.error() == DapError.BATCH_MISMATCH
           || r.error() == DapError.INVALID_BATCH_SIZE)) {

@@ -332,7 +332,19 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     List<VerifyInit> inits = new ArrayList<>();
     List<Initialized> initialized = new ArrayList<>();
     int rejected = 0;
+    // Reports of a batch the Leader already released are never sent: the Helper would commit
+    // them to a bucket the Leader's released share does not count. Read after this job was
+    // claimed, so a release that committed before the claim is seen here, and one that comes
+    // later waits for this job (the collection's release checks for active jobs in its own
+    // task transaction).
+    List<CollectedInterval> released = store.collectedIntervals(taskId);
+    boolean batchReleased = job.batch().isPresent()
+        && store.noisedShare(taskId, job.batch().get()).isPresent();
     for (LeaderJobReport r : store.leaderJobReports(taskId, job.jobId())) {
+      if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
+        rejected++; // batch_collected
+        continue;
+      }
       Optional<Initialized> ok = initialize(task, prio3, verifyKey, ctx, keyCache, r, inits);
       if (ok.isPresent()) {
         initialized.add(ok.get());

@@ -112,6 +112,33 @@ public final class NoisedShareService {
    * this is the first time; throws {@link DapRefusal} for a request the spec says to refuse.
    */
   public ReleasedAggregateShare release(TaskDefinition task, AggregateShareReq req) {
+    return release(task, req, tx -> true);
+  }
+
+  /**
+   * Thrown by {@link #release(TaskDefinition, AggregateShareReq, java.util.function.Predicate)}
+   * when the batch was not yet released and its precondition does not hold: nothing was drawn or
+   * stored, the caller may try again later.
+   */
+  public static final class NotReady extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotReady() {
+      super("the batch is not ready to be released", null, false, false);
+    }
+  }
+
+  /**
+   * Returns the released share for the request as {@link #release(TaskDefinition,
+   * AggregateShareReq)} does, but draws noise for a batch not released before only if {@code
+   * mayDraw} holds inside the same task transaction as the draw, and otherwise throws {@link
+   * NotReady}. The Leader passes "no report of the batch is still being aggregated" (DAP-18
+   * "Collection Job Initialization": pending aggregation jobs first), so that no aggregation job
+   * claimed before the release can still send the Helper a report of the released batch.
+   */
+  public ReleasedAggregateShare release(TaskDefinition task, AggregateShareReq req,
+      java.util.function.Predicate<TaskTransaction> mayDraw) {
+    Objects.requireNonNull(mayDraw, "mayDraw");
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(req, "req");
     TaskId taskId = task.taskId();
@@ -129,7 +156,7 @@ public final class NoisedShareService {
         return sameRequestOrOverlap(task, released.get().requestDigest(), digest, released.get());
       }
       NoisedAggregateShare share = store.inTaskTransaction(taskId,
-          tx -> noisedShareOnce(tx, task, req, batch, digest));
+          tx -> noisedShareOnce(tx, task, req, batch, digest, mayDraw));
       if (HALT_AFTER_NOISE_PERSISTED) {
         // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
         // where noise is persisted but no sealed share is
@@ -149,7 +176,8 @@ public final class NoisedShareService {
    * insert.
    */
   private NoisedAggregateShare noisedShareOnce(TaskTransaction tx, TaskDefinition task,
-      AggregateShareReq req, BatchIdentifier batch, ByteString digest) {
+      AggregateShareReq req, BatchIdentifier batch, ByteString digest,
+      java.util.function.Predicate<TaskTransaction> mayDraw) {
     Optional<NoisedAggregateShare> noised = tx.noisedShare(batch);
     if (noised.isPresent()) {
       return sameRequestOrOverlap(task, noised.get().requestDigest(), digest, noised.get());
@@ -163,6 +191,9 @@ public final class NoisedShareService {
             + " a batch that was already collected");
       }
       range = Optional.of(r);
+    }
+    if (!mayDraw.test(tx)) {
+      throw new NotReady();
     }
     NoisedAggregateShare share = draw(tx, task, req, batch, digest);
     tx.insertNoisedShare(share, range);

@@ -528,6 +528,11 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
+    public boolean clientReportsOutstanding(long fromInclusive, long toExclusive) {
+      return sql(conn -> outstanding(conn, taskId, fromInclusive, toExclusive));
+    }
+
+    @Override
     public boolean leaderAggregationActive(BatchIdentifier batch) {
       return sql(conn -> {
         try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
@@ -1234,35 +1239,42 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   @Override
   public boolean clientReportsOutstanding(TaskId taskId, long fromInclusive, long toExclusive) {
-    return run("clientReportsOutstanding", c -> {
-      // unclaimed reports of the interval (index client_reports_by_job: task, NULL job, time)
-      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM client_reports"
-          + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_time >= ?"
-          + " AND report_time < ? LIMIT 1")) {
-        p.setBytes(1, taskId.bytes());
-        p.setLong(2, flip(fromInclusive));
-        p.setLong(3, flip(toExclusive));
-        try (ResultSet rs = p.executeQuery()) {
-          if (rs.next()) {
-            return true;
-          }
-        }
-      }
-      // an active Leader aggregation job whose reports' times [min, max] meet the interval
-      try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
-          + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?"
-          + " LIMIT 1")) {
-        p.setBytes(1, taskId.bytes());
-        p.setString(2, "active");
-        p.setLong(3, flip(toExclusive));
-        p.setLong(4, flip(fromInclusive));
-        try (ResultSet rs = p.executeQuery()) {
-          return rs.next();
-        }
-      }
-    });
+    return run("clientReportsOutstanding",
+        c -> outstanding(c, taskId, fromInclusive, toExclusive));
   }
 
+  /**
+   * Whether the task has, in [fromInclusive, toExclusive) (time_precision units), an unclaimed
+   * client report or an active Leader aggregation job whose report times meet the interval.
+   */
+  private static boolean outstanding(Connection c, TaskId taskId, long fromInclusive,
+      long toExclusive) throws SQLException {
+    // unclaimed reports of the interval (index client_reports_by_job: task, NULL job, time)
+    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM client_reports"
+        + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_time >= ?"
+        + " AND report_time < ? LIMIT 1")) {
+      p.setBytes(1, taskId.bytes());
+      p.setLong(2, flip(fromInclusive));
+      p.setLong(3, flip(toExclusive));
+      try (ResultSet rs = p.executeQuery()) {
+        if (rs.next()) {
+          return true;
+        }
+      }
+    }
+    // an active Leader aggregation job whose reports' times [min, max] meet the interval
+    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+        + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?"
+        + " LIMIT 1")) {
+      p.setBytes(1, taskId.bytes());
+      p.setString(2, "active");
+      p.setLong(3, flip(toExclusive));
+      p.setLong(4, flip(fromInclusive));
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
 
   @Override
   public Optional<long[]> leaderBatchReportSpan(TaskId taskId, BatchIdentifier batch) {

@@ -134,6 +134,13 @@ public interface TaskTransaction {
   boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
       BatchIdentifier batch, java.time.Instant now);
 
+  /**
+   * Returns whether the task has, in [fromInclusive, toExclusive) (time_precision units), an
+   * unclaimed client report or an {@code active} Leader aggregation job whose report times meet
+   * the interval: reports the Helper may still commit to buckets of the interval.
+   */
+  boolean clientReportsOutstanding(long fromInclusive, long toExclusive);
+
   /** Returns whether an {@code active} Leader aggregation job aggregates into this batch. */
   boolean leaderAggregationActive(BatchIdentifier batch);
 

@@ -410,6 +410,59 @@ class CollectionJobServiceTest {
     }
   }
 
+  @Test
+  void aJobThatClaimsReportsAfterTheReadinessCheckMakesTheReleaseWaitWithoutADraw()
+      throws Exception {
+    Setup s = new Setup(fixture(83, new DpStrategy.NoDifferentialPrivacy(), null), false, 0,
+        seed("aJobThatClaimsReportsAfterTheReadinessCheckMakesTheReleaseWaitWithoutADraw"));
+    s.writeBuckets(3);
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(cjr));
+    byte[] aggJob = new byte[16];
+    aggJob[0] = 7;
+    // The readiness check (outside the release's transaction) sees nothing outstanding, and right
+    // after it an aggregation job claims a late report of the interval: the window in which,
+    // without the check inside the release, the Leader would release and then send the Helper a
+    // report its released share does not count (batchMismatch at the Helper).
+    java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+    org.priodp.aggregator.store.AggregateShareStore racing =
+        (org.priodp.aggregator.store.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {org.priodp.aggregator.store.AggregateShareStore.class},
+            (proxy, method, args) -> {
+              Object r;
+              try {
+                r = method.invoke(s.leaderStore, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+              if (method.getName().equals("clientReportsOutstanding")
+                  && !claimed.getAndSet(true)) {
+                s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
+                    + " batch_identifier, min_report_time, max_report_time, report_count,"
+                    + " lease_owner, lease_token, lease_expires_ms, lease_attempts, error_detail,"
+                    + " created_at_ms, updated_at_ms) VALUES (?, ?, 'active', 0, NULL, ?, ?, 1,"
+                    + " NULL, NULL, 0, 0, NULL, 0, 0)",
+                    s.taskId().bytes(), aggJob, Long.MIN_VALUE ^ 11L, Long.MIN_VALUE ^ 11L);
+              }
+              return r;
+            });
+    CollectionJobService service = new CollectionJobService(racing, s.leaderShares, s.peer,
+        s.clock, Duration.ofMinutes(5), RETRY, "test");
+    assertEquals(CollectionJobService.Outcome.WAITING, service.step(s.lf.leader));
+    assertTrue(claimed.get(), "the readiness check ran");
+    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).isEmpty(), "nothing drawn");
+    assertEquals(0, s.peer.calls.get(), "the Helper was not asked");
+    assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
+    // the job finishes: the batch is released
+    s.sql("UPDATE leader_aggregation_jobs SET state = 'finished' WHERE task_id = ? AND job_id = ?",
+        s.taskId().bytes(), aggJob);
+    s.clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.READY, service.step(s.lf.leader));
+    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).isPresent());
+    assertEquals(1, s.peer.calls.get());
+  }
+
   private static void assertRefused(DapError error, Runnable r) {
     DapRefusal e = assertThrows(DapRefusal.class, r::run);
     assertEquals(error, e.error(), e.detail());
