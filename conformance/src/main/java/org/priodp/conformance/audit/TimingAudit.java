@@ -157,13 +157,14 @@ public final class TimingAudit {
   }
 
   /** k-RR of a random true bucket, classified by whether the report is the true bucket. */
-  public static Target kRr(KaryRandomizedResponse krr, RandomSource rnd, SplittableRandom inputs) {
+  public static Target kRr(KaryRandomizedResponse krr, boolean fixedWork, RandomSource rnd,
+      SplittableRandom inputs) {
     return new Target() {
       private int bucket;
 
       @Override
       public String name() {
-        return "k-RR k=" + krr.k() + " eps=" + krr.epsilon();
+        return "k-RR k=" + krr.k() + " eps=" + krr.epsilon() + (fixedWork ? " fixed-work" : "");
       }
 
       @Override
@@ -173,7 +174,8 @@ public final class TimingAudit {
 
       @Override
       public long run() {
-        return krr.randomize(bucket, rnd) == bucket ? 0 : 1;
+        int report = fixedWork ? krr.randomizeFixedWork(bucket, rnd) : krr.randomize(bucket, rnd);
+        return report == bucket ? 0 : 1;
       }
 
       @Override
@@ -187,13 +189,14 @@ public final class TimingAudit {
   }
 
   /** RAPPOR of a random true bucket, classified by whether the true bucket's bit was flipped. */
-  public static Target rappor(SymmetricRappor rappor, RandomSource rnd, SplittableRandom inputs) {
+  public static Target rappor(SymmetricRappor rappor, boolean fixedWork, RandomSource rnd,
+      SplittableRandom inputs) {
     return new Target() {
       private int bucket;
 
       @Override
       public String name() {
-        return "RAPPOR len=" + rappor.length() + " eps=" + rappor.epsilon();
+        return "RAPPOR len=" + rappor.length() + " eps=" + rappor.epsilon() + (fixedWork ? " fixed-work" : "");
       }
 
       @Override
@@ -203,7 +206,8 @@ public final class TimingAudit {
 
       @Override
       public long run() {
-        return rappor.randomize(bucket, rnd)[bucket] ? 0 : 1;
+        boolean[] y = fixedWork ? rappor.randomizeFixedWork(bucket, rnd) : rappor.randomize(bucket, rnd);
+        return y[bucket] ? 0 : 1;
       }
 
       @Override
@@ -216,7 +220,11 @@ public final class TimingAudit {
     };
   }
 
-  /** The four targets of {@code prio-dp audit timing}, each with its own production source. */
+  /**
+   * The targets of {@code prio-dp audit timing}, each with its own production source: the plain
+   * and hardened discrete Laplace, and k-RR and RAPPOR both exact (variable work) and fixed-work
+   * (what the client path, {@code LocalRandomization}, uses).
+   */
   public static List<Target> standardTargets(
       org.priodp.noise.Rational scale, KaryRandomizedResponse krr, SymmetricRappor rappor, long inputSeed) {
     DiscreteLaplace plain = DiscreteLaplace.of(scale);
@@ -224,8 +232,10 @@ public final class TimingAudit {
     return List.of(
         laplace("plain discrete Laplace t=" + scale, plain, RandomSource.secure()),
         laplace("hardened discrete Laplace t=" + scale, hardened, RandomSource.secure()),
-        kRr(krr, RandomSource.secure(), new SplittableRandom(inputSeed)),
-        rappor(rappor, RandomSource.secure(), new SplittableRandom(inputSeed + 1)));
+        kRr(krr, false, RandomSource.secure(), new SplittableRandom(inputSeed)),
+        kRr(krr, true, RandomSource.secure(), new SplittableRandom(inputSeed + 1)),
+        rappor(rappor, false, RandomSource.secure(), new SplittableRandom(inputSeed + 2)),
+        rappor(rappor, true, RandomSource.secure(), new SplittableRandom(inputSeed + 3)));
   }
 
   // ------------------------------------------------------------------ measurement

@@ -43,9 +43,10 @@ public final class AuditCommand implements PrioDpSubcommand {
       description = {
         "Tests whether sampler running times depend on the output (dudect).",
         "",
-        "Times every draw of four targets with System.nanoTime, interleaved after a warm-up: the"
-            + " plain and the hardened (fixed-work) discrete Laplace sampler, k-ary randomized"
-            + " response and symmetric RAPPOR, each with its own production random source. Each"
+        "Times every draw of six targets with System.nanoTime, interleaved after a warm-up: the"
+            + " plain and the hardened (fixed-work) discrete Laplace sampler, and k-ary randomized"
+            + " response and symmetric RAPPOR in their exact and fixed-work forms, each with its own"
+            + " production random source. Each"
             + " draw is classified by its output (|z| at or below the median vs above it; for"
             + " k-RR and RAPPOR the true value kept vs replaced) and Welch's t statistic between"
             + " the two classes' times is printed, over all measurements and over those below the"
@@ -103,10 +104,10 @@ public final class AuditCommand implements PrioDpSubcommand {
       List<TimingAudit.Result> results = TimingAudit.run(
           TimingAudit.standardTargets(t, krr, rappor, System.nanoTime()),
           measurements, warmup, batch, System::nanoTime, System.nanoTime());
-      out.printf("%-34s %-26s %9s %9s %9s %9s %9s %9s  %s%n",
+      out.printf("%-40s %-26s %9s %9s %9s %9s %9s %9s  %s%n",
           "target", "classes (0 vs 1)", "n0", "n1", "mean0 ns", "mean1 ns", "t", "t(<p90)", "verdict");
       for (TimingAudit.Result r : results) {
-        out.printf("%-34s %-26s %9d %9d %9.1f %9.1f %9.2f %9.2f  %s%n", r.target(), r.classes(),
+        out.printf("%-40s %-26s %9d %9d %9.1f %9.1f %9.2f %9.2f  %s%n", r.target(), r.classes(),
             r.n0(), r.n1(), r.mean0(), r.mean1(), r.t(), r.tCropped(),
             r.leaks() ? "LEAK (|t| > 4.5)" : "no leak detected");
       }
