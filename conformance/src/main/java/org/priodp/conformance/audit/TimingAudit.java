@@ -22,7 +22,8 @@ import org.priodp.noise.local.SymmetricRappor;
  * <p>Targets run interleaved (a batch of each in a fresh random order per round, so that drift
  * of the machine hits all of them alike) after a warm-up that lets the JIT compile them. Each
  * draw is timed with {@link System#nanoTime} around the call alone; its input (for the local
- * randomizers, the true bucket) is chosen before the clock starts. As dudect does, the statistic
+ * randomizers, the true bucket) is chosen before the clock starts and its class is computed after
+ * it stops (a branch on the output inside the timed region would itself leak the class). As dudect does, the statistic
  * is also computed on the measurements below the 90th percentile of the target's times, which
  * removes most interrupts, garbage collections and generator refills (large, rare and not
  * related to the class).
@@ -108,9 +109,11 @@ public final class TimingAudit {
   // ------------------------------------------------------------------ targets
 
   /**
-   * One thing to time. {@link #prepare} runs outside the clock (to choose an input), {@link
-   * #run} inside it; {@code run} returns a key of the output that {@link #classify} later maps to
-   * a class, once all keys are known (for example splitting at their median).
+   * One thing to time. {@link #prepare} runs outside the clock (to choose an input), {@link #run}
+   * inside it and keeps the output; {@link #key} runs outside the clock again and reduces the
+   * output to a key (for example |z|), so that no comparison or branch on the output is timed;
+   * {@link #classify} maps all keys to classes at the end (for example splitting at their
+   * median).
    */
   public interface Target {
     /** Returns the name shown in the report. */
@@ -119,8 +122,11 @@ public final class TimingAudit {
     /** Called before each timed draw, outside the clock. */
     default void prepare() {}
 
-    /** Does one draw and returns its key (for example |z|). */
-    long run();
+    /** Does one draw and keeps its output. */
+    void run();
+
+    /** Returns the key of the output of the last draw (outside the clock). */
+    long key();
 
     /** Maps every key to its class (true: class 1) and returns how the classes were formed. */
     String classify(long[] keys, boolean[] inClass1);
@@ -144,9 +150,16 @@ public final class TimingAudit {
         return name;
       }
 
+      private long z;
+
       @Override
-      public long run() {
-        return Math.abs(sampler.sample(rnd));
+      public void run() {
+        z = sampler.sample(rnd);
+      }
+
+      @Override
+      public long key() {
+        return Math.abs(z);
       }
 
       @Override
@@ -172,9 +185,15 @@ public final class TimingAudit {
         bucket = inputs.nextInt(krr.k());
       }
 
+      private int report;
+
       @Override
-      public long run() {
-        int report = fixedWork ? krr.randomizeFixedWork(bucket, rnd) : krr.randomize(bucket, rnd);
+      public void run() {
+        report = fixedWork ? krr.randomizeFixedWork(bucket, rnd) : krr.randomize(bucket, rnd);
+      }
+
+      @Override
+      public long key() {
         return report == bucket ? 0 : 1;
       }
 
@@ -204,9 +223,15 @@ public final class TimingAudit {
         bucket = inputs.nextInt(rappor.length());
       }
 
+      private boolean[] y;
+
       @Override
-      public long run() {
-        boolean[] y = fixedWork ? rappor.randomizeFixedWork(bucket, rnd) : rappor.randomize(bucket, rnd);
+      public void run() {
+        y = fixedWork ? rappor.randomizeFixedWork(bucket, rnd) : rappor.randomize(bucket, rnd);
+      }
+
+      @Override
+      public long key() {
         return y[bucket] ? 0 : 1;
       }
 
@@ -268,7 +293,8 @@ public final class TimingAudit {
     for (int w = 0; w < warmup; w++) {
       for (Target t : targets) {
         t.prepare();
-        sink += t.run();
+        t.run();
+        sink += t.key();
       }
     }
     long[][] times = new long[k][measurements];
@@ -288,10 +314,10 @@ public final class TimingAudit {
         for (int i = done; i < end; i++) {
           t.prepare();
           long start = clock.getAsLong();
-          long key = t.run();
+          t.run();
           long stop = clock.getAsLong();
           tt[i] = stop - start;
-          kk[i] = key;
+          kk[i] = t.key();
         }
       }
     }

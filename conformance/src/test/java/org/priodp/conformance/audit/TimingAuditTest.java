@@ -68,8 +68,12 @@ class TimingAuditTest {
       }
 
       @Override
-      public long run() {
+      public void run() {
         lastKey[0] = rnd.nextInt(10);
+      }
+
+      @Override
+      public long key() {
         return lastKey[0];
       }
 
