@@ -23,10 +23,13 @@ import org.priodp.noise.internal.FixedPointExp;
  * sample reads B + 1 random bits (B for U, one for the sign) and does m 128 x 128-bit
  * multiplications, whatever it returns.
  *
- * <p>Fixed point: U is the B-bit integer u read as u 2^-B (B in [64, 127]); P and the
- * candidates are 128-bit integers in units of 2^-127 (P <= c < 2); R_i are 128-bit integers in
- * units of 2^-128. The values c and R_i come from {@link FixedPointExp} at 192 bits (error at
- * most 4 ulps, i.e. 2^-190) rounded down.
+ * <p>Fixed point: U is the B-bit integer u read as u 2^-B (B in [64, 126]); U, P and the
+ * candidates are 128-bit integers in units of 2^-126 (P <= c < 2, so below 2^127); R_i are
+ * 128-bit integers in units of 2^-127 (R_i < 1). With the top bit of every high word clear, the
+ * signed {@link Math#multiplyHigh} needs no correction for the high-by-high product and U < Q is
+ * the sign of U - Q. The product P R_i is computed from its three upper partial products (the
+ * low-by-low one is dropped) and shifted right by 127 bits. The values c and R_i come from {@link
+ * FixedPointExp} at 192 bits (error at most 4 ulps, i.e. 2^-190) rounded down.
  *
  * <h2>The delta, derived</h2>
  *
@@ -45,19 +48,21 @@ import org.priodp.noise.internal.FixedPointExp;
  *       k in [1, 2^m)), so the union bound gives (2^m - 1)(2 eta + 2^-B).
  * </ol>
  *
- * The error eta of a computed threshold: the stored R_i err by less than 2^-128 + 4 2^-192 <
- * 2^-127 (rounding down plus the exp bound) and the stored c by less than 2^-127 + 2^-189 <
- * 2 2^-127 (|dc/dr| <= 2). A product P' R_i' of values P' = P + e_P, R_i' = R_i + e_R, with
- * P <= 2 and R_i' <= 1, errs by at most |e_P| + 2 |e_R| plus the rounding down of the product
- * (< 2^-127), so each multiplication adds less than 3 2^-127. The threshold compared at the j-th
- * step (j <= m) is the result of j multiplications, so eta = (3m + 2) 2^-127. Hence
+ * The error eta of a computed threshold: the stored R_i err by less than 2^-127 + 4 2^-192
+ * (rounding down plus the exp bound) and the stored c by less than 2^-126 + 2^-189 < 2 2^-126
+ * (|dc/dr| <= 2). A product P' R_i' of values P' = P + e_P, R_i' = R_i + e_R, with P <= 2 and
+ * R_i' <= 1, errs by at most |e_P| + 2 |e_R| < |e_P| + 2^-126 + 2^-189, plus what the computation
+ * drops: the low-by-low partial product and its carries (less than 2^128 units of 2^-253, i.e.
+ * 2^-125) and the final rounding down (less than 2^-126). So each multiplication adds less than
+ * 5 2^-126. The threshold compared at the j-th step (j <= m) is the result of j multiplications,
+ * so eta = (5m + 2) 2^-126. Hence
  *
  * <pre>
- *   delta = 2 (E + 4) / 2^192 + (2^m - 1) ((6m + 4) 2^-127 + 2^-B),
+ *   delta = 2 (E + 4) / 2^192 + (2^m - 1) ((10m + 4) 2^-126 + 2^-B),
  * </pre>
  *
  * E = FixedPointExp.expNeg(2^m / t) at 192 bits (so (E + 4)/2^192 >= e^(-2^m/t)), evaluated as an
- * exact {@link Rational}. The factory takes the smallest m for which some B <= 127 meets the
+ * exact {@link Rational}. The factory takes the smallest m for which some B <= 126 meets the
  * bound, then the smallest such B (at least 64). For the default bound 2^-64: m = 7, B = 71 at
  * t = 2; m = 13, B = 77 at t = 100; m = 26, B = 90 at t = 10^6.
  *
@@ -88,17 +93,17 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   public static final Rational DEFAULT_DELTA = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(64));
 
   private static final int PRECISION = 192;
-  private static final int FRACTION_BITS = 127; // units of P, c and U
+  private static final int FRACTION_BITS = 126; // units of P, c and U; R_i in units of 2^-127
   private static final int MIN_UNIFORM_BITS = 64;
-  private static final int MAX_UNIFORM_BITS = 127;
+  private static final int MAX_UNIFORM_BITS = 126;
   private static final int MAX_DIGITS = 62;
 
   private final Rational scale;
   private final int digits;
   private final int uniformBits;
-  private final long[] ratioHi; // R_i = r^(2^i) in units of 2^-128
+  private final long[] ratioHi; // R_i = r^(2^i) in units of 2^-127
   private final long[] ratioLo;
-  private final long startHi; // c = 2/(1 + r) in units of 2^-127
+  private final long startHi; // c = 2/(1 + r) in units of 2^-126
   private final long startLo;
   private final Rational delta;
 
@@ -124,7 +129,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
    * bits B, whose delta (see the class comment) is at most {@code maxDelta}.
    *
    * @throws IllegalArgumentException if the scale is not > 0, maxDelta is not in (0, 1), or the
-   *     scale is so large that more than 62 digits or more than 127 uniform bits would be needed
+   *     scale is so large that more than 62 digits or more than 126 uniform bits would be needed
    */
   public static HardenedDiscreteLaplace of(Rational scale, Rational maxDelta) {
     Objects.requireNonNull(scale, "scale");
@@ -163,10 +168,10 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return Rational.of(e.shiftLeft(1), BigInteger.ONE.shiftLeft(PRECISION));
   }
 
-  /** tail + (2^m - 1) ((6m + 4) 2^-127 + 2^-B): the class comment's bound, exactly. */
+  /** tail + (2^m - 1) ((10m + 4) 2^-126 + 2^-B): the class comment's bound, exactly. */
   static Rational delta(Rational tail, int m, int uniformBits) {
     BigInteger nodes = BigInteger.ONE.shiftLeft(m).subtract(BigInteger.ONE);
-    Rational twoEta = Rational.of(BigInteger.valueOf(6L * m + 4), BigInteger.ONE.shiftLeft(FRACTION_BITS));
+    Rational twoEta = Rational.of(BigInteger.valueOf(10L * m + 4), BigInteger.ONE.shiftLeft(FRACTION_BITS));
     Rational grid = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(uniformBits));
     return tail.add(Rational.of(nodes).multiply(twoEta.add(grid)));
   }
@@ -175,17 +180,17 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     BigInteger a = scale.numerator();
     BigInteger b = scale.denominator();
     BigInteger pOne = BigInteger.ONE.shiftLeft(PRECISION);
-    BigInteger max128 = BigInteger.ONE.shiftLeft(128).subtract(BigInteger.ONE);
+    BigInteger max127 = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);
     long[] hi = new long[m];
     long[] lo = new long[m];
     for (int i = 0; i < m; i++) {
-      // R_i = e^(-2^i / t), rounded down to units of 2^-128
+      // R_i = e^(-2^i / t), rounded down to units of 2^-127
       BigInteger e = FixedPointExp.expNeg(b.shiftLeft(i), a, PRECISION);
-      BigInteger ri = e.shiftRight(PRECISION - 128).min(max128);
+      BigInteger ri = e.shiftRight(PRECISION - 127).min(max127);
       lo[i] = ri.longValue();
       hi[i] = ri.shiftRight(64).longValue();
     }
-    // c = 2 / (1 + r), r = e^(-1/t), rounded down to units of 2^-127 (c < 2)
+    // c = 2 / (1 + r), r = e^(-1/t), rounded down to units of 2^-126 (c < 2)
     BigInteger r = FixedPointExp.expNeg(b, a, PRECISION);
     BigInteger c = pOne.shiftLeft(FRACTION_BITS + 1).divide(pOne.add(r))
         .min(BigInteger.ONE.shiftLeft(FRACTION_BITS + 1).subtract(BigInteger.ONE));
@@ -220,39 +225,41 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
 
   @Override
   public long sample(RandomSource rnd) {
-    // U = u 2^-B in units of 2^-127: the first 64 bits, then B - 64 more, then the sign bit
+    // U = u 2^-B in units of 2^-126: the first 64 bits, then B - 64 more, then the sign bit
     int extra = uniformBits - 64;
     long first = rnd.nextLong();
     long rest = rnd.nextBits(extra + 1);
     long negative = -(rest & 1); // all ones for a negative sign
-    long uHi = first >>> 1;
-    long uLo = (first << 63) | ((rest >>> 1) << (63 - extra));
+    long uHi = first >>> 2;
+    long uLo = (first << 62) | ((rest >>> 1) << (62 - extra));
     long pHi = startHi;
     long pLo = startLo;
     long g = 0;
     for (int i = digits - 1; i >= 0; i--) {
       long rHi = ratioHi[i];
       long rLo = ratioLo[i];
-      // the top 128 bits of the 256-bit product P R_i (units 2^-127 times units 2^-128)
-      long ll = unsignedMultiplyHigh(pLo, rLo);
+      // P R_i (units 2^-126 times 2^-127) from its three upper partial products; pHi, rHi < 2^63
       long lhLo = pLo * rHi;
-      long lhHi = unsignedMultiplyHigh(pLo, rHi);
+      long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
       long hlLo = pHi * rLo;
-      long hlHi = unsignedMultiplyHigh(pHi, rLo);
+      long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
       long hhLo = pHi * rHi;
-      long hhHi = unsignedMultiplyHigh(pHi, rHi);
-      long s1 = ll + lhLo;
-      long c1 = carry(ll, lhLo, s1);
-      long w1 = s1 + hlLo;
-      c1 += carry(s1, hlLo, w1);
+      long hhHi = Math.multiplyHigh(pHi, rHi);
+      long w1 = lhLo + hlLo;
+      long c1 = carry(lhLo, hlLo, w1);
       long s2 = lhHi + hlHi;
       long c2 = carry(lhHi, hlHi, s2);
       long s3 = s2 + hhLo;
       c2 += carry(s2, hhLo, s3);
-      long qLo = s3 + c1;
-      c2 += carry(s3, c1, qLo);
-      long qHi = hhHi + c2;
-      long take = lessThan(uHi, uLo, qHi, qLo); // digit i is 1 iff U < c r^(g + 2^i)
+      long w2 = s3 + c1;
+      c2 += carry(s3, c1, w2);
+      long w3 = hhHi + c2;
+      // back to units of 2^-126: the product shifted right by 127 bits
+      long qHi = (w3 << 1) | (w2 >>> 63);
+      long qLo = (w2 << 1) | (w1 >>> 63);
+      // digit i is 1 iff U < Q = c r^(g + 2^i): the sign of U - Q (both below 2^127)
+      long borrow = lessThan(uLo, qLo);
+      long take = (uHi - qHi - borrow) >>> 63;
       long mask = -take;
       pHi = (qHi & mask) | (pHi & ~mask);
       pLo = (qLo & mask) | (pLo & ~mask);
@@ -266,9 +273,9 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return BigInteger.valueOf(sample(rnd));
   }
 
-  /** The high 64 bits of the unsigned 128-bit product, without branches. */
-  static long unsignedMultiplyHigh(long x, long y) {
-    return Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x);
+  /** Returns 1 if x < y as unsigned 64-bit integers, else 0, without branches. */
+  static long lessThan(long x, long y) {
+    return ((~x & y) | (~(x ^ y) & (x - y))) >>> 63;
   }
 
   /** The carry out of the unsigned sum s = x + y (1 or 0), without branches. */
