@@ -129,7 +129,8 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
    * bits B, whose delta (see the class comment) is at most {@code maxDelta}.
    *
    * @throws IllegalArgumentException if the scale is not > 0, maxDelta is not in (0, 1), or the
-   *     scale is so large that more than 62 digits or more than 126 uniform bits would be needed
+   *     scale is so large that no m <= 62 and B <= 126 meet the bound (for 2^-64: scales above
+   *     about 5 10^13, where the (2^m - 1) 2 eta term of the fixed-point error alone exceeds it)
    */
   public static HardenedDiscreteLaplace of(Rational scale, Rational maxDelta) {
     Objects.requireNonNull(scale, "scale");

@@ -37,7 +37,7 @@ class HardenedDiscreteLaplaceTest {
   void deltaIsBelowTheDefaultBoundAndDigitsGrowWithTheScale() {
     Rational bound = HardenedDiscreteLaplace.DEFAULT_DELTA;
     int previous = 0;
-    for (String s : new String[] {"1/2", "2", "100", "1000000", "1000000000000"}) {
+    for (String s : new String[] {"1/2", "2", "100", "1000000", "1000000000000", "50000000000000"}) {
       HardenedDiscreteLaplace h = HardenedDiscreteLaplace.of(Rational.parse(s));
       assertTrue(h.delta().compareTo(bound) <= 0, s + ": delta " + h.delta());
       assertTrue(h.digits() >= previous, s);
