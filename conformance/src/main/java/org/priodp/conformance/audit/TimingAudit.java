@@ -11,6 +11,7 @@ import org.priodp.noise.DiscreteLaplace;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.local.KaryRandomizedResponse;
+import org.priodp.noise.local.RandomizedResponse;
 import org.priodp.noise.local.SymmetricRappor;
 
 /**
@@ -169,6 +170,44 @@ public final class TimingAudit {
     };
   }
 
+  /** Binary RR of a random true bit, classified by whether the bit was flipped. */
+  public static Target rr(RandomizedResponse rr, boolean fixedWork, RandomSource rnd, SplittableRandom inputs) {
+    return new Target() {
+      private int bit;
+      private int report;
+
+      @Override
+      public String name() {
+        String p = rr.flipProbability() instanceof org.priodp.noise.local.FlipProbability.OfEpsilon e
+            ? "eps=" + e.epsilon() : rr.flipProbability().toString();
+        return "RR " + p + (fixedWork ? " fixed-work" : "");
+      }
+
+      @Override
+      public void prepare() {
+        bit = inputs.nextInt(2);
+      }
+
+      @Override
+      public void run() {
+        report = fixedWork ? rr.randomizeFixedWork(bit, rnd) : rr.randomize(bit, rnd);
+      }
+
+      @Override
+      public long key() {
+        return report == bit ? 0 : 1;
+      }
+
+      @Override
+      public String classify(long[] keys, boolean[] inClass1) {
+        for (int i = 0; i < keys.length; i++) {
+          inClass1[i] = keys[i] == 1;
+        }
+        return "true bit kept vs flipped";
+      }
+    };
+  }
+
   /** k-RR of a random true bucket, classified by whether the report is the true bucket. */
   public static Target kRr(KaryRandomizedResponse krr, boolean fixedWork, RandomSource rnd,
       SplittableRandom inputs) {
@@ -247,8 +286,8 @@ public final class TimingAudit {
 
   /**
    * The targets of {@code prio-dp audit timing}, each with its own production source: the plain
-   * and hardened discrete Laplace, and k-RR and RAPPOR both exact (variable work) and fixed-work
-   * (what the client path, {@code LocalRandomization}, uses).
+   * and hardened discrete Laplace, and binary RR, k-RR and RAPPOR (with the epsilon of k-RR) both
+   * exact (variable work) and fixed-work (what the client path, {@code LocalRandomization}, uses).
    */
   public static List<Target> standardTargets(
       org.priodp.noise.Rational scale, KaryRandomizedResponse krr, SymmetricRappor rappor, long inputSeed) {
@@ -257,6 +296,8 @@ public final class TimingAudit {
     return List.of(
         laplace("plain discrete Laplace t=" + scale, plain, RandomSource.secure()),
         laplace("hardened discrete Laplace t=" + scale, hardened, RandomSource.secure()),
+        rr(RandomizedResponse.ofEpsilon(krr.epsilon()), false, RandomSource.secure(), new SplittableRandom(inputSeed + 4)),
+        rr(RandomizedResponse.ofEpsilon(krr.epsilon()), true, RandomSource.secure(), new SplittableRandom(inputSeed + 5)),
         kRr(krr, false, RandomSource.secure(), new SplittableRandom(inputSeed)),
         kRr(krr, true, RandomSource.secure(), new SplittableRandom(inputSeed + 1)),
         rappor(rappor, false, RandomSource.secure(), new SplittableRandom(inputSeed + 2)),

@@ -43,12 +43,12 @@ public final class AuditCommand implements PrioDpSubcommand {
       description = {
         "Tests whether sampler running times depend on the output (dudect).",
         "",
-        "Times every draw of six targets with System.nanoTime, interleaved after a warm-up: the"
-            + " plain and the hardened (fixed-work) discrete Laplace sampler, and k-ary randomized"
-            + " response and symmetric RAPPOR in their exact and fixed-work forms, each with its own"
-            + " production random source. Each"
+        "Times every draw of eight targets with System.nanoTime, interleaved after a warm-up: the"
+            + " plain and the hardened (fixed-work) discrete Laplace sampler, and binary and k-ary"
+            + " randomized response and symmetric RAPPOR in their exact and fixed-work forms, each"
+            + " with its own production random source. Each"
             + " draw is classified by its output (|z| at or below the median vs above it; for"
-            + " k-RR and RAPPOR the true value kept vs replaced) and Welch's t statistic between"
+            + " the local randomizers the true value kept vs replaced) and Welch's t statistic between"
             + " the two classes' times is printed, over all measurements and over those below the"
             + " 90th percentile. |t| > 4.5 is dudect's threshold for a timing leak. Exits 0 either"
             + " way: it is a measurement, not a test."
@@ -80,7 +80,7 @@ public final class AuditCommand implements PrioDpSubcommand {
     int length;
 
     @Option(names = "--epsilon", defaultValue = "1", paramLabel = "EPSILON",
-        description = "Epsilon of the k-RR and RAPPOR targets.")
+        description = "Epsilon of the RR, k-RR and RAPPOR targets.")
     String epsilon;
 
     @Override

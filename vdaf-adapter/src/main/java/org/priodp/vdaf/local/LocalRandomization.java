@@ -103,7 +103,8 @@ public sealed interface LocalRandomization
     @Override
     public List<BigInteger> randomize(List<BigInteger> measurement, RandomSource rnd) {
       int bit = single(measurement, 2, "Prio3Count measurement");
-      return List.of(BigInteger.valueOf(rr.randomize(bit, rnd)));
+      // fixed work: the client's running time must not show whether the bit was flipped
+      return List.of(BigInteger.valueOf(rr.randomizeFixedWork(bit, rnd)));
     }
   }
 
