@@ -1,6 +1,7 @@
 package org.priodp.field;
 
 import java.math.BigInteger;
+import org.priodp.field.internal.ConstantTime;
 import org.priodp.field.internal.LongBytes;
 
 /**
@@ -71,6 +72,38 @@ public final class Field128 implements PrimeField {
     }
     out[o] = lo;
     out[o + 1] = hi;
+  }
+
+  /**
+   * {@link #addTo} without branches: the 129-bit sum is reduced by p, selected with a mask, when
+   * it carries out of 128 bits or is at least p.
+   */
+  private static void addToConstantTime(long aLo, long aHi, long bLo, long bHi, long[] out, int o) {
+    long lo = aLo + bLo;
+    long c0 = ConstantTime.carry(aLo, bLo, lo);
+    long hi1 = aHi + bHi;
+    long carryOut = ConstantTime.carry(aHi, bHi, hi1);
+    long hi = hi1 + c0;
+    carryOut |= ConstantTime.carry(hi1, c0, hi);
+    long reduce = carryOut | (1 ^ ConstantTime.lessThan(hi, lo, MODULUS_HI, MODULUS_LO));
+    // (hi, lo) - p modulo 2^128
+    long nlo = lo - MODULUS_LO;
+    long nhi = hi - MODULUS_HI - ConstantTime.lessThan(lo, MODULUS_LO);
+    out[o] = ConstantTime.select(reduce, nlo, lo);
+    out[o + 1] = ConstantTime.select(reduce, nhi, hi);
+  }
+
+  /**
+   * Writes the projection of z (z when z >= 0, else p - |z|) to {@code out[o], out[o+1]}
+   * without a branch on the sign: the 128-bit two's complement of z plus (p AND the sign mask).
+   */
+  public static void fromSignedConstantTime(long z, long[] out, int o) {
+    long mask = z >> 63; // all ones for z < 0
+    long addLo = mask & MODULUS_LO;
+    long lo = z + addLo;
+    long carry = ConstantTime.carry(z, addLo, lo);
+    out[o] = lo;
+    out[o + 1] = mask + (mask & MODULUS_HI) + carry;
   }
 
   private static void subTo(long aLo, long aHi, long bLo, long bHi, long[] out, int o) {
@@ -345,6 +378,18 @@ public final class Field128 implements PrimeField {
     } else {
       // p - |z|; -z read as unsigned is |z| even for Long.MIN_VALUE
       subTo(0, 0, -z, 0, w, 2 * i);
+    }
+  }
+
+  @Override
+  public void setSignedConstantTime(long[] w, int i, long z) {
+    fromSignedConstantTime(z, w, 2 * i);
+  }
+
+  @Override
+  public void addVecConstantTime(long[] a, long[] b, long[] out, int n) {
+    for (int i = 0; i < 2 * n; i += 2) {
+      addToConstantTime(a[i], a[i + 1], b[i], b[i + 1], out, i);
     }
   }
 

@@ -1,6 +1,7 @@
 package org.priodp.field;
 
 import java.math.BigInteger;
+import org.priodp.field.internal.ConstantTime;
 import org.priodp.field.internal.LongBytes;
 
 /**
@@ -39,6 +40,18 @@ public final class Field64 implements PrimeField {
       return s + EPSILON; // a + b - 2^64 + (2^32 - 1) = a + b - p, no overflow
     }
     return Long.compareUnsigned(s, MODULUS) >= 0 ? s - MODULUS : s;
+  }
+
+  /**
+   * Returns a + b mod p for canonical a, b, like {@link #add}, without branches: the reduction
+   * is selected with a mask from the carry and an arithmetic comparison with p.
+   */
+  public static long addConstantTime(long a, long b) {
+    long s = a + b;
+    long overflow = ConstantTime.carry(a, b, s);
+    long atLeastP = 1 ^ ConstantTime.lessThan(s, MODULUS);
+    // s - p modulo 2^64 is s + (2^32 - 1); on overflow it is a + b - p as well
+    return ConstantTime.select(overflow | atLeastP, s + EPSILON, s);
   }
 
   /** Returns a - b mod p for canonical a, b. */
@@ -108,6 +121,14 @@ public final class Field64 implements PrimeField {
   /** Returns the projection of a signed integer: z when z >= 0, else p - |z|. */
   public static long fromSigned(long z) {
     return z >= 0 ? z : MODULUS + z; // |z| <= 2^63 < p, wraps correctly for Long.MIN_VALUE
+  }
+
+  /**
+   * Returns {@link #fromSigned}(z) without a branch on the sign: z + (p AND the sign mask), so
+   * z >= 0 gives z and z < 0 gives p + z = p - |z| (also for Long.MIN_VALUE).
+   */
+  public static long fromSignedConstantTime(long z) {
+    return z + (MODULUS & (z >> 63));
   }
 
   /** Returns the signed lift of a canonical element: v if v <= (p-1)/2, else v - p. */
@@ -260,6 +281,18 @@ public final class Field64 implements PrimeField {
   @Override
   public void setSigned(long[] w, int i, long z) {
     w[i] = fromSigned(z);
+  }
+
+  @Override
+  public void setSignedConstantTime(long[] w, int i, long z) {
+    w[i] = fromSignedConstantTime(z);
+  }
+
+  @Override
+  public void addVecConstantTime(long[] a, long[] b, long[] out, int n) {
+    for (int i = 0; i < n; i++) {
+      out[i] = addConstantTime(a[i], b[i]);
+    }
   }
 
   @Override

@@ -105,6 +105,20 @@ public sealed interface PrimeField permits Field64, Field128 {
   void setSigned(long[] w, int i, long z);
 
   /**
+   * Stores the same element as {@link #setSigned(long[], int, long)} (z mod p), computed with
+   * arithmetic and masks: no branch and no table lookup depends on z. For paths that must not
+   * leak the sign or size of z through timing (the fixed-work noise of {@code
+   * Prio3DpMechanism.withHardenedSampler}).
+   */
+  void setSignedConstantTime(long[] w, int i, long z);
+
+  /**
+   * Computes the same sums as {@link #addVec} for canonical inputs, with no branch or table
+   * lookup that depends on the values (only on n).
+   */
+  void addVecConstantTime(long[] a, long[] b, long[] out, int n);
+
+  /**
    * Stores the projection of the signed integer {@code z} as element {@code i}: z itself when
    * z >= 0, else p - |z|.
    *

@@ -289,6 +289,55 @@ abstract class PrimeFieldContract {
   // ------------------------------------------------------------------ projection and lift
 
   @Test
+  void constantTimeProjectionEqualsTheBranchingOne() {
+    long seed = seed(f.name() + ".signedConstantTime");
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long half = p.subtract(BigInteger.ONE).shiftRight(1).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+    List<Long> zs = new ArrayList<>(List.of(0L, 1L, -1L, 2L, -2L, Long.MIN_VALUE, Long.MAX_VALUE,
+        Long.MIN_VALUE + 1, half, -half, half - 1, -half + 1, 1L << 32, -(1L << 32), 0xFFFFFFFFL, -0xFFFFFFFFL));
+    for (int i = 0; i < PAIRS; i++) {
+      zs.add(switch (rnd.nextInt(3)) {
+        case 0 -> rnd.nextLong();
+        case 1 -> (long) rnd.nextInt(1 << 20) - (1 << 19);
+        default -> rnd.nextLong() >> rnd.nextInt(64);
+      });
+    }
+    long[] want = f.newArray(1);
+    long[] got = f.newArray(1);
+    for (long z : zs) {
+      f.setSigned(want, 0, z);
+      f.setSignedConstantTime(got, 0, z);
+      assertArrayEquals(want, got, "z=" + z + " (seed=0x" + Long.toHexString(seed) + ")");
+      assertEquals(BigInteger.valueOf(z).mod(p), f.get(got, 0), "z=" + z);
+    }
+  }
+
+  @Test
+  void constantTimeAdditionEqualsTheBranchingOne() {
+    long seed = seed(f.name() + ".addConstantTime");
+    SplittableRandom rnd = new SplittableRandom(seed);
+    BigInteger[] edges = {BigInteger.ZERO, BigInteger.ONE, BigInteger.TWO, p.subtract(BigInteger.ONE),
+        p.subtract(BigInteger.TWO), p.shiftRight(1), p.shiftRight(1).add(BigInteger.ONE),
+        BigInteger.ONE.shiftLeft(32), BigInteger.ONE.shiftLeft(63), BigInteger.ONE.shiftLeft(64).min(p.subtract(BigInteger.ONE))};
+    int n = edges.length * edges.length + PAIRS;
+    long[] a = f.newArray(n);
+    long[] b = f.newArray(n);
+    for (int i = 0; i < n; i++) {
+      boolean edge = i < edges.length * edges.length;
+      f.set(a, i, edge ? edges[i / edges.length] : element(rnd));
+      f.set(b, i, edge ? edges[i % edges.length] : element(rnd));
+    }
+    long[] want = f.newArray(n);
+    long[] got = f.newArray(n);
+    f.addVec(a, b, want, n);
+    f.addVecConstantTime(a, b, got, n);
+    for (int i = 0; i < n; i++) {
+      assertEquals(f.get(want, i), f.get(got, i),
+          f.get(a, i) + " + " + f.get(b, i) + " (seed=0x" + Long.toHexString(seed) + ")");
+    }
+  }
+
+  @Test
   void signedProjectionRoundTrips() {
     long seed = seed(f.name() + ".signed");
     SplittableRandom rnd = new SplittableRandom(seed);

@@ -5,71 +5,117 @@ import java.util.Objects;
 import org.priodp.noise.internal.FixedPointExp;
 
 /**
- * A fixed-work discrete Laplace sampler: the number of loop iterations and the amount of
- * randomness consumed depend only on the scale, never on the value returned. Its output is
- * within total variation distance {@link #delta()} of the exact discrete Laplace.
+ * A fixed-work discrete Laplace sampler: the number of loop iterations, the operations and the
+ * amount of randomness consumed depend only on the scale, never on the value returned. Its
+ * output is within total variation distance {@link #delta()} of the exact discrete Laplace.
  *
- * <h2>Method</h2>
+ * <h2>Method: inversion of |Z| by a fixed-depth binary search</h2>
  *
- * With r = e^(-1/t), a discrete Laplace variable is Z = B S (1 + G): B = 1 with probability
- * P[Z != 0] = 2r / (1 + r), S a uniform sign, and G geometric with P[G = g] = (1 - r) r^g, all
- * independent. (Check: P[Z = 0] = (1 - r)/(1 + r) and P[Z = ±k] = r/(1 + r) (1 - r) r^(k-1),
- * which is the PMF.) The binary digits of G are independent, digit i being 1 with probability
- * q_i = 1 / (1 + e^(2^i / t)). The sampler draws B and digits 0 .. m-1 of G by comparing fresh
- * 80-bit uniform integers with the probabilities rounded down to 80 bits, and the sign from one
- * more bit, combining them without branches. It always consumes exactly 80 (m + 1) + 1 random
- * bits.
+ * With r = e^(-1/t) the discrete Laplace has P[Z = z] = (1 - r)/(1 + r) r^|z|, so |Z| has the
+ * tail P[|Z| >= k] = c r^k for k >= 1, with c = 2/(1 + r), and P[|Z| >= 0] = 1; the sign is
+ * uniform and independent of |Z| (and irrelevant when |Z| = 0). For U uniform on [0, 1), the
+ * value max{k >= 0 : U < c r^k} has exactly that law (k = 0 always qualifies since c > 1 > U,
+ * and for k >= 1, P[U < c r^k] = c r^k because c r <= 1). The sampler finds this maximum over
+ * [0, 2^m) by a binary search of exactly m steps from the top digit down: at the step for digit
+ * i the candidate is k = g + 2^i (g the digits found so far) and its threshold c r^k is the
+ * running product P = c r^g times R_i = r^(2^i); the digit is 1 iff U < P R_i, and then P
+ * becomes P R_i. The comparison, the digit and the choice of P use masks, not branches. One
+ * sample reads B + 1 random bits (B for U, one for the sign) and does m 128 x 128-bit
+ * multiplications, whatever it returns.
  *
- * <h2>The delta</h2>
+ * <p>Fixed point: U is the B-bit integer u read as u 2^-B (B in [64, 126]); U, P and the
+ * candidates are 128-bit integers in units of 2^-126 (P <= c < 2, so below 2^127); R_i are
+ * 128-bit integers in units of 2^-127 (R_i < 1). With the top bit of every high word clear, the
+ * signed {@link Math#multiplyHigh} needs no correction for the high-by-high product and U < Q is
+ * the sign of U - Q. The product P R_i is computed from its three upper partial products (the
+ * low-by-low one is dropped) and shifted right by 127 bits. The values c and R_i come from {@link
+ * FixedPointExp} at 192 bits (error at most 4 ulps, i.e. 2^-190) rounded down.
  *
- * Two things separate the output from the exact distribution: m digits cannot express
- * G >= 2^m (the fixed rule: such a G is returned modulo 2^m), which has probability
- * e^(-2^m / t); and each of the m + 1 thresholds is rounded, by at most 2^-79 (rounding down to
- * 80 bits plus the proven error of the integer exp evaluation). By a coupling argument the
- * total variation distance to the exact discrete Laplace is at most
- * delta = e^(-2^m/t) + (m + 1) 2^-79, computed here as an exact rational upper bound; m is the
- * smallest digit count with delta <= the requested bound (default 2^-64). For epsilon-DP with
- * t = GS/epsilon, one hardened draw is (epsilon, (1 + e^epsilon) delta)-DP; a vector of n
- * independent draws is within n delta of the exact one, hence (epsilon, (1 + e^epsilon) n
- * delta)-DP.
+ * <h2>The delta, derived</h2>
+ *
+ * Couple the sampler with the exact, infinite-precision inversion driven by a continuous
+ * uniform U_c, and let the sampler read u = floor(U_c 2^B) (a uniform B-bit integer). The
+ * outputs can differ only if one of these happens:
+ *
+ * <ol>
+ *   <li><b>Truncation.</b> The exact |Z| is >= 2^m (the search can express only [0, 2^m); such a
+ *       draw is returned as 2^m - 1): probability c r^(2^m) < 2 e^(-2^m/t).
+ *   <li><b>A decision at a node differs.</b> If every comparison on the exact path agrees, both
+ *       follow the same path. At a node with exact threshold T and computed threshold T', with
+ *       |T' - T| <= eta, the computed decision [u 2^-B < T'] and the exact one [U_c < T] differ
+ *       only if U_c lies in [T - eta, T + eta + 2^-B) (because u 2^-B <= U_c < u 2^-B + 2^-B):
+ *       probability at most 2 eta + 2^-B. The search tree has 2^m - 1 nodes (one per candidate
+ *       k in [1, 2^m)), so the union bound gives (2^m - 1)(2 eta + 2^-B).
+ * </ol>
+ *
+ * The error eta of a computed threshold: the stored R_i err by less than 2^-127 + 4 2^-192
+ * (rounding down plus the exp bound) and the stored c by less than 2^-126 + 2^-189 < 2 2^-126
+ * (|dc/dr| <= 2). A product P' R_i' of values P' = P + e_P, R_i' = R_i + e_R, with P <= 2 and
+ * R_i' <= 1, errs by at most |e_P| + 2 |e_R| < |e_P| + 2^-126 + 2^-189, plus what the computation
+ * drops: the low-by-low partial product and its carries (less than 2^128 units of 2^-253, i.e.
+ * 2^-125) and the final rounding down (less than 2^-126). So each multiplication adds less than
+ * 5 2^-126. The threshold compared at the j-th step (j <= m) is the result of j multiplications,
+ * so eta = (5m + 2) 2^-126. Hence
+ *
+ * <pre>
+ *   delta = 2 (E + 4) / 2^192 + (2^m - 1) ((10m + 4) 2^-126 + 2^-B),
+ * </pre>
+ *
+ * E = FixedPointExp.expNeg(2^m / t) at 192 bits (so (E + 4)/2^192 >= e^(-2^m/t)), evaluated as an
+ * exact {@link Rational}. The factory takes the smallest m for which some B <= 126 meets the
+ * bound, then the smallest such B (at least 64). For the default bound 2^-64: m = 7, B = 71 at
+ * t = 2; m = 13, B = 77 at t = 100; m = 26, B = 90 at t = 10^6.
+ *
+ * <h2>Privacy of a whole share</h2>
+ *
+ * For t = GS/epsilon a single hardened draw, being within total variation delta of an
+ * epsilon-DP mechanism's noise, is (epsilon, (1 + e^epsilon) delta)-DP. A share of n
+ * independently noised coordinates is within n delta of the exact noise vector (total variation
+ * is subadditive over independent coordinates), so the share is (epsilon, (1 + e^epsilon) n
+ * delta)-DP, not (epsilon, (1 + e^epsilon) delta).
  *
  * <h2>Threat model</h2>
  *
  * It hides the noise value from an observer who measures the sampler's running time or counts
- * the randomness it consumes: every call runs the same loop bounds, touches every threshold in
- * the same order and reads the same number of random bits, and the comparisons and the sum are
- * computed with arithmetic instead of data-dependent branches. It cannot hide what Java does
- * not promise: the JIT compiler may still turn arithmetic into branches, garbage collection
- * and safepoints add timing noise of their own, CPU caches and frequency scaling are shared
- * with other code, and the caller's handling of the result (for example formatting it as a
- * decimal string) takes time that depends on the value.
+ * the randomness it consumes: every call runs the same loop bounds, touches every constant in
+ * the same order and reads the same number of random bits, and the comparisons, the selection
+ * of P and the sign are computed with arithmetic and masks instead of data-dependent branches
+ * ({@link Math#multiplyHigh} is a single multiply instruction on x86-64 and AArch64). It cannot
+ * hide what Java does not promise: the JIT compiler may still turn arithmetic into branches,
+ * garbage collection and safepoints add timing noise of their own, CPU caches and frequency
+ * scaling are shared with other code, and the caller's handling of the result (for example
+ * formatting it as a decimal string) takes time that depends on the value. {@code ./prio-dp audit
+ * timing} measures it.
  */
 public final class HardenedDiscreteLaplace implements NoiseSampler {
 
   /** The default bound on delta, 2^-64. */
   public static final Rational DEFAULT_DELTA = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(64));
 
-  private static final int THRESHOLD_BITS = 80;
-  private static final int LOW_BITS = THRESHOLD_BITS - 64;
   private static final int PRECISION = 192;
+  private static final int FRACTION_BITS = 126; // units of P, c and U; R_i in units of 2^-127
+  private static final int MIN_UNIFORM_BITS = 64;
+  private static final int MAX_UNIFORM_BITS = 126;
   private static final int MAX_DIGITS = 62;
 
   private final Rational scale;
   private final int digits;
-  private final long[] thresholdHi;
-  private final long[] thresholdLo;
-  private final long nonZeroHi;
-  private final long nonZeroLo;
+  private final int uniformBits;
+  private final long[] ratioHi; // R_i = r^(2^i) in units of 2^-127
+  private final long[] ratioLo;
+  private final long startHi; // c = 2/(1 + r) in units of 2^-126
+  private final long startLo;
   private final Rational delta;
 
-  private HardenedDiscreteLaplace(
-      Rational scale, int digits, long[] hi, long[] lo, long nonZeroHi, long nonZeroLo, Rational delta) {
+  private HardenedDiscreteLaplace(Rational scale, int digits, int uniformBits, long[] ratioHi,
+      long[] ratioLo, long startHi, long startLo, Rational delta) {
     this.scale = scale;
     this.digits = digits;
-    this.thresholdHi = hi;
-    this.thresholdLo = lo;
-    this.nonZeroHi = nonZeroHi;
-    this.nonZeroLo = nonZeroLo;
+    this.uniformBits = uniformBits;
+    this.ratioHi = ratioHi;
+    this.ratioLo = ratioLo;
+    this.startHi = startHi;
+    this.startLo = startLo;
     this.delta = delta;
   }
 
@@ -79,11 +125,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   }
 
   /**
-   * Returns the hardened sampler for scale t with the fewest digits whose delta is at most
-   * {@code maxDelta}.
+   * Returns the hardened sampler for scale t with the fewest digits m, then the fewest uniform
+   * bits B, whose delta (see the class comment) is at most {@code maxDelta}.
    *
    * @throws IllegalArgumentException if the scale is not > 0, maxDelta is not in (0, 1), or the
-   *     scale is so large that more than 62 digits would be needed
+   *     scale is so large that no m <= 62 and B <= 126 meet the bound (for 2^-64: scales above
+   *     about 5 10^13, where the (2^m - 1) 2 eta term of the fixed-point error alone exceeds it)
    */
   public static HardenedDiscreteLaplace of(Rational scale, Rational maxDelta) {
     Objects.requireNonNull(scale, "scale");
@@ -99,40 +146,57 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     }
     BigInteger a = scale.numerator(); // t = a / b, so 2^i / t = 2^i b / a
     BigInteger b = scale.denominator();
-    BigInteger pOne = BigInteger.ONE.shiftLeft(PRECISION);
-    Rational rounding = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(THRESHOLD_BITS - 1));
     for (int m = 1; m <= MAX_DIGITS; m++) {
-      // upper bound on e^(-2^m / t)
-      BigInteger tail = FixedPointExp.expNeg(b.shiftLeft(m), a, PRECISION)
-          .add(BigInteger.valueOf(FixedPointExp.ERROR_ULPS));
-      Rational delta = Rational.of(tail, pOne).add(rounding.multiply(Rational.of(m + 1)));
-      if (delta.compareTo(maxDelta) <= 0) {
-        return build(scale, m, delta);
+      Rational tail = tailBound(a, b, m);
+      if (tail.compareTo(maxDelta) >= 0) {
+        continue;
+      }
+      for (int bits = MIN_UNIFORM_BITS; bits <= MAX_UNIFORM_BITS; bits++) {
+        Rational delta = delta(tail, m, bits);
+        if (delta.compareTo(maxDelta) <= 0) {
+          return build(scale, m, bits, delta);
+        }
       }
     }
-    throw new IllegalArgumentException(
-        "scale " + scale + " is too large for the hardened sampler (needs more than " + MAX_DIGITS + " digits)");
+    throw new IllegalArgumentException("scale " + scale + " is too large for the hardened sampler (needs more than "
+        + MAX_DIGITS + " digits or " + MAX_UNIFORM_BITS + " uniform bits)");
   }
 
-  private static HardenedDiscreteLaplace build(Rational scale, int m, Rational delta) {
+  /** 2 (E + 4) / 2^192 >= 2 e^(-2^m/t) > c r^(2^m), the truncation term. */
+  static Rational tailBound(BigInteger a, BigInteger b, int m) {
+    BigInteger e = FixedPointExp.expNeg(b.shiftLeft(m), a, PRECISION)
+        .add(BigInteger.valueOf(FixedPointExp.ERROR_ULPS));
+    return Rational.of(e.shiftLeft(1), BigInteger.ONE.shiftLeft(PRECISION));
+  }
+
+  /** tail + (2^m - 1) ((10m + 4) 2^-126 + 2^-B): the class comment's bound, exactly. */
+  static Rational delta(Rational tail, int m, int uniformBits) {
+    BigInteger nodes = BigInteger.ONE.shiftLeft(m).subtract(BigInteger.ONE);
+    Rational twoEta = Rational.of(BigInteger.valueOf(10L * m + 4), BigInteger.ONE.shiftLeft(FRACTION_BITS));
+    Rational grid = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(uniformBits));
+    return tail.add(Rational.of(nodes).multiply(twoEta.add(grid)));
+  }
+
+  private static HardenedDiscreteLaplace build(Rational scale, int m, int uniformBits, Rational delta) {
     BigInteger a = scale.numerator();
     BigInteger b = scale.denominator();
     BigInteger pOne = BigInteger.ONE.shiftLeft(PRECISION);
+    BigInteger max127 = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);
     long[] hi = new long[m];
     long[] lo = new long[m];
     for (int i = 0; i < m; i++) {
-      // q_i = E / (1 + E) with E = e^(-2^i / t), rounded down to 80 bits: the top 64 bits in
-      // hi, the last 16 in lo
+      // R_i = e^(-2^i / t), rounded down to units of 2^-127
       BigInteger e = FixedPointExp.expNeg(b.shiftLeft(i), a, PRECISION);
-      BigInteger q = e.shiftLeft(THRESHOLD_BITS).divide(pOne.add(e));
-      lo[i] = q.longValue() & ((1L << LOW_BITS) - 1);
-      hi[i] = q.shiftRight(LOW_BITS).longValue();
+      BigInteger ri = e.shiftRight(PRECISION - 127).min(max127);
+      lo[i] = ri.longValue();
+      hi[i] = ri.shiftRight(64).longValue();
     }
-    // P[Z != 0] = 2r / (1 + r), r = e^(-1/t), rounded down to 80 bits
+    // c = 2 / (1 + r), r = e^(-1/t), rounded down to units of 2^-126 (c < 2)
     BigInteger r = FixedPointExp.expNeg(b, a, PRECISION);
-    BigInteger nonZero = r.shiftLeft(THRESHOLD_BITS + 1).divide(pOne.add(r));
-    return new HardenedDiscreteLaplace(scale, m, hi, lo,
-        nonZero.shiftRight(LOW_BITS).longValue(), nonZero.longValue() & ((1L << LOW_BITS) - 1), delta);
+    BigInteger c = pOne.shiftLeft(FRACTION_BITS + 1).divide(pOne.add(r))
+        .min(BigInteger.ONE.shiftLeft(FRACTION_BITS + 1).subtract(BigInteger.ONE));
+    return new HardenedDiscreteLaplace(scale, m, uniformBits, hi, lo,
+        c.shiftRight(64).longValue(), c.longValue(), delta);
   }
 
   /** Returns the scale t. */
@@ -140,9 +204,14 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return scale;
   }
 
-  /** Returns the number m of binary digits drawn per geometric variable. */
+  /** Returns the number m of binary digits of |Z| (the depth of the search; |Z| < 2^m). */
   public int digits() {
     return digits;
+  }
+
+  /** Returns the number B of bits of the uniform U. */
+  public int uniformBits() {
+    return uniformBits;
   }
 
   /** Returns the exact upper bound on the total variation distance to the discrete Laplace. */
@@ -150,17 +219,54 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return delta;
   }
 
-  /** Returns the number of random bits every sample consumes: 80 (m + 1) + 1. */
+  /** Returns the number of random bits every sample consumes: B + 1. */
   public long bitsPerSample() {
-    return (digits + 1L) * THRESHOLD_BITS + 1;
+    return uniformBits + 1L;
   }
 
   @Override
   public long sample(RandomSource rnd) {
-    long nonZero = lessThan(rnd.nextLong(), rnd.nextBits(LOW_BITS), nonZeroHi, nonZeroLo);
-    long negative = -rnd.nextBits(1); // all ones for a negative sign
-    long magnitude = (1 + geometric(rnd)) * nonZero;
-    return (magnitude ^ negative) - negative;
+    // U = u 2^-B in units of 2^-126: the first 64 bits, then B - 64 more, then the sign bit
+    int extra = uniformBits - 64;
+    long first = rnd.nextLong();
+    long rest = rnd.nextBits(extra + 1);
+    long negative = -(rest & 1); // all ones for a negative sign
+    long uHi = first >>> 2;
+    long uLo = (first << 62) | ((rest >>> 1) << (62 - extra));
+    long pHi = startHi;
+    long pLo = startLo;
+    long g = 0;
+    for (int i = digits - 1; i >= 0; i--) {
+      long rHi = ratioHi[i];
+      long rLo = ratioLo[i];
+      // P R_i (units 2^-126 times 2^-127) from its three upper partial products; pHi, rHi < 2^63
+      long lhLo = pLo * rHi;
+      long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
+      long hlLo = pHi * rLo;
+      long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
+      long hhLo = pHi * rHi;
+      long hhHi = Math.multiplyHigh(pHi, rHi);
+      long w1 = lhLo + hlLo;
+      long c1 = carry(lhLo, hlLo, w1);
+      long s2 = lhHi + hlHi;
+      long c2 = carry(lhHi, hlHi, s2);
+      long s3 = s2 + hhLo;
+      c2 += carry(s2, hhLo, s3);
+      long w2 = s3 + c1;
+      c2 += carry(s3, c1, w2);
+      long w3 = hhHi + c2;
+      // back to units of 2^-126: the product shifted right by 127 bits
+      long qHi = (w3 << 1) | (w2 >>> 63);
+      long qLo = (w2 << 1) | (w1 >>> 63);
+      // digit i is 1 iff U < Q = c r^(g + 2^i): the sign of U - Q (both below 2^127)
+      long borrow = lessThan(uLo, qLo);
+      long take = (uHi - qHi - borrow) >>> 63;
+      long mask = -take;
+      pHi = (qHi & mask) | (pHi & ~mask);
+      pLo = (qLo & mask) | (pLo & ~mask);
+      g |= take << i;
+    }
+    return (g ^ negative) - negative;
   }
 
   @Override
@@ -168,14 +274,14 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return BigInteger.valueOf(sample(rnd));
   }
 
-  private long geometric(RandomSource rnd) {
-    long g = 0;
-    for (int i = 0; i < digits; i++) {
-      long uHi = rnd.nextLong();
-      long uLo = rnd.nextBits(LOW_BITS);
-      g |= lessThan(uHi, uLo, thresholdHi[i], thresholdLo[i]) << i;
-    }
-    return g;
+  /** Returns 1 if x < y as unsigned 64-bit integers, else 0, without branches. */
+  static long lessThan(long x, long y) {
+    return ((~x & y) | (~(x ^ y) & (x - y))) >>> 63;
+  }
+
+  /** The carry out of the unsigned sum s = x + y (1 or 0), without branches. */
+  static long carry(long x, long y, long s) {
+    return ((x & y) | ((x | y) & ~s)) >>> 63;
   }
 
   /** Returns 1 if the unsigned 128-bit (xHi, xLo) < (yHi, yLo), else 0, without branches. */
@@ -217,6 +323,6 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
 
   @Override
   public String toString() {
-    return "HardenedDiscreteLaplace(scale=" + scale + ", digits=" + digits + ")";
+    return "HardenedDiscreteLaplace(scale=" + scale + ", digits=" + digits + ", uniformBits=" + uniformBits + ")";
   }
 }

@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.noise.internal.FixedPointExp;
 
 class HardenedDiscreteLaplaceTest {
 
@@ -28,14 +29,15 @@ class HardenedDiscreteLaplaceTest {
       before = after;
     }
     assertTrue(values.size() > 1, "outputs vary");
-    assertEquals(80L * (h.digits() + 1) + 1, h.bitsPerSample());
+    assertEquals(h.uniformBits() + 1L, h.bitsPerSample());
+    assertTrue(h.bitsPerSample() <= 128, "fixed bits: " + h.bitsPerSample());
   }
 
   @Test
   void deltaIsBelowTheDefaultBoundAndDigitsGrowWithTheScale() {
     Rational bound = HardenedDiscreteLaplace.DEFAULT_DELTA;
     int previous = 0;
-    for (String s : new String[] {"1/2", "2", "100", "1000000", "1000000000000"}) {
+    for (String s : new String[] {"1/2", "2", "100", "1000000", "1000000000000", "50000000000000"}) {
       HardenedDiscreteLaplace h = HardenedDiscreteLaplace.of(Rational.parse(s));
       assertTrue(h.delta().compareTo(bound) <= 0, s + ": delta " + h.delta());
       assertTrue(h.digits() >= previous, s);
@@ -90,5 +92,136 @@ class HardenedDiscreteLaplaceTest {
     assertTrue(h.drawsFitLong());
     assertTrue(h.describe().startsWith("fixed-work discrete Laplace with scale 4 (total variation <= 2^-"),
         h.describe());
+  }
+
+  @Test
+  void theDefaultBoundGivesTheDocumentedDigitsAndBits() {
+    String[][] want = {{"2", "7", "71"}, {"100", "13", "77"}, {"1000000", "26", "90"}};
+    for (String[] w : want) {
+      HardenedDiscreteLaplace h = HardenedDiscreteLaplace.of(Rational.parse(w[0]));
+      assertEquals(Integer.parseInt(w[1]), h.digits(), w[0]);
+      assertEquals(Integer.parseInt(w[2]), h.uniformBits(), w[0]);
+    }
+  }
+
+  @Test
+  void deltaIsTheDocumentedFormulaAndOneBitFewerWouldBreakTheBound() {
+    for (String s : new String[] {"1/2", "2", "100", "1000000", "12345/7"}) {
+      Rational t = Rational.parse(s);
+      HardenedDiscreteLaplace h = HardenedDiscreteLaplace.of(t);
+      Rational tail = HardenedDiscreteLaplace.tailBound(t.numerator(), t.denominator(), h.digits());
+      assertEquals(HardenedDiscreteLaplace.delta(tail, h.digits(), h.uniformBits()), h.delta(), s);
+      if (h.uniformBits() > 64) {
+        Rational fewer = HardenedDiscreteLaplace.delta(tail, h.digits(), h.uniformBits() - 1);
+        assertTrue(fewer.compareTo(HardenedDiscreteLaplace.DEFAULT_DELTA) > 0, s + ": B is minimal");
+      }
+      Rational shallower = HardenedDiscreteLaplace.tailBound(t.numerator(), t.denominator(), h.digits() - 1);
+      assertTrue(shallower.compareTo(HardenedDiscreteLaplace.DEFAULT_DELTA) >= 0, s + ": m is minimal");
+    }
+  }
+
+  /**
+   * The sampler against the exact inversion, with U chosen by the test: for random U and for U
+   * on both sides of thresholds c r^k (the grid points next to them), |Z| must be the largest k
+   * with U < c r^k, computed with 320-bit integer arithmetic, and the sign must be the sign bit.
+   * Only points within 2^-110 of a threshold (closer than the proven fixed-point error allows
+   * deciding, 2^-120 or less, plus margin) would be excused; none occurs in practice.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"1/2", "2", "100", "1000000", "12345/7", "1000000000000"})
+  void agreesWithTheExactInversionForChosenUniforms(String scale) {
+    Rational t = Rational.parse(scale);
+    checkInversion(HardenedDiscreteLaplace.of(t), t, 0x5EED0000L + scale.hashCode());
+  }
+
+  /** The negative control: the same check catches a sampler built for a scale 1% off. */
+  @Test
+  void theInversionCheckCatchesAScaleOnePercentOff() {
+    Rational t = Rational.of(100);
+    HardenedDiscreteLaplace wrong = HardenedDiscreteLaplace.of(Rational.of(101));
+    AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+        () -> checkInversion(wrong, t, 0x5EEDL));
+    System.out.println("negative control caught: " + e.getMessage());
+  }
+
+  private static final int EXACT_BITS = 320;
+
+  static void checkInversion(HardenedDiscreteLaplace h, Rational t, long seed) {
+    System.out.println("checkInversion " + h + " against scale " + t + ": seed=0x" + Long.toHexString(seed));
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int bits = h.uniformBits();
+    long top = (1L << h.digits()) - 1;
+    BigInteger a = t.numerator();
+    BigInteger b = t.denominator();
+    BigInteger one = BigInteger.ONE.shiftLeft(EXACT_BITS);
+    BigInteger c = one.shiftLeft(EXACT_BITS + 1).divide(one.add(FixedPointExp.expNeg(b, a, EXACT_BITS)));
+    java.util.function.LongFunction<BigInteger> threshold = k -> // c r^k in units of 2^-320
+        c.multiply(FixedPointExp.expNeg(b.multiply(BigInteger.valueOf(k)), a, EXACT_BITS)).shiftRight(EXACT_BITS);
+    BigInteger slack = BigInteger.ONE.shiftLeft(EXACT_BITS - 110);
+    for (int n = 0; n < 600; n++) {
+      BigInteger u;
+      if (n < 200) {
+        u = new BigInteger(bits, new java.util.Random(rnd.nextLong()));
+      } else {
+        // the grid points just below and just above a threshold
+        long k = n < 400 ? 1 + (n - 200) / 2 % Math.max(1, Math.min(top, 100)) : 1 + rnd.nextLong(Math.max(1, top));
+        BigInteger below = threshold.apply(k).shiftRight(EXACT_BITS - bits);
+        u = (n % 2 == 0 ? below : below.add(BigInteger.ONE)).min(BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE));
+      }
+      int sign = rnd.nextInt(2);
+      long z = h.sample(new Scripted(u, bits, sign));
+      long g = Math.abs(z);
+      assertTrue(z == 0 || (z < 0) == (sign == 1), "sign of " + z + " for sign bit " + sign);
+      BigInteger uu = u.shiftLeft(EXACT_BITS - bits); // U in units of 2^-320
+      // exact: U < c r^g (g >= 1), and U >= c r^(g + 1) unless g is the top value
+      if (g >= 1) {
+        BigInteger tg = threshold.apply(g);
+        assertTrue(uu.compareTo(tg) < 0 || uu.subtract(tg).abs().compareTo(slack) < 0,
+            "u=" + u + " gave |Z|=" + g + " but U >= c r^" + g);
+      }
+      if (g < top) {
+        BigInteger tn = threshold.apply(g + 1);
+        assertTrue(uu.compareTo(tn) >= 0 || uu.subtract(tn).abs().compareTo(slack) < 0,
+            "u=" + u + " gave |Z|=" + g + " but U < c r^" + (g + 1));
+      }
+    }
+  }
+
+  /** A source that hands the sampler a chosen B-bit uniform u and sign bit, as it reads them. */
+  static final class Scripted implements RandomSource {
+    private final long first;
+    private final long rest;
+    private int calls;
+
+    Scripted(BigInteger u, int bits, int sign) {
+      this.first = u.shiftRight(bits - 64).longValue();
+      this.rest = (u.longValue() & ((1L << (bits - 64)) - 1)) << 1 | sign;
+    }
+
+    @Override
+    public int nextBit() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public long nextBits(int k) {
+      if (calls++ != 1) {
+        throw new IllegalStateException("expected nextLong, then nextBits");
+      }
+      return rest;
+    }
+
+    @Override
+    public long nextLong() {
+      if (calls++ != 0) {
+        throw new IllegalStateException("expected nextLong first");
+      }
+      return first;
+    }
+
+    @Override
+    public long bitsConsumed() {
+      return 0;
+    }
   }
 }

@@ -38,7 +38,7 @@ class SampleCommandTest {
     CliRun h = CliRun.of("sample", "--mechanism", "discrete-laplace", "--scale", "2", "--count", "10", "--hardened", "--insecure-seed", "01");
     assertEquals(0, h.code(), h.err());
     assertEquals(10, h.out().lines().count());
-    assertTrue(h.err().startsWith("hardened: 7 digits, 641 random bits per sample, delta <= 2^-"), h.err());
+    assertTrue(h.err().startsWith("hardened: 7 digits, 72 random bits per sample, delta <= 2^-"), h.err());
     assertTrue(h.err().contains("warning: --insecure-seed"), h.err());
   }
 

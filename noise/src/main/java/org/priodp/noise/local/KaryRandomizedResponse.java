@@ -5,6 +5,7 @@ import org.priodp.noise.Budget;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.noise.internal.Exact;
+import org.priodp.noise.internal.FixedWork;
 
 /**
  * k-ary randomized response, the generalisation of the lecture's RR (Section 1) to a histogram
@@ -23,8 +24,8 @@ import org.priodp.noise.internal.Exact;
  * P[j] = e^-epsilon/(1 + (k - 1) e^-epsilon) = 1/(e^epsilon + k - 1). The number of rounds is
  * geometric with a parameter that does not depend on x; at most min(k, e^epsilon) + 1 rounds are
  * expected. The random bits of the last round (with or without the Bernoulli draw) show whether
- * the report equals the true bucket, so a client that an adversary can time should pad its
- * running time.
+ * the report equals the true bucket, so a client that an adversary can time should use {@link
+ * #randomizeFixedWork} instead (the production client path, {@code LocalRandomization}, does).
  *
  * @param k the number of buckets, >= 2
  * @param epsilon the privacy level, > 0
@@ -62,6 +63,67 @@ public record KaryRandomizedResponse(int k, Rational epsilon) implements LocalRa
         return j;
       }
     }
+  }
+
+  /**
+   * Returns the randomized report with fixed work: exactly 64 random bits and the same
+   * operations (masks, multiplications; no branch on the bucket, the report or the random bits)
+   * whatever the outcome, so its running time does not show whether the report is the true
+   * bucket.
+   *
+   * <p><b>Method.</b> With integer weights W_o = ceil(2^64 / (L + k - 1)), L <= e^epsilon a
+   * certified lower bound ({@link FixedWork#weightAtLeast}), and W_t = 2^64 - (k - 1) W_o, a
+   * 64-bit uniform U reports the true bucket if U < W_t and otherwise other bucket number
+   * floor((U - W_t) / W_o) in [0, k - 1) (skipping the true bucket), computed by a
+   * multiplication with a precomputed reciprocal and two masked corrections. So P[true bucket] =
+   * W_t / 2^64 and P[each other bucket] = W_o / 2^64 exactly.
+   *
+   * <p><b>Privacy, exactly.</b> The ratio is W_t / W_o = 2^64 / W_o - (k - 1) <= L <= e^epsilon,
+   * so every report is epsilon-DP (pure, delta = 0). The report probabilities differ from the
+   * exact k-RR's by less than k 2^-64 (W_o is the exact weight rounded up by less than one), so
+   * {@link #estimator()}'s debiasing is off by at most about k 2^-64 divided by the gap between
+   * the two probabilities, far below any sampling error.
+   *
+   * @throws IllegalArgumentException if the bucket is outside [0, k)
+   */
+  public int randomizeFixedWork(int bucket, RandomSource rnd) {
+    if (bucket < 0 || bucket >= k) {
+      throw new IllegalArgumentException("bucket must be in [0, " + k + "), got " + bucket);
+    }
+    FixedWeights w = fixedWeights();
+    long u = rnd.nextLong();
+    long isTrue = FixedWork.lessThan(u, w.trueWeight);
+    long d = u - w.trueWeight; // in [0, (k - 1) W_o) when the report is another bucket
+    long q = FixedWork.unsignedMultiplyHigh(d, w.reciprocal); // floor(d / W_o) - 2 <= q <= floor(d / W_o)
+    long r = d - q * w.otherWeight;
+    long step = 1 ^ FixedWork.lessThan(r, w.otherWeight);
+    q += step;
+    r -= step * w.otherWeight;
+    q += 1 ^ FixedWork.lessThan(r, w.otherWeight);
+    long other = q + ((bucket - q - 1) >>> 63); // skip the true bucket: q >= bucket maps to q + 1
+    long mask = -isTrue;
+    return (int) ((bucket & mask) | (other & ~mask));
+  }
+
+  /** The integer weights of {@link #randomizeFixedWork}: W_t, W_o and floor((2^64 - 1) / W_o). */
+  record FixedWeights(long trueWeight, long otherWeight, long reciprocal) {}
+
+  private static final java.util.Map<KaryRandomizedResponse, FixedWeights> WEIGHTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Returns W_t, W_o and the reciprocal of W_o, computed once per (k, epsilon). */
+  FixedWeights fixedWeights() {
+    return WEIGHTS.computeIfAbsent(this, KaryRandomizedResponse::computeFixedWeights);
+  }
+
+  private FixedWeights computeFixedWeights() {
+    java.math.BigInteger wo = FixedWork.weightAtLeast(epsilon.numerator(), epsilon.denominator(), k - 1L);
+    java.math.BigInteger wt = java.math.BigInteger.ONE.shiftLeft(64).subtract(wo.multiply(java.math.BigInteger.valueOf(k - 1L)));
+    if (wt.compareTo(wo) < 0) { // only for epsilon below about 2^-120
+      throw new IllegalArgumentException("epsilon " + epsilon + " is too small for fixed-work k-RR");
+    }
+    long otherWeight = wo.longValue();
+    return new FixedWeights(wt.longValue(), otherWeight, Long.divideUnsigned(-1L, otherWeight));
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.priodp.noise.local;
 import java.util.Objects;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
+import org.priodp.noise.internal.FixedWork;
 
 /**
  * Symmetric (basic one-time) RAPPOR: encode the bucket x in [0, length) as a one-hot vector and
@@ -84,6 +85,62 @@ public record SymmetricRappor(int length, Rational epsilon, int maxWeight) imple
     }
     throw new IllegalStateException("no RAPPOR report of weight <= " + maxWeight + " in "
         + MAX_ATTEMPTS + " attempts; choose a larger max weight");
+  }
+
+  /**
+   * Returns the report with fixed work per attempt: every bit reads exactly 64 random bits and
+   * is computed with the same operations (a branch-free comparison and an exclusive or, no
+   * branch on the bucket or the bits), so the running time of an attempt does not depend on
+   * which bits were flipped. The only branch is the truncation's accept/retry on the weight,
+   * whose probability is the same for every one-hot input (see the class comment) and which is
+   * independent of the accepted report, so it shows nothing about the bucket.
+   *
+   * <p><b>Method and privacy, exactly.</b> Each bit flips iff a 64-bit uniform is below W =
+   * ceil(2^64 / (L + 1)), L <= e^(epsilon/2) a certified lower bound ({@link
+   * FixedWork#weightAtLeast}), so the flip probability is f' = W / 2^64 >= 1/(1 + e^(epsilon/2))
+   * and (1 - f')/f' <= e^(epsilon/2): two coordinates give a ratio of at most e^epsilon, so every
+   * report is epsilon-DP (pure, truncation included as for {@link #randomize}). f' exceeds the
+   * exact f by less than 2^-64, so {@link #estimator()}'s debiasing is off by at most about
+   * 2^-64 divided by 1 - 2f, far below any sampling error.
+   *
+   * @throws IllegalArgumentException if the bucket is outside [0, length)
+   * @throws IllegalStateException if {@value #MAX_ATTEMPTS} attempts all exceeded the max weight
+   */
+  public boolean[] randomizeFixedWork(int bucket, RandomSource rnd) {
+    if (bucket < 0 || bucket >= length) {
+      throw new IllegalArgumentException("bucket must be in [0, " + length + "), got " + bucket);
+    }
+    long w = flipWeight();
+    boolean[] y = new boolean[length];
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      long weight = 0;
+      for (int i = 0; i < length; i++) {
+        long diff = i ^ bucket;
+        long isBucket = 1 ^ ((diff | -diff) >>> 63);
+        long bit = isBucket ^ FixedWork.lessThan(rnd.nextLong(), w);
+        y[i] = bit != 0;
+        weight += bit;
+      }
+      if (weight <= maxWeight) {
+        return y;
+      }
+    }
+    throw new IllegalStateException("no RAPPOR report of weight <= " + maxWeight + " in "
+        + MAX_ATTEMPTS + " attempts; choose a larger max weight");
+  }
+
+  private static final java.util.Map<Rational, Long> FLIP_WEIGHTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** W = ceil(2^64 / (L + 1)), L <= e^(epsilon/2), computed once per epsilon. */
+  long flipWeight() {
+    return FLIP_WEIGHTS.computeIfAbsent(epsilon, e -> {
+      Rational half = e.divide(Rational.of(2));
+      java.math.BigInteger w = FixedWork.weightAtLeast(half.numerator(), half.denominator(), 1);
+      if (w.bitLength() > 63) { // f' > 1/2: only for epsilon below about 2^-120
+        throw new IllegalArgumentException("epsilon " + e + " is too small for fixed-work RAPPOR");
+      }
+      return w.longValue();
+    });
   }
 
   @Override

@@ -109,7 +109,7 @@ public sealed interface DpStrategy
     /** Returns the fixed-work discrete Laplace with scale L1 / epsilon. */
     @Override
     public HardenedDiscreteLaplace hardenedSampler(Sensitivity sensitivity) {
-      return laplace(sensitivity).hardened(); // throws for scales beyond its 62 digits
+      return laplace(sensitivity).hardened(); // throws for scales beyond about 5 10^13 (delta <= 2^-64)
     }
 
     @Override

@@ -68,7 +68,9 @@ public final class Prio3DpMechanism {
    * Returns this mechanism with the fixed-work {@link HardenedDiscreteLaplace} in place of the
    * exact discrete Laplace sampler: the same scale, but every draw runs the same loop and reads
    * the same number of random bits whatever the noise, so the time spent noising a share does
-   * not leak the noise. Each draw is within total variation delta <= 2^-64 of the exact
+   * not leak the noise; the projection of each draw into the field and its addition to the share
+   * are branch-free as well ({@link PrimeField#setSignedConstantTime}, {@link
+   * PrimeField#addVecConstantTime}). Each draw is within total variation delta <= 2^-64 of the exact
    * distribution (see {@link HardenedDiscreteLaplace#delta()}), so a share of n =
    * {@code outputLength()} independently noised coordinates is within n delta of the exact
    * mechanism, and the guarantee becomes (epsilon, (1 + e^epsilon) n delta)-DP.
@@ -180,6 +182,17 @@ public final class Prio3DpMechanism {
       return;
     }
     long[] noise = field.newArray(n);
+    if (hardened) {
+      // The whole share is fixed-work: the draws (HardenedDiscreteLaplace), the projection into
+      // the field and the addition use masks, never a branch on the noise or the share.
+      long[] z = new long[n];
+      sampler.fill(z, rnd);
+      for (int i = 0; i < n; i++) {
+        field.setSignedConstantTime(noise, i, z[i]);
+      }
+      field.addVecConstantTime(words, noise, words, n);
+      return;
+    }
     // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
     // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
     // released (never resampled silently).

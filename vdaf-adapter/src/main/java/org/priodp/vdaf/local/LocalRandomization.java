@@ -103,7 +103,8 @@ public sealed interface LocalRandomization
     @Override
     public List<BigInteger> randomize(List<BigInteger> measurement, RandomSource rnd) {
       int bit = single(measurement, 2, "Prio3Count measurement");
-      return List.of(BigInteger.valueOf(rr.randomize(bit, rnd)));
+      // fixed work: the client's running time must not show whether the bit was flipped
+      return List.of(BigInteger.valueOf(rr.randomizeFixedWork(bit, rnd)));
     }
   }
 
@@ -128,7 +129,8 @@ public sealed interface LocalRandomization
     @Override
     public List<BigInteger> randomize(List<BigInteger> measurement, RandomSource rnd) {
       int bucket = single(measurement, krr.k(), "Prio3Histogram bucket");
-      return List.of(BigInteger.valueOf(krr.randomize(bucket, rnd)));
+      // fixed work: the client's running time must not show whether it reported the true bucket
+      return List.of(BigInteger.valueOf(krr.randomizeFixedWork(bucket, rnd)));
     }
   }
 
@@ -156,7 +158,8 @@ public sealed interface LocalRandomization
     @Override
     public List<BigInteger> randomize(List<BigInteger> measurement, RandomSource rnd) {
       int bucket = single(measurement, rappor.length(), "RAPPOR bucket");
-      boolean[] bits = rappor.randomize(bucket, rnd);
+      // fixed work per attempt: the running time must not show which bits were flipped
+      boolean[] bits = rappor.randomizeFixedWork(bucket, rnd);
       List<BigInteger> out = new ArrayList<>(bits.length);
       for (boolean b : bits) {
         out.add(b ? BigInteger.ONE : BigInteger.ZERO);

@@ -236,6 +236,43 @@ class Prio3DpMechanismTest {
   }
 
   @Test
+  void hardenedPathEqualsTheBranchingProjectionAndAdditionInBothFields() {
+    for (Prio3Variant v : new Prio3Variant[] {new Prio3Variant.Count(), new Prio3Variant.Histogram(40, 7)}) {
+      Prio3DpMechanism m = Prio3DpMechanism.of(v, DpStrategy.PureDpDiscreteLaplace.parse("1/8"))
+          .withHardenedSampler();
+      long seed = 0x4A5DL;
+      System.out.println("hardenedPath " + v.field().name() + ": seed=0x" + Long.toHexString(seed));
+      SplittableRandom shareRnd = new SplittableRandom(seed);
+      org.priodp.field.PrimeField field = v.field();
+      int n = v.outputLength();
+      for (int round = 0; round < 50; round++) {
+        FieldVector share = randomShare(field, n, shareRnd);
+        long[] words = share.toWords();
+        if (round == 0) {
+          // shares at the edges: p - 1 everywhere, so that every negative draw wraps and every
+          // positive one reduces
+          for (int i = 0; i < n; i++) {
+            field.set(words, i, field.modulus().subtract(java.math.BigInteger.ONE));
+          }
+        }
+        long[] got = words.clone();
+        org.priodp.noise.RandomSource a = org.priodp.noise.SeededRandomSource.fromHex(String.format("7%03x", round));
+        org.priodp.noise.RandomSource b = org.priodp.noise.SeededRandomSource.fromHex(String.format("7%03x", round));
+        m.addNoiseInPlace(got, a);
+        long[] z = new long[n];
+        m.sampler().orElseThrow().fill(z, b);
+        long[] noise = field.newArray(n);
+        for (int i = 0; i < n; i++) {
+          field.setSigned(noise, i, z[i]);
+        }
+        long[] want = field.newArray(n);
+        field.addVec(words, noise, want, n);
+        assertArrayEquals(want, got, field.name() + " round " + round + " (seed=0x" + Long.toHexString(seed) + ")");
+      }
+    }
+  }
+
+  @Test
   void hardenedSamplerIsOnlyForTheDiscreteLaplace() {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
