@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
       "%nSee './prio-dp help COMMAND' or './prio-dp COMMAND --help' for a command's options and an"
           + " example.",
       "%nExit codes: 0 ok, 1 the environment failed (a store or port that does not answer, a failed"
-          + " check of vectors or benchmarks), 2 bad usage or input, 3 a ppr encode that hit its --cap."
+          + " check of vectors or benchmarks), 2 bad usage or input, 3 a partial"
+          + " result (a ppr encode that hit its --cap; an upload the Leader refused in part)."
     })
 public final class PrioDp implements Runnable {
 

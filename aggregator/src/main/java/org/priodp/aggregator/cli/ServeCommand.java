@@ -34,14 +34,19 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves DAP-18 aggregate shares as a Helper, noising each batch once.",
+      "Serves DAP-18 Leader and Helper tasks, noising each batch once.",
       "",
-      "Serves the Helper tasks in --config, noising each batch exactly once and persisting it"
-          + " before it is released. The routes (PATH: the path of the task's"
+      "Serves the tasks in --config in their roles, noising each batch exactly once and"
+          + " persisting it before it is released. Helper routes (PATH: the path of the task's"
           + " helper_aggregator_endpoint):",
+      "  POST PATH/tasks/{task-id}/aggregation_jobs, then GET ?step=N and DELETE on the Location",
       "  POST PATH/tasks/{task-id}/aggregate_shares, then GET and DELETE on the Location",
-      "  GET /healthz (liveness), GET /readyz (200 if the store answers, else 503)",
-      "  GET /metrics (Prometheus)",
+      "Leader routes (PATH: the path of the task's leader_aggregator_endpoint), with the"
+          + " aggregation driver and the collection jobs running in the background:",
+      "  POST PATH/tasks/{task-id}/reports (Clients)",
+      "  POST PATH/tasks/{task-id}/collection_jobs, then GET and DELETE on the Location",
+      "Both: GET PATH/hpke_config; GET /healthz (liveness), GET /readyz (200 if the store"
+          + " answers, else 503), GET /metrics (Prometheus)",
       "",
       "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
           + " server. Every option can come from the environment variable in brackets. The"

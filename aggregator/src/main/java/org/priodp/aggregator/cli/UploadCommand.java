@@ -42,8 +42,8 @@ import picocli.CommandLine.Spec;
           + " input shares and uploads the reports (DAP-18). A measurement is 0 or 1"
           + " (Prio3Count), an integer (Prio3Sum), a bucket index (Prio3Histogram) or a"
           + " comma-separated vector (Prio3SumVec, Prio3MultihotCountVec: 0 or 1 each). Prints"
-          + " one line: reports accepted and rejected per error; the exit status is 1 if the"
-          + " Leader rejected any report."},
+          + " one line: reports accepted and rejected per error; the exit status is 3 if the"
+          + " Leader rejected some reports (the others were accepted)."},
     footer = {"%nExample:", "  prio-dp upload --task task1/client.json 0 3 1 1",
       "  seq 0 3 | prio-dp upload --task task1/client.json -"})
 public final class UploadCommand implements PrioDpSubcommand {
@@ -131,7 +131,7 @@ public final class UploadCommand implements PrioDpSubcommand {
     PrintWriter out = spec.commandLine().getOut();
     out.println(summary(parsed.size(), errors));
     out.flush();
-    return errors.status().isEmpty() ? 0 : 1;
+    return errors.status().isEmpty() ? 0 : 3;
   }
 
   /** Reads one measurement per line; returns true (stdin is read at most once). */

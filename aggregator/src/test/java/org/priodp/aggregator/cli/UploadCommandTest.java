@@ -108,11 +108,11 @@ class UploadCommandTest {
   }
 
   @Test
-  void rejectedReportsAreCountedPerErrorAndExitWith1() throws Exception {
+  void rejectedReportsAreCountedPerErrorAndExitWith3() throws Exception {
     try (FakeHttp leader = leader(ReportError.REPORT_TOO_EARLY)) {
       Path client = clientJson(leader.url(), "--vdaf", "Prio3Count");
       CliRun r = run("", "--task", client.toString(), "1", "0", "1");
-      assertEquals(1, r.code(), r.err());
+      assertEquals(3, r.code(), r.err());
       assertEquals("3 reports: 0 accepted, 3 rejected (report_too_early 3)\n", r.out());
     }
   }
