@@ -140,7 +140,8 @@ public final class TaskFile {
         : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
-    boolean hardened = noiseSampler(n, path);
+    Boolean chosen = noiseSampler(n, path);
+    boolean hardened = chosen != null ? chosen : hardenedByDefault(variant, strategy, rule);
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
         rule, hpke, token, hardened));
@@ -199,10 +200,15 @@ public final class TaskFile {
     return out;
   }
 
-  /** "noise_sampler": "exact" (default) or "hardened" (the fixed-work discrete Laplace). */
-  private static boolean noiseSampler(JsonNode n, String path) {
+  /**
+   * "noise_sampler": "hardened" (the fixed-work discrete Laplace), "exact" (the exact sampler,
+   * pure epsilon-DP, whose running time depends on the noise), or absent: hardened for a discrete
+   * Laplace task whose scale the fixed-work sampler supports, else exact (docs/PRIVACY.md, "Timing").
+   * Returns null for absent.
+   */
+  private static Boolean noiseSampler(JsonNode n, String path) {
     if (!n.has("noise_sampler")) {
-      return false;
+      return null;
     }
     return switch (text(n, path, "noise_sampler").toLowerCase(Locale.ROOT)) {
       case "exact" -> false;
@@ -210,6 +216,20 @@ public final class TaskFile {
       default -> throw new IllegalArgumentException(path
           + ".noise_sampler: expected exact or hardened");
     };
+  }
+
+  /** The default sampler: hardened where it applies (a Laplace task of a supported scale). */
+  private static boolean hardenedByDefault(Prio3Variant variant, DpStrategy strategy,
+      SensitivityRule rule) {
+    if (!(strategy instanceof DpStrategy.PureDpDiscreteLaplace)) {
+      return false;
+    }
+    try {
+      org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false; // a scale beyond the fixed-work sampler's range: the exact sampler
+    }
   }
 
   private static <T> T wrap(String path, java.util.function.Supplier<T> s) {

@@ -202,12 +202,15 @@ class TaskFileTest {
   }
 
   @Test
-  void noiseSamplerSelectsTheFixedWorkLaplace() throws IOException {
+  void noiseSamplerSelectsTheFixedWorkLaplaceWhichIsTheDefaultForLaplaceTasks() throws IOException {
     String ex = example();
-    assertFalse(parse(ex).get(0).mechanism().hardened(), "exact by default");
+    assertTrue(parse(ex).get(0).mechanism().hardened(), "a Laplace task is hardened by default");
+    assertFalse(parse(ex).get(1).mechanism().hardened(), "a Gaussian task is exact");
     String hardened = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"hardened\",");
     assertFalse(hardened.equals(ex), "the replacement must apply");
     assertTrue(parse(hardened).get(0).mechanism().hardened());
+    String exact = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"exact\",");
+    assertFalse(parse(exact).get(0).mechanism().hardened(), "exact on request");
     String bad = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"fast\",");
     assertTrue(refusal(bad).startsWith("tasks[0].noise_sampler: expected exact or hardened"), refusal(bad));
   }
