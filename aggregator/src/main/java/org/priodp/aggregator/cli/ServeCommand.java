@@ -236,10 +236,11 @@ public final class ServeCommand implements PrioDpSubcommand {
     RetentionCollector retentionCollector = null;
     if (retention != null && server.handler().aggregationJobs().isPresent()) {
       retentionCollector = new RetentionCollector(
-          server.handler().aggregationJobs().get().service(), routes.helperTasks(), retention,
+          server.handler().aggregationJobs().get().service(), tasks, retention,
           server.handler().metrics().registry());
       retentionCollector.start(java.time.Duration.ofSeconds(30), RetentionCollector.DEFAULT_PERIOD);
-      LOG.info("report retention {}: report IDs, finished aggregation jobs and collected buckets"
+      LOG.info("report retention {}: report IDs, uploaded reports, finished aggregation jobs and"
+          + " collected buckets"
           + " older than that are deleted every {}; older reports are dropped", retention,
           RetentionCollector.DEFAULT_PERIOD);
     } else {

@@ -338,11 +338,19 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     // later waits for this job (the collection's release checks for active jobs in its own
     // task transaction).
     List<CollectedInterval> released = store.collectedIntervals(taskId);
+    // nor reports below the retention cutoff: the Leader drops them at commit (report_dropped),
+    // and a Helper without that cutoff would count them
+    Optional<Long> dropBelow = store.inTaskTransaction(taskId,
+        org.priodp.aggregator.store.TaskTransaction::retentionCutoff);
     boolean batchReleased = job.batch().isPresent()
         && store.noisedShare(taskId, job.batch().get()).isPresent();
     for (LeaderJobReport r : store.leaderJobReports(taskId, job.jobId())) {
       if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
         rejected++; // batch_collected
+        continue;
+      }
+      if (dropBelow.isPresent() && Long.compareUnsigned(r.time(), dropBelow.get()) < 0) {
+        rejected++; // report_dropped
         continue;
       }
       Optional<Initialized> ok = initialize(task, prio3, verifyKey, ctx, keyCache, r, inits);

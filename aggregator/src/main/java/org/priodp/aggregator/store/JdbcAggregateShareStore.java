@@ -396,6 +396,17 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
           p.setLong(2, flip(effective));
           reports = p.executeUpdate();
         }
+        // the Leader's uploaded reports below the cutoff that no active job still needs: the
+        // driver never sends a report below the cutoff (report_dropped), so they are dead rows
+        try (PreparedStatement p = conn.prepareStatement("DELETE FROM client_reports"
+            + " WHERE task_id = ? AND report_time < ? AND (aggregation_job_id IS NULL"
+            + " OR aggregation_job_id NOT IN (SELECT job_id FROM leader_aggregation_jobs"
+            + " WHERE task_id = ? AND state = 'active'))")) {
+          p.setBytes(1, taskId.bytes());
+          p.setLong(2, flip(effective));
+          p.setBytes(3, taskId.bytes());
+          reports += p.executeUpdate();
+        }
         int jobs;
         try (PreparedStatement p = conn.prepareStatement("DELETE FROM aggregation_jobs"
             + " WHERE task_id = ? AND created_at_ms < ? AND state IN (?, ?, ?)")) {

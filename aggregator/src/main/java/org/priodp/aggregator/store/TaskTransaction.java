@@ -67,8 +67,9 @@ public interface TaskTransaction {
    * Collects the task's expired rows (DAP-18 "Reducing Storage Requirements"): first raises the
    * stored retention cutoff to {@code cutoff} (never lowers it), then deletes the report IDs
    * whose time is below the stored cutoff and the finished (ready, failed, abandoned)
-   * aggregation jobs created before {@code jobsCreatedBefore}. Noised and released shares and
-   * collected intervals are never touched.
+   * aggregation jobs created before {@code jobsCreatedBefore}, and the Leader's uploaded reports
+   * below the cutoff that no active Leader aggregation job holds (counted with the report IDs).
+   * Noised and released shares and collected intervals are never touched.
    */
   RetentionCounts collectExpired(long cutoff, java.time.Instant jobsCreatedBefore);
 

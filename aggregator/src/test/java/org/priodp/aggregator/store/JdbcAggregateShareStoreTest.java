@@ -597,4 +597,44 @@ class JdbcAggregateShareStoreTest {
       }
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void retentionDeletesTheLeadersOldReportsExceptThoseOfActiveJobs(String backend) {
+    try (JdbcAggregateShareStore store = open(backend)) {
+      TaskId task = randomTask();
+      Instant now = Instant.ofEpochSecond(1_700_000_000L);
+      // times 5 (two reports, claimed by a job that finishes), 6 (claimed by a job that stays
+      // active), 7 (unclaimed) and 20 (unclaimed, newer than the cutoff 10)
+      long[] times = {5, 5, 6, 7, 20};
+      org.priodp.aggregator.dap.ReportId[] ids = new org.priodp.aggregator.dap.ReportId[times.length];
+      for (int i = 0; i < times.length; i++) {
+        ids[i] = new org.priodp.aggregator.dap.ReportId(bytes(16, i + 1));
+        int k = i;
+        boolean inserted = store.inTaskTransaction(task, tx -> tx.insertClientReport(ids[k],
+            times[k], bs(8, k)));
+        assertTrue(inserted);
+      }
+      var finished = new org.priodp.aggregator.dap.AggregationJobId(bytes(16, 40));
+      var active = new org.priodp.aggregator.dap.AggregationJobId(bytes(16, 41));
+      store.inTaskTransaction(task, tx -> {
+        assertEquals(2, tx.createLeaderAggregationJob(finished, 2, 1, Optional.empty(), now)
+            .orElseThrow().reportCount());
+        tx.finishLeaderAggregationJob(finished, now);
+        assertEquals(1, tx.createLeaderAggregationJob(active, 1, 1, Optional.empty(), now)
+            .orElseThrow().reportCount());
+        return null;
+      });
+      var counts = store.inTaskTransaction(task, tx -> tx.collectExpired(10, now));
+      assertEquals(3, counts.reports(), "times 5, 5 and 7");
+      store.inTaskTransaction(task, tx -> {
+        assertTrue(tx.clientReport(ids[0]).isEmpty());
+        assertTrue(tx.clientReport(ids[1]).isEmpty());
+        assertTrue(tx.clientReport(ids[2]).isPresent(), "held by an active job");
+        assertTrue(tx.clientReport(ids[3]).isEmpty());
+        assertTrue(tx.clientReport(ids[4]).isPresent(), "newer than the cutoff");
+        return null;
+      });
+    }
+  }
 }
