@@ -280,23 +280,16 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
 
     @Override
-    public List<BatchAggregation> batchAggregations(BatchIdentifier fromInclusive, BatchIdentifier toExclusive) {
+    public List<BatchAggregation> batchAggregations(BatchIdentifier fromInclusive,
+    BatchIdentifier toExclusive) {
       return sql(conn -> readBatches(conn, taskId, fromInclusive, toExclusive));
     }
 
     @Override
     public boolean collectedIntervalOverlaps(CollectedInterval range) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM collected_intervals"
-            + " WHERE task_id = ? AND range_start < ? AND range_end > ? LIMIT 1")) {
-          p.setBytes(1, taskId.bytes());
-          p.setLong(2, flip(range.end()));
-          p.setLong(3, flip(range.start()));
-          try (ResultSet rs = p.executeQuery()) {
-            return rs.next();
-          }
-        }
-      });
+      return sql(conn -> exists(conn, "SELECT 1 FROM collected_intervals"
+            + " WHERE task_id = ? AND range_start < ? AND range_end > ? LIMIT 1",
+            taskId.bytes(), flip(range.end()), flip(range.start())));
     }
 
     @Override
@@ -309,16 +302,9 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
     @Override
     public boolean reportAggregated(org.priodp.aggregator.dap.ReportId reportId) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM aggregated_reports"
-            + " WHERE task_id = ? AND report_id = ?")) {
-          p.setBytes(1, taskId.bytes());
-          p.setBytes(2, reportId.bytes());
-          try (ResultSet rs = p.executeQuery()) {
-            return rs.next();
-          }
-        }
-      });
+      return sql(conn -> exists(conn, "SELECT 1 FROM aggregated_reports"
+            + " WHERE task_id = ? AND report_id = ?",
+            taskId.bytes(), reportId.bytes()));
     }
 
     @Override
@@ -473,18 +459,11 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     @Override
     public boolean insertClientReport(org.priodp.aggregator.dap.ReportId id, long reportTime,
         ByteString encodedReport) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("INSERT INTO client_reports"
+      return sql(conn -> update(conn, "INSERT INTO client_reports"
             + " (task_id, report_id, report_time, report, aggregation_job_id, created_at_ms)"
-            + " VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT (task_id, report_id) DO NOTHING")) {
-          p.setBytes(1, taskId.bytes());
-          p.setBytes(2, id.bytes());
-          p.setLong(3, flip(reportTime));
-          p.setBytes(4, encodedReport.toByteArray());
-          p.setLong(5, System.currentTimeMillis());
-          return p.executeUpdate() > 0;
-        }
-      });
+            + " VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT (task_id, report_id) DO NOTHING",
+            taskId.bytes(), id.bytes(), flip(reportTime), encodedReport.toByteArray(),
+            System.currentTimeMillis()) > 0);
     }
 
     @Override
@@ -526,16 +505,9 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     @Override
     public boolean setCollectionJobBatch(org.priodp.aggregator.dap.CollectionJobId jobId,
         BatchIdentifier batch, Instant now) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("UPDATE collection_jobs SET"
-            + " batch_identifier = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
-          p.setBytes(1, batch.bytes());
-          p.setLong(2, now.toEpochMilli());
-          p.setBytes(3, taskId.bytes());
-          p.setBytes(4, jobId.bytes());
-          return p.executeUpdate() > 0;
-        }
-      });
+      return sql(conn -> update(conn, "UPDATE collection_jobs SET"
+            + " batch_identifier = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?",
+            batch.bytes(), now.toEpochMilli(), taskId.bytes(), jobId.bytes()) > 0);
     }
 
     @Override
@@ -545,32 +517,17 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
     @Override
     public boolean leaderAggregationActive(BatchIdentifier batch) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
-            + " WHERE task_id = ? AND batch_identifier = ? AND state = ? LIMIT 1")) {
-          p.setBytes(1, taskId.bytes());
-          p.setBytes(2, batch.bytes());
-          p.setString(3, "active");
-          try (ResultSet rs = p.executeQuery()) {
-            return rs.next();
-          }
-        }
-      });
+      return sql(conn -> exists(conn, "SELECT 1 FROM leader_aggregation_jobs"
+            + " WHERE task_id = ? AND batch_identifier = ? AND state = ? LIMIT 1",
+            taskId.bytes(), batch.bytes(), "active"));
     }
 
     @Override
     public boolean setCollectionJobState(org.priodp.aggregator.dap.CollectionJobId jobId,
         CollectionJobRecord.State state, Instant now) {
-      return sql(conn -> {
-        try (PreparedStatement p = conn.prepareStatement("UPDATE collection_jobs SET state = ?,"
-            + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?")) {
-          p.setString(1, state.dbName());
-          p.setLong(2, now.toEpochMilli());
-          p.setBytes(3, taskId.bytes());
-          p.setBytes(4, jobId.bytes());
-          return p.executeUpdate() > 0;
-        }
-      });
+      return sql(conn -> update(conn, "UPDATE collection_jobs SET state = ?,"
+            + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?",
+            state.dbName(), now.toEpochMilli(), taskId.bytes(), jobId.bytes()) > 0);
     }
 
     // ---- Leader aggregation (issue 17): delegates to the block at the end of the file ----
@@ -649,6 +606,45 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
           return p.executeUpdate();
         }
       });
+    }
+  }
+
+  /**
+   * Runs one INSERT, UPDATE or DELETE with its parameters bound in order (byte[], Long, Integer
+   * or String) and returns the row count.
+   */
+  private static int update(Connection c, String sql, Object... params) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      bind(p, params);
+      return p.executeUpdate();
+    }
+  }
+
+  /** Runs one query with its parameters bound in order; returns whether it has a row. */
+  private static boolean exists(Connection c, String sql, Object... params) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      bind(p, params);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  private static void bind(PreparedStatement p, Object... params) throws SQLException {
+    for (int i = 0; i < params.length; i++) {
+      Object v = params[i];
+      if (v instanceof byte[] b) {
+        p.setBytes(i + 1, b);
+      } else if (v instanceof Long l) {
+        p.setLong(i + 1, l);
+      } else if (v instanceof Integer n) {
+        p.setInt(i + 1, n);
+      } else if (v instanceof String t) {
+        p.setString(i + 1, t);
+      } else {
+        throw new IllegalArgumentException("parameter " + (i + 1) + ": unsupported "
+            + (v == null ? "null" : v.getClass().getSimpleName()));
+      }
     }
   }
 
@@ -738,19 +734,12 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   @Override
   public boolean insertHpkeKey(HelperHpkeKey k) {
     return run("insertHpkeKey", c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO hpke_keys (config_id, kem_id,"
+      return update(c, "INSERT INTO hpke_keys (config_id, kem_id,"
           + " kdf_id, aead_id, public_key, private_key, state, created_at_ms)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-        p.setInt(1, k.config().id().value());
-        p.setInt(2, k.config().kemId().code());
-        p.setInt(3, k.config().kdfId().code());
-        p.setInt(4, k.config().aeadId().code());
-        p.setBytes(5, k.config().publicKey().toByteArray());
-        p.setBytes(6, k.privateKey().toByteArray());
-        p.setString(7, k.state().dbName());
-        p.setLong(8, k.createdAt().toEpochMilli());
-        return p.executeUpdate() > 0;
-      }
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+          k.config().id().value(), k.config().kemId().code(), k.config().kdfId().code(),
+          k.config().aeadId().code(), k.config().publicKey().toByteArray(),
+          k.privateKey().toByteArray(), k.state().dbName(), k.createdAt().toEpochMilli()) > 0;
     });
   }
 
@@ -1142,15 +1131,10 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   public boolean deleteCollectionJob(TaskId taskId,
       org.priodp.aggregator.dap.CollectionJobId jobId, Instant now) {
     return run("deleteCollectionJob", c -> {
-      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET state = ?,"
-          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state <> ?")) {
-        p.setString(1, CollectionJobRecord.State.DELETED.dbName());
-        p.setLong(2, now.toEpochMilli());
-        p.setBytes(3, taskId.bytes());
-        p.setBytes(4, jobId.bytes());
-        p.setString(5, CollectionJobRecord.State.DELETED.dbName());
-        return p.executeUpdate() > 0;
-      }
+      return update(c, "UPDATE collection_jobs SET state = ?,"
+          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state <> ?",
+          CollectionJobRecord.State.DELETED.dbName(), now.toEpochMilli(), taskId.bytes(),
+          jobId.bytes(), CollectionJobRecord.State.DELETED.dbName()) > 0;
     });
   }
 
@@ -1234,17 +1218,12 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
   @Override
   public boolean postponeCollectionJob(CollectionJobLease lease, Instant retryAt, Instant now) {
     return run("postponeCollectionJob", c -> {
-      try (PreparedStatement p = c.prepareStatement("UPDATE collection_jobs SET"
+      return update(c, "UPDATE collection_jobs SET"
           + " lease_owner = NULL, lease_token = NULL, lease_expires_ms = ?, updated_at_ms = ?"
-          + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?")) {
-        p.setLong(1, retryAt.toEpochMilli());
-        p.setLong(2, now.toEpochMilli());
-        p.setBytes(3, lease.job().taskId().bytes());
-        p.setBytes(4, lease.job().jobId().bytes());
-        p.setString(5, CollectionJobRecord.State.PENDING.dbName());
-        p.setBytes(6, lease.token().toByteArray());
-        return p.executeUpdate() > 0;
-      }
+          + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?",
+          retryAt.toEpochMilli(), now.toEpochMilli(), lease.job().taskId().bytes(),
+          lease.job().jobId().bytes(), CollectionJobRecord.State.PENDING.dbName(),
+          lease.token().toByteArray()) > 0;
     });
   }
 
@@ -1274,17 +1253,10 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       }
     }
     // an active Leader aggregation job whose reports' times [min, max] meet the interval
-    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM leader_aggregation_jobs"
+    return exists(c, "SELECT 1 FROM leader_aggregation_jobs"
         + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?"
-        + " LIMIT 1")) {
-      p.setBytes(1, taskId.bytes());
-      p.setString(2, "active");
-      p.setLong(3, flip(toExclusive));
-      p.setLong(4, flip(fromInclusive));
-      try (ResultSet rs = p.executeQuery()) {
-        return rs.next();
-      }
-    }
+        + " LIMIT 1",
+        taskId.bytes(), "active", flip(toExclusive), flip(fromInclusive));
   }
 
   @Override
@@ -1558,19 +1530,12 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       org.priodp.aggregator.dap.AggregationJobId jobId, ByteString token, Instant retryAt,
       String detail) {
     return run("releaseLeaderAggregationJob", c -> {
-      try (PreparedStatement p = c.prepareStatement("UPDATE leader_aggregation_jobs SET"
+      return update(c, "UPDATE leader_aggregation_jobs SET"
           + " lease_owner = NULL, lease_token = NULL, lease_expires_ms = ?, error_detail = ?,"
           + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state = ?"
-          + " AND lease_token = ?")) {
-        p.setLong(1, retryAt.toEpochMilli());
-        p.setString(2, truncate(detail));
-        p.setLong(3, System.currentTimeMillis());
-        p.setBytes(4, taskId.bytes());
-        p.setBytes(5, jobId.bytes());
-        p.setString(6, LeaderAggregationJob.State.ACTIVE.dbName());
-        p.setBytes(7, token.toByteArray());
-        return p.executeUpdate() > 0;
-      }
+          + " AND lease_token = ?",
+          retryAt.toEpochMilli(), truncate(detail), System.currentTimeMillis(), taskId.bytes(),
+          jobId.bytes(), LeaderAggregationJob.State.ACTIVE.dbName(), token.toByteArray()) > 0;
     });
   }
 
@@ -1579,19 +1544,13 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       org.priodp.aggregator.dap.AggregationJobId jobId, ByteString token, String detail,
       Instant now) {
     return run("abandonLeaderAggregationJob", c -> {
-      try (PreparedStatement p = c.prepareStatement("UPDATE leader_aggregation_jobs SET"
+      return update(c, "UPDATE leader_aggregation_jobs SET"
           + " state = ?, lease_owner = NULL, lease_token = NULL, lease_expires_ms = 0,"
           + " error_detail = ?, updated_at_ms = ? WHERE task_id = ? AND job_id = ?"
-          + " AND state = ? AND lease_token = ?")) {
-        p.setString(1, LeaderAggregationJob.State.ABANDONED.dbName());
-        p.setString(2, truncate(detail));
-        p.setLong(3, now.toEpochMilli());
-        p.setBytes(4, taskId.bytes());
-        p.setBytes(5, jobId.bytes());
-        p.setString(6, LeaderAggregationJob.State.ACTIVE.dbName());
-        p.setBytes(7, token.toByteArray());
-        return p.executeUpdate() > 0;
-      }
+          + " AND state = ? AND lease_token = ?",
+          LeaderAggregationJob.State.ABANDONED.dbName(), truncate(detail), now.toEpochMilli(),
+          taskId.bytes(), jobId.bytes(), LeaderAggregationJob.State.ACTIVE.dbName(),
+          token.toByteArray()) > 0;
     });
   }
 
