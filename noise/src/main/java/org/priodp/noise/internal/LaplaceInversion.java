@@ -47,7 +47,7 @@ public final class LaplaceInversion {
   /** Bits of V the fast path reads at most before it hands the draw to the slow path. */
   public static final int DEFAULT_CAP = 61;
 
-  private static final long FLAG = 1L << 62;
+  static final long FLAG = 1L << 62;
   private static final BigInteger MAX_FAST_SCALE = BigInteger.ONE.shiftLeft(40);
   private static final BigInteger MAX_FAST_INVERSE = BigInteger.valueOf(1024);
   private static final long FALLBACK = Long.MIN_VALUE;
@@ -292,6 +292,11 @@ public final class LaplaceInversion {
    * {@code cap} bits.
    */
   private long less(long w, long mLo, long mHi, int s, RandomSource rnd) {
+    return less(w, mLo, mHi, s, cap, rnd);
+  }
+
+  /** {@link #less(long, long, long, int, RandomSource)} with an explicit cap (at most 61). */
+  static long less(long w, long mLo, long mHi, int s, int cap, RandomSource rnd) {
     while (true) {
       int n = 63 - Long.numberOfLeadingZeros(w);
       long v = w ^ (1L << n);
