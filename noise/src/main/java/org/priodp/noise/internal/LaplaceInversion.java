@@ -37,7 +37,11 @@ import org.priodp.noise.RandomSource;
  * 1, ..., 0. Bounds are kept as 63-bit mantissas with a shared binary exponent, lower bounds
  * rounded down and upper bounds up. Because all comparisons look at the same V, the bits read are
  * exactly those needed to place V between the two thresholds around it, about log2(1/p) + 2 for
- * an outcome of probability p: on average within 3 bits of the entropy. If V has been read to
+ * an outcome of probability p: on average within 3 bits of the entropy. Two shortcuts leave the
+ * map from bit strings to outputs unchanged: every draw needs at least minBits bits (no outcome
+ * has probability above 2^-(minBits - 1), from certified bounds of P[|Z| = 0] and P[|Z| = 1]),
+ * so they are read at once; and a guide table, built by running the search on each value of
+ * the first min(minBits, 12) bits alone, resumes the search where those bits leave it. If V has been read to
  * {@code cap} bits (61 in production) and a comparison is still undecided (probability about
  * 2^-50 per draw), the draw continues on the slow path with the bits already read; the slow path
  * computes every threshold afresh with BigInteger fixed point at 64 bits more than the bits of V
@@ -69,6 +73,23 @@ public final class LaplaceInversion {
   private final long[] eHi;
   private final int j;
   private final long m;
+  /** Bits of V every draw reads (no outcome has probability above 2^-(minBits - 1)), read at once. */
+  private final int minBits;
+  /**
+   * The guide: for each value of the first guideBits bits of V, the state of the search after
+   * every comparison those bits decide (GUIDE_NONE: start from the beginning; GUIDE_ZERO: |Z| = 0;
+   * otherwise the next binary-search level, with q, x and the bounds of T(1 + q m + x)).
+   */
+  private final int guideBits;
+  private final int[] gLevel;
+  private final long[] gQ;
+  private final long[] gX;
+  private final long[] gLo;
+  private final long[] gHi;
+  private final int[] gExp;
+  private static final int GUIDE_NONE = -2;
+  private static final int GUIDE_ZERO = -3;
+  private static final int MAX_GUIDE_BITS = 12;
 
   /** The production sampler for scale a/b (a, b >= 1). */
   public LaplaceInversion(BigInteger a, BigInteger b) {
@@ -99,8 +120,9 @@ public final class LaplaceInversion {
         && b.compareTo(a.multiply(MAX_FAST_INVERSE)) <= 0;
     if (!fast) {
       bLo = bHi = rhoLo = rhoHi = m = 0;
-      bExp = rhoExp = j = 0;
-      eLo = eHi = new long[0];
+      bExp = rhoExp = j = minBits = guideBits = 0;
+      eLo = eHi = gQ = gX = gLo = gHi = new long[0];
+      gLevel = gExp = new int[0];
       return;
     }
     long mask = (1L << (63 - tableBits)) - 1;
@@ -115,6 +137,13 @@ public final class LaplaceInversion {
     // B = 2r / (1 + r), increasing in r
     BigInteger bl = rLo.shiftLeft(p + 1).divide(one.add(rHi));
     BigInteger bh = ceilDiv(rHi.shiftLeft(p + 1), one.add(rLo));
+    // the most likely outcomes: P[|Z| = 0] = (1 - r)/(1 + r) and P[|Z| = 1] = 2r (1 - r)/(1 + r);
+    // a decision needs V's dyadic interval inside an outcome's interval, so at least n bits with
+    // 2^-n <= max P: with maxHi 2^-p >= max P, every n <= p - bitLength(maxHi) is too few
+    BigInteger p0Hi = ceilDiv(one.subtract(rLo).shiftLeft(p), one.add(rLo));
+    BigInteger p1Hi = ceilDiv(rHi.multiply(one.subtract(rLo)).shiftLeft(1), one.add(rLo));
+    int fewest = p + 1 - p0Hi.max(p1Hi).bitLength();
+    minBits = Math.max(0, Math.min(Math.min(fewest, cap), 60));
     long[] fb = toFloat(bl, bh, p, mask, offset);
     bLo = fb[0];
     bHi = fb[1];
@@ -142,6 +171,117 @@ public final class LaplaceInversion {
       if (eHi[i] >= (1L << 63) - 1 && offset == 0) {
         throw new AssertionError("r^(2^i) too close to 1 for the fast path");
       }
+    }
+    guideBits = Math.min(minBits, MAX_GUIDE_BITS);
+    int cells = 1 << guideBits;
+    gLevel = new int[cells];
+    gQ = new long[cells];
+    gX = new long[cells];
+    gLo = new long[cells];
+    gHi = new long[cells];
+    gExp = new int[cells];
+    for (int v = 0; v < cells; v++) {
+      buildGuide(v);
+    }
+  }
+
+  /** A source with no bits: the guide records the search state where a bit would be needed. */
+  private static final class NoBits implements RandomSource {
+    static final RuntimeException EMPTY = new RuntimeException(null, null, false, false) {
+      private static final long serialVersionUID = 1L;
+    };
+
+    @Override
+    public int nextBit() {
+      throw EMPTY;
+    }
+
+    @Override
+    public long nextBits(int k) {
+      throw EMPTY;
+    }
+
+    @Override
+    public long bitsConsumed() {
+      return 0;
+    }
+  }
+
+  /**
+   * Runs the search of {@link #fastDraw} on the first guideBits bits of V (value v) alone and
+   * records where it stands when it would need another bit. The draw then resumes from that
+   * state with the same bits, so it computes the same function of the bit string.
+   */
+  private void buildGuide(int v) {
+    RandomSource none = new NoBits();
+    long w = (1L << guideBits) | v;
+    gLevel[v] = GUIDE_NONE;
+    try {
+      long c = less(w, bLo, bHi, bExp, none);
+      if (c < 0) {
+        gLevel[v] = GUIDE_ZERO;
+        return;
+      }
+      if (c >= FLAG) {
+        return;
+      }
+      long pLo = bLo;
+      long pHi = bHi;
+      int pExp = bExp;
+      long q = 0;
+      while (true) {
+        long h = Math.multiplyHigh(pHi, rhoHi);
+        int sh = h >= (1L << 61) ? 63 : 62;
+        long nHi = mulShift(pHi, rhoHi, sh) + 1;
+        if (nHi == Long.MIN_VALUE) {
+          nHi = 1L << 62;
+          sh = 63;
+        }
+        long nLo = mulShift(pLo, rhoLo, sh);
+        int nExp = pExp + rhoExp + sh;
+        c = less(w, nLo, nHi, nExp, none);
+        if (c < 0) {
+          break;
+        }
+        if (c >= FLAG) {
+          return;
+        }
+        pLo = nLo;
+        pHi = nHi;
+        pExp = nExp;
+        q++;
+      }
+      // the block is known: record the state at every binary-search level decided by the guide bits
+      long x = 0;
+      int i = j - 1;
+      gQ[v] = q;
+      gX[v] = x;
+      gLo[v] = pLo;
+      gHi[v] = pHi;
+      gExp[v] = pExp;
+      gLevel[v] = i;
+      for (; i >= 0; i--) {
+        long cLo = mulShift(pLo, eLo[i], 63);
+        long cHi = mulShift(pHi, eHi[i], 63) + 1;
+        c = less(w, cLo, cHi, pExp, none);
+        if (c >= FLAG) {
+          return; // undecided at the cap: keep the recorded level
+        }
+        if (c >= 0) {
+          pLo = cLo;
+          pHi = cHi;
+          x += 1L << i;
+        }
+        gX[v] = x;
+        gLo[v] = pLo;
+        gHi[v] = pHi;
+        gLevel[v] = i - 1;
+      }
+    } catch (RuntimeException e) {
+      if (e != NoBits.EMPTY) {
+        throw e;
+      }
+      // another bit is needed: the recorded state stands
     }
   }
 
@@ -222,14 +362,28 @@ public final class LaplaceInversion {
    * undecided after {@code cap} bits of V (w = 2^n + v encodes the n bits read).
    */
   private long fastDraw(RandomSource rnd) {
-    long c = less(1, bLo, bHi, bExp, rnd);
+    // the first minBits bits of V are read by every draw: take them at once (first bit first,
+    // so the map from bit strings to outputs is the same as reading them one by one)
+    long w = 1;
+    if (minBits > 0) {
+      w = (1L << minBits) | (Long.reverse(rnd.nextBits(minBits)) >>> (64 - minBits));
+      int cell = (int) ((w ^ (1L << minBits)) >>> (minBits - guideBits));
+      int level = gLevel[cell];
+      if (level == GUIDE_ZERO) {
+        return 0;
+      }
+      if (level != GUIDE_NONE) {
+        return binarySearch(w, gQ[cell], gX[cell], level, gLo[cell], gHi[cell], gExp[cell], rnd);
+      }
+    }
+    long c = less(w, bLo, bHi, bExp, rnd);
     if (c < 0) {
       return 0; // V >= T(1): |Z| = 0, no sign bit
     }
     if (c >= FLAG) {
       return FALLBACK + (c ^ FLAG);
     }
-    long w = c;
+    w = c;
     // V < T(1). Block search: P = T(1 + q m) while V < P rho
     long pLo = bLo;
     long pHi = bHi;
@@ -259,9 +413,16 @@ public final class LaplaceInversion {
       pExp = nExp;
       q++;
     }
-    // T(1 + q m + m) <= V < T(1 + q m): binary search over the block, exponent fixed
-    long x = 0;
-    for (int i = j - 1; i >= 0; i--) {
+    return binarySearch(w, q, 0, j - 1, pLo, pHi, pExp, rnd);
+  }
+
+  /**
+   * The binary search over block q from level i down, with T(1 + q m + x) in [pLo, pHi] 2^pExp,
+   * V < T(1 + q m + x) and V >= T(1 + q m + x + 2^(i + 1)).
+   */
+  private long binarySearch(long w, long q, long x, int i, long pLo, long pHi, int pExp, RandomSource rnd) {
+    long c;
+    for (; i >= 0; i--) {
       long cLo = mulShift(pLo, eLo[i], 63);
       long cHi = mulShift(pHi, eHi[i], 63) + 1;
       c = less(w, cLo, cHi, pExp, rnd);
