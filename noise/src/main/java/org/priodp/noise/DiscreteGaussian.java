@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.util.Objects;
 import org.priodp.noise.internal.Exact;
 import org.priodp.noise.internal.GaussianInversion;
-import org.priodp.noise.internal.LaplaceInversion;
 
 /**
  * The discrete Gaussian distribution with variance parameter sigma^2 > 0: P[Z = z]
@@ -15,10 +14,9 @@ import org.priodp.noise.internal.LaplaceInversion;
  * sigma/16 under e^(-(block start)^2 / (2 sigma^2)), and a geometric tail) that is itself
  * sampled by exact inversion of a lazily read uniform against certified bounds of its
  * cumulative masses (the internal class {@code GaussianInversion}); the acceptance rate is
- * about 97% and the random bits per draw stay within a few bits of the entropy. Beyond that
- * range: Canonne, Kamath and Steinke (2020) Algorithm 3 with discrete Laplace proposals of
- * scale floor(sigma) + 1 drawn by the exact inversion sampler of {@link DiscreteLaplace}. The
- * original algorithm with its own CKS Laplace proposals stays available as the reference,
+ * about 97% and the random bits per draw stay within about 4 bits of the entropy. Outside
+ * that range (sigma^2 below about 1/9, or beyond the long fast path): Canonne, Kamath and
+ * Steinke (2020) Algorithm 3, which also stays available as the reference,
  * {@link #sampleReference}.
  *
  * <p>Adding it to a query of L2 sensitivity Delta with sigma^2 = Delta^2 / (2 rho) gives
@@ -30,8 +28,6 @@ public final class DiscreteGaussian implements NoiseSampler {
 
   private final Rational sigma2;
   private final GaussianInversion inversion;
-  private final LaplaceInversion proposal;
-  private final BigInteger proposalScale;
   private final boolean longPath;
   private final long n;
   private final long d;
@@ -42,10 +38,8 @@ public final class DiscreteGaussian implements NoiseSampler {
     BigInteger num = sigma2.numerator();
     BigInteger den = sigma2.denominator();
     BigInteger proposal = Exact.gaussianProposalScale(num, den);
-    this.proposalScale = proposal;
     GaussianInversion inv = new GaussianInversion(num, den);
     this.inversion = inv.fastPath() ? inv : null;
-    this.proposal = inversion == null ? new LaplaceInversion(proposal, BigInteger.ONE) : null;
     this.longPath = proposal.bitLength() <= 40 && num.bitLength() < 62 && den.bitLength() < 62;
     this.n = longPath ? num.longValue() : 0;
     this.d = longPath ? den.longValue() : 0;
@@ -83,28 +77,18 @@ public final class DiscreteGaussian implements NoiseSampler {
     if (inversion != null) {
       return inversion.sample(rnd);
     }
-    if (longPath) {
-      while (true) {
-        long y = proposal.sample(rnd);
-        if (Exact.acceptGaussian(y, n, d, t, rnd)) {
-          return y;
-        }
-      }
-    }
-    return sampleBig(rnd).longValueExact();
+    return sampleReference(rnd);
   }
 
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
-    if (inversion != null || longPath) {
-      return BigInteger.valueOf(sample(rnd));
+    if (inversion != null) {
+      return BigInteger.valueOf(inversion.sample(rnd));
     }
-    while (true) {
-      BigInteger y = proposal.sampleBig(rnd);
-      if (Exact.acceptGaussian(y, sigma2.numerator(), sigma2.denominator(), proposalScale, rnd)) {
-        return y;
-      }
+    if (longPath) {
+      return BigInteger.valueOf(Exact.discreteGaussian(n, d, t, rnd));
     }
+    return Exact.discreteGaussian(sigma2.numerator(), sigma2.denominator(), rnd);
   }
 
   /**

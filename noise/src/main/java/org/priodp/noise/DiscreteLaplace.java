@@ -9,10 +9,10 @@ import org.priodp.noise.internal.LaplaceInversion;
  * The discrete Laplace distribution with scale t > 0: P[Z = z] = (e^(1/t) - 1)/(e^(1/t) + 1) *
  * e^(-|z|/t) for every integer z, sampled exactly by inversion of a lazily read uniform against
  * certified bounds of P[|Z| >= k] = 2 e^(-k/t) / (1 + e^(-1/t)) (see the internal class
- * {@code LaplaceInversion}): no rejection, and on average within about 3 random bits of the
- * entropy log2(2e t) at every scale. The Canonne, Kamath and Steinke (2020, Algorithm 2)
- * sampler of the same distribution stays available as the reference,
- * {@link #sampleReference}.
+ * {@code LaplaceInversion}): no rejection, and on average within about 2 random bits of the
+ * entropy at every scale in [2^-10, 2^40]. Outside that range (scales no budget in practice
+ * produces) draws use the Canonne, Kamath and Steinke (2020, Algorithm 2) sampler of the same
+ * distribution, which also stays available as the reference, {@link #sampleReference}.
  *
  * <p>Adding it to a query of L1 sensitivity GS with t = GS/epsilon gives epsilon-DP. The
  * running time grows with |z|, which leaks the size of the noise to an observer who can time
@@ -72,12 +72,18 @@ public final class DiscreteLaplace implements NoiseSampler {
 
   @Override
   public long sample(RandomSource rnd) {
-    return inversion.sample(rnd);
+    if (inversion.fastPath()) {
+      return inversion.sample(rnd);
+    }
+    return sampleReference(rnd);
   }
 
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
-    return inversion.sampleBig(rnd);
+    if (inversion.fastPath()) {
+      return inversion.sampleBig(rnd);
+    }
+    return Exact.discreteLaplace(scale.numerator(), scale.denominator(), rnd);
   }
 
   /**
