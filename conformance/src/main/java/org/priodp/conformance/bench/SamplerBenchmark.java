@@ -20,9 +20,11 @@ import org.priodp.noise.Rational;
 
 /**
  * Exact sampler throughput, in samples per microsecond (millions per second), filling a
- * {@code long[1024]} per invocation. At the end of each trial the random bits consumed per
- * sample are printed next to the entropy of the distribution (log2(2e t) for the discrete
- * Laplace).
+ * {@code long[1024]} per invocation, side by side: the discrete Laplace by exact inversion (the
+ * default, {@code laplace}), the Canonne-Kamath-Steinke reference ({@code laplaceCks}), the
+ * fixed-work sampler ({@code hardened}), and the discrete Gaussian with sigma^2 = 10^4 by
+ * envelope inversion ({@code gaussian}) and by CKS ({@code gaussianCks}). At the end of each
+ * trial the random bits consumed per sample are printed next to the entropy of the distribution.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -42,6 +44,7 @@ public class SamplerBenchmark {
   private RandomSource rnd;
   private final long[] out = new long[N];
   private long samples;
+  private long bitsAtStart;
 
   /** Builds the samplers and the random source. */
   @Setup(Level.Trial)
@@ -52,21 +55,38 @@ public class SamplerBenchmark {
     gaussian = DiscreteGaussian.of(Rational.of(10_000));
     rnd = source.equals("secure") ? RandomSource.secure() : RandomSource.seeded(new byte[] {42});
     samples = 0;
+    bitsAtStart = rnd.bitsConsumed();
   }
 
   /** Prints the random bits consumed per sample in this trial. */
   @TearDown(Level.Trial)
-  public void bits() {
+  public void bits() { // double: figures shown to people
     double t = Double.parseDouble(scale);
-    System.out.printf("%n[bits] scale=%s source=%s: %.2f random bits per sample (entropy of the discrete Laplace: %.2f bits)%n",
-        scale, source, (double) rnd.bitsConsumed() / samples, Math.log(2 * Math.E * t) / Math.log(2));
+    double r = Math.exp(-1 / t);
+    double laplaceEntropy = (-Math.log((1 - r) / (1 + r)) + 2 * r / ((1 - r) * (1 + r)) / t) / Math.log(2);
+    // sigma^2 = 10^4: the entropy of the discrete Gaussian is log2(sigma sqrt(2 pi e)) to 10^-9
+    double gaussianEntropy = Math.log(100 * Math.sqrt(2 * Math.PI * Math.E)) / Math.log(2);
+    System.out.printf("%n[bits] scale=%s source=%s: %.2f random bits per sample (entropy: discrete Laplace %.2f bits,"
+        + " discrete Gaussian sigma^2=10^4 %.2f bits)%n",
+        scale, source, (double) (rnd.bitsConsumed() - bitsAtStart) / samples, laplaceEntropy, gaussianEntropy);
   }
 
-  /** The exact discrete Laplace (CKS Algorithm 2). */
+  /** The exact discrete Laplace by inversion (the default sampler). */
   @Benchmark
   @OperationsPerInvocation(N)
   public long[] laplace() {
     laplace.fill(out, rnd);
+    samples += N;
+    return out;
+  }
+
+  /** The exact discrete Laplace by CKS Algorithm 2 (the reference sampler). */
+  @Benchmark
+  @OperationsPerInvocation(N)
+  public long[] laplaceCks() {
+    for (int i = 0; i < N; i++) {
+      out[i] = laplace.sampleReference(rnd);
+    }
     samples += N;
     return out;
   }
@@ -85,6 +105,17 @@ public class SamplerBenchmark {
   @OperationsPerInvocation(N)
   public long[] gaussian() {
     gaussian.fill(out, rnd);
+    samples += N;
+    return out;
+  }
+
+  /** The exact discrete Gaussian with sigma^2 = 10^4 by CKS Algorithm 3 (the reference sampler). */
+  @Benchmark
+  @OperationsPerInvocation(N)
+  public long[] gaussianCks() {
+    for (int i = 0; i < N; i++) {
+      out[i] = gaussian.sampleReference(rnd);
+    }
     samples += N;
     return out;
   }

@@ -272,7 +272,12 @@ public final class Exact {
     return n.divide(d).sqrt().add(BigInteger.ONE);
   }
 
-  private static boolean acceptGaussian(long y, long n, long d, long t, RandomSource rnd) {
+  /**
+   * The acceptance test of CKS Algorithm 3: true with probability exp(-(|y| - sigma^2/t)^2 /
+   * (2 sigma^2)) for sigma^2 = n/d (n, d >= 1) and proposal scale t >= 1; exact, on longs while
+   * the terms fit and on BigIntegers otherwise.
+   */
+  public static boolean acceptGaussian(long y, long n, long d, long t, RandomSource rnd) {
     try {
       // g = (|y| d t - n)^2 / (2 n d t^2)
       long diff = Math.subtractExact(Math.multiplyExact(Math.multiplyExact(Math.abs(y), d), t), n);
@@ -288,7 +293,8 @@ public final class Exact {
         BigInteger.valueOf(t), rnd);
   }
 
-  private static boolean acceptGaussian(BigInteger y, BigInteger n, BigInteger d, BigInteger t, RandomSource rnd) {
+  /** The acceptance test of CKS Algorithm 3 on BigIntegers; see the {@code long} version. */
+  public static boolean acceptGaussian(BigInteger y, BigInteger n, BigInteger d, BigInteger t, RandomSource rnd) {
     BigInteger diff = y.abs().multiply(d).multiply(t).subtract(n);
     BigInteger gn = diff.multiply(diff);
     BigInteger gd = BigInteger.TWO.multiply(n).multiply(d).multiply(t).multiply(t);
