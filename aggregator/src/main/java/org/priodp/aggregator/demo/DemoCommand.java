@@ -35,6 +35,7 @@ import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.service.HelperServer;
+import org.priodp.aggregator.service.LogFormat;
 import org.priodp.aggregator.service.UploadHandler;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.TaskDefinition;
@@ -147,10 +148,17 @@ public final class DemoCommand implements PrioDpSubcommand {
     out.flush();
     boolean ok = false;
     long started = System.nanoTime();
+    // the servers' request lines would break the progress bars: only warnings and errors
+    AutoCloseable quiet = LogFormat.quiet("org.priodp");
     try {
       run(out, err, variant, strategy, rule, dir);
       ok = true;
     } finally {
+      try {
+        quiet.close();
+      } catch (Exception e) {
+        // restoring a log level does not fail
+      }
       boolean sqlite = dbLeader == null || dbHelper == null;
       if (ok && temporary) {
         deleteRecursively(dir);
