@@ -37,7 +37,9 @@ import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.service.HelperServer;
 import org.priodp.aggregator.service.LogFormat;
 import org.priodp.aggregator.service.UploadHandler;
+import org.priodp.aggregator.service.internal.Causes;
 import org.priodp.aggregator.store.JdbcAggregateShareStore;
+import org.priodp.aggregator.store.StoreException;
 import org.priodp.aggregator.task.TaskDefinition;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
@@ -149,15 +151,25 @@ public final class DemoCommand implements PrioDpSubcommand {
     boolean ok = false;
     long started = System.nanoTime();
     // the servers' request lines would break the progress bars: only warnings and errors
-    AutoCloseable quiet = LogFormat.quiet("org.priodp");
+    List<AutoCloseable> quiet = List.of(LogFormat.quiet("org.priodp"),
+        LogFormat.quiet("com.zaxxer.hikari"));
     try {
       run(out, err, variant, strategy, rule, dir);
       ok = true;
+    } catch (StoreException | IOException | IllegalStateException e) {
+      // the environment failed (a store, a port, an aggregator's answer): one line, exit 1
+      if (verbose()) {
+        e.printStackTrace(err);
+      }
+      err.println("demo: " + Causes.describe(e));
+      return 1;
     } finally {
-      try {
-        quiet.close();
-      } catch (Exception e) {
-        // restoring a log level does not fail
+      for (AutoCloseable q : quiet) {
+        try {
+          q.close();
+        } catch (Exception e) {
+          // restoring a log level does not fail
+        }
       }
       boolean sqlite = dbLeader == null || dbHelper == null;
       if (ok && temporary) {
@@ -390,6 +402,16 @@ public final class DemoCommand implements PrioDpSubcommand {
       buckets[c] = b;
     }
     return buckets;
+  }
+
+  /** Whether {@code --verbose} was given, on this command or before it. */
+  private boolean verbose() {
+    for (picocli.CommandLine c = spec.commandLine(); c != null; c = c.getParent()) {
+      if (c.getParseResult() != null && c.getParseResult().hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void checkDb(String option, String url) {

@@ -130,6 +130,28 @@ class DemoCommandTest {
   }
 
   @Test
+  void aStoreThatDoesNotAnswerIsOneLineAndTheFolderIsNamed() throws Exception {
+    // nothing listens on port 1 of the loopback address: the Leader's store cannot open
+    CliRun r = CliRun.of("demo", "--clients", "10", "--epsilon", "none",
+        "--db-leader", "jdbc:postgresql://127.0.0.1:1/none");
+    assertEquals(1, r.code(), r.out() + r.err());
+    Matcher m = Pattern.compile("the stores were left in (\\S+)").matcher(r.err());
+    assertTrue(m.find(), r.err());
+    Path left = Path.of(m.group(1));
+    assertTrue(Files.isDirectory(left), r.err());
+    try (var files = Files.walk(left)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    List<String> lines = r.err().lines().filter(l -> l.startsWith("demo: ")).toList();
+    assertEquals(1, lines.size(), r.err());
+    assertTrue(lines.get(0).contains("cannot open store jdbc:postgresql://127.0.0.1:1/none"),
+        r.err());
+    assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+  }
+
+  @Test
   void badOptionsFailWithOneLine() {
     for (String[] args : new String[][] {
         {"demo", "--clients", "0"}, {"demo", "--length", "1"}, {"demo", "--epsilon", "-1"},
