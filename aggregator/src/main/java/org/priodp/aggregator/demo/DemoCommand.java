@@ -320,64 +320,55 @@ public final class DemoCommand implements PrioDpSubcommand {
   }
 
   /**
-   * Collects the interval, drawing the Leader's aggregation progress (reports committed to its
-   * batch buckets) and then the wait for the collection job.
+   * Waits, drawing the Leader's aggregation progress (reports committed to its batch buckets),
+   * until all {@code expected} reports are aggregated (or none was for 30 s) and the interval is
+   * over by the clock, so that the Leader finds the collection job ready at once; then collects
+   * the interval, drawing the wait for the collection job.
    */
   private static CollectionResult collect(ProvisionedTask task,
       JdbcAggregateShareStore leaderStore, Interval interval, long expected, PrintWriter err)
       throws IOException, InterruptedException {
+    long endMillis = (interval.start().value() + interval.duration().value())
+        * TIME_PRECISION * 1000;
+    DemoProgress aggregating = new DemoProgress(err, "aggregating", expected);
+    long last = -1;
+    long lastProgress = System.nanoTime();
+    while (true) {
+      long n = leaderStore.aggregatedReportCount(task.parameters().taskId());
+      aggregating.update(n);
+      if (n != last) {
+        last = n;
+        lastProgress = System.nanoTime();
+      }
+      boolean over = Clock.systemUTC().millis() >= endMillis;
+      if (over && (n >= expected || System.nanoTime() - lastProgress > 30_000_000_000L)) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    aggregating.finish();
+
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     DapCollector collector = DapCollector.of(task.collectorFile(), http, Duration.ofMinutes(30));
-    DemoProgress aggregating = new DemoProgress(err, "aggregating", expected);
-    DemoProgress[] collecting = {null};
-    ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+    DemoProgress collecting = new DemoProgress(err, "collecting", 1);
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "prio-dp-demo-progress");
       t.setDaemon(true);
       return t;
     });
-    Runnable draw = () -> {
-      synchronized (collecting) {
-        if (collecting[0] != null) {
-          collecting[0].update(0);
-          return;
-        }
-        long n = leaderStore.aggregatedReportCount(task.parameters().taskId());
-        aggregating.update(n);
-        if (n >= expected) {
-          aggregating.finish();
-          collecting[0] = new DemoProgress(err, "collecting", 1);
-          collecting[0].update(0);
-        }
-      }
-    };
-    poller.scheduleWithFixedDelay(() -> {
-      try {
-        draw.run();
-      } catch (RuntimeException e) {
-        // a progress bar never fails the demo
-      }
-    }, 0, 200, TimeUnit.MILLISECONDS);
-    CollectionResult result;
+    ticker.scheduleWithFixedDelay(() -> collecting.update(0), 0, 200, TimeUnit.MILLISECONDS);
     try {
-      result = collector.collect(new Query.TimeInterval(interval), (poll, wait, waited) -> { });
+      CollectionResult result =
+          collector.collect(new Query.TimeInterval(interval), (poll, wait, waited) -> { });
+      ticker.shutdownNow();
+      ticker.awaitTermination(5, TimeUnit.SECONDS);
+      collecting.finish();
+      return result;
     } catch (IOException | RuntimeException e) {
-      poller.shutdownNow();
-      synchronized (collecting) {
-        (collecting[0] != null ? collecting[0] : aggregating).abandon();
-      }
+      ticker.shutdownNow();
+      collecting.abandon();
       throw e;
     }
-    poller.shutdownNow();
-    poller.awaitTermination(5, TimeUnit.SECONDS);
-    synchronized (collecting) {
-      if (collecting[0] == null) {
-        aggregating.update(leaderStore.aggregatedReportCount(task.parameters().taskId()));
-        aggregating.finish();
-        collecting[0] = new DemoProgress(err, "collecting", 1);
-      }
-      collecting[0].finish();
-    }
-    return result;
   }
 
   /**
