@@ -18,10 +18,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * Manages the Helper's HPKE keys in the store (DAP-18 "HPKE Configuration Request"): {@code list},
- * {@code add} (a new active key of the mandatory suite) and {@code retire} (no longer advertised,
- * still decrypts). A running {@code serve} on the same database sees the change at the next
- * request.
+ * Manages an aggregator's (the Leader's or the Helper's) HPKE keys in its store (DAP-18 "HPKE
+ * Configuration Request"): {@code list}, {@code add} (a new active key of the mandatory suite)
+ * and {@code retire} (no longer advertised, still decrypts). A running {@code serve} on the same
+ * database sees the change at the next request.
  */
 @Command(
     name = "keys",
@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
     subcommands = {KeysCommand.ListKeys.class, KeysCommand.AddKey.class,
         KeysCommand.RetireKey.class},
     description = {
-      "Lists, adds and retires the Helper's HPKE keys.",
+      "Lists, adds and retires an aggregator's HPKE keys (Leader or Helper).",
       "These are the keys its hpke_config advertises. A retired key is no longer advertised but"
           + " still decrypts input shares sealed to it; keep it at least twice the Cache-Control"
           + " lifetime (2 days)."},

@@ -1,10 +1,5 @@
 package org.priodp.aggregator.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,29 +13,17 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.dap.BatchMode;
-import org.priodp.aggregator.dap.HpkeConfig;
-import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
-import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.hpke.Hpke;
-import org.priodp.aggregator.hpke.HpkeKeyPair;
-import org.priodp.aggregator.hpke.HpkeSuite;
-import org.priodp.aggregator.task.AuthToken;
-import org.priodp.aggregator.task.CollectorFile;
+import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.task.TaskDefinition;
-import org.priodp.aggregator.task.TaskFile;
-import org.priodp.aggregator.task.TaskParameters;
-import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
@@ -76,11 +59,7 @@ import picocli.CommandLine.Spec;
         + " https://helper.example/ --out task1"})
 public final class TaskNewCommand implements Callable<Integer> {
   /** The names of the files, in the order they are written. */
-  static final List<String> FILES = List.of("leader.json", "helper.json", "collector.json",
-      "client.json");
-
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT);
+  static final List<String> FILES = ProvisionedTask.FILES;
 
   @Spec
   CommandSpec spec;
@@ -131,11 +110,6 @@ public final class TaskNewCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Replace files that already exist in DIR.")
   boolean force;
 
-  /** The generated task: what goes into each file. */
-  record Generated(TaskParameters parameters, byte[] verifyKey, AuthToken leaderToken,
-      AuthToken collectorToken, HpkeConfig collectorConfig, HpkeKeyPair collectorKey) {
-  }
-
   @Override
   public Integer call() throws IOException {
     Prio3Variant variant = vdaf.variant();
@@ -172,8 +146,8 @@ public final class TaskNewCommand implements Callable<Integer> {
       throw new IllegalArgumentException("task configuration: " + e.getMessage(), e);
     }
     SecureRandom random = new SecureRandom();
-    Generated g = generate(config, variant, strategy, rule, random);
-    Map<String, String> files = render(g);
+    ProvisionedTask g = ProvisionedTask.generate(config, variant, strategy, rule, random);
+    Map<String, String> files = g.render();
     write(out, files, force);
     PrintWriter w = spec.commandLine().getOut();
     for (String f : FILES) {
@@ -183,58 +157,6 @@ public final class TaskNewCommand implements Callable<Integer> {
         + " and helper.json, give client.json to the Clients and keep collector.json for collect");
     w.flush();
     return 0;
-  }
-
-  /** Generates the task ID, keys and tokens for a task configuration. */
-  static Generated generate(TaskConfiguration config, Prio3Variant variant, DpStrategy strategy,
-      SensitivityRule rule, SecureRandom random) {
-    TaskId taskId = new TaskId(bytes(random, TaskId.LENGTH));
-    byte[] verifyKey = bytes(random, Prio3.VERIFY_KEY_SIZE);
-    AuthToken leaderToken = AuthToken.of(base64Url(bytes(random, 32)));
-    AuthToken collectorToken = AuthToken.of(base64Url(bytes(random, 32)));
-    HpkeKeyPair key = new Hpke(HpkeSuite.DAP_MANDATORY).generateKeyPair();
-    HpkeConfig hpke = new HpkeConfig(new HpkeConfigId(random.nextInt(256)),
-        HpkeSuite.DAP_MANDATORY.kem(), HpkeSuite.DAP_MANDATORY.kdf(),
-        HpkeSuite.DAP_MANDATORY.aead(), key.publicKey());
-    return new Generated(new TaskParameters(taskId, config, variant, strategy, rule), verifyKey,
-        leaderToken, collectorToken, hpke, key);
-  }
-
-  /**
-   * Returns the four files' text, each checked by the reader of its party: TaskFile for the
-   * aggregators (whose configurations must agree), CollectorFile, and TaskParameters.
-   */
-  static Map<String, String> render(Generated g) {
-    CollectorFile collector = new CollectorFile(g.parameters(), g.collectorToken(),
-        g.collectorConfig(), g.collectorKey());
-    ObjectNode collectorJson = collector.toJson();
-    Map<String, String> files = new LinkedHashMap<>();
-    files.put("leader.json", json(taskFile(g, "leader", collectorJson)));
-    files.put("helper.json", json(taskFile(g, "helper", collectorJson)));
-    files.put("collector.json", json(collectorJson));
-    files.put("client.json", json(g.parameters().toJson()));
-    // what each party's reader makes of its file
-    TaskDefinition l = TaskFile.parse(files.get("leader.json"), n -> null).get(0);
-    TaskDefinition h = TaskFile.parse(files.get("helper.json"), n -> null).get(0);
-    if (!l.configuration().equals(h.configuration())
-        || !l.configuration().equals(g.parameters().configuration())) {
-      throw new IllegalStateException("the Leader's and the Helper's task configurations differ");
-    }
-    return files;
-  }
-
-  private static ObjectNode taskFile(Generated g, String role, ObjectNode collectorJson) {
-    ObjectNode task = g.parameters().toJson();
-    task.put("role", role);
-    task.set("collector_hpke_config", collectorJson.get("collector_hpke_config").deepCopy());
-    task.put("auth_token", token(g.leaderToken()));
-    if (role.equals("leader")) {
-      task.put("collector_auth_token", token(g.collectorToken()));
-    }
-    task.put("vdaf_verify_key", base64Url(g.verifyKey()));
-    ObjectNode root = JsonNodeFactory.instance.objectNode();
-    root.putArray("tasks").add(task);
-    return root;
   }
 
   /**
@@ -281,28 +203,6 @@ public final class TaskNewCommand implements Callable<Integer> {
         Files.deleteIfExists(tmp);
       }
     }
-  }
-
-  private static String json(ObjectNode n) {
-    try {
-      return MAPPER.writeValueAsString(n) + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static String token(AuthToken t) {
-    return t.authorizationHeader().substring("Bearer ".length());
-  }
-
-  private static byte[] bytes(SecureRandom random, int n) {
-    byte[] b = new byte[n];
-    random.nextBytes(b);
-    return b;
-  }
-
-  private static String base64Url(byte[] b) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   private static String url(String option, String text) {

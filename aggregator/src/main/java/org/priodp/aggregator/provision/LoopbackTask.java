@@ -34,7 +34,7 @@ import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * A self-contained leader-selected DAP-18 task for runs on one machine (the demo and the load
+ * A self-contained leader-selected DAP-18 task for runs on one machine (the load
  * generator): a fresh collector key pair, a random task id and bearer token, the leader's and
  * the helper's task definitions (plain DAP-18: no DP-binding extension), and helpers
  * to write a batch, build its AggregateShareReq and open what an aggregator released.

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * prior-knowledge preface is refused) and no ALPN with TLS, so the 413 path, which closes the
  * connection with {@code Connection: close}, behaves the same for every client.
  *
- * <p>In-process use (e.g. by the demo): {@code int port = new HelperServer(tasks, store,
+ * <p>In-process use (e.g. by tests): {@code int port = new HelperServer(tasks, store,
  * RandomSource.secure()).start(0);} then {@code stop()}.
  */
 public final class HelperServer {

@@ -205,4 +205,12 @@ public interface AggregateShareStore extends AutoCloseable {
   /** Returns the Leader aggregation job (task, id), if any. */
   Optional<LeaderAggregationJob> leaderAggregationJob(TaskId taskId,
       org.priodp.aggregator.dap.AggregationJobId jobId);
+
+  // ---- the demo's progress (issue 17, demo part) ----
+
+  /**
+   * Returns how many of the task's reports are committed to a batch bucket (its {@code
+   * aggregated_reports} rows, DAP-18 "Aggregation Job Execution"): the progress of aggregation.
+   */
+  long aggregatedReportCount(TaskId taskId);
 }

@@ -1588,4 +1588,20 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
     return out;
   }
+
+  // ---- the demo's progress (issue 17, demo part) ----
+
+  @Override
+  public long aggregatedReportCount(TaskId taskId) {
+    return run("aggregatedReportCount", c -> {
+      try (PreparedStatement p = c.prepareStatement(
+          "SELECT COUNT(*) FROM aggregated_reports WHERE task_id = ?")) {
+        p.setBytes(1, taskId.bytes());
+        try (ResultSet rs = p.executeQuery()) {
+          rs.next();
+          return rs.getLong(1);
+        }
+      }
+    });
+  }
 }

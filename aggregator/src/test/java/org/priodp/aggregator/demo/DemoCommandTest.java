@@ -1,59 +1,162 @@
 package org.priodp.aggregator.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.priodp.aggregator.cli.CliRun;
 import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.cli.CliRun;
 
 class DemoCommandTest {
   private static final Pattern ROW =
       Pattern.compile("\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+\\[(-?\\d+), (-?\\d+)\\].*");
+  private static final Pattern STORES =
+      Pattern.compile("(?m)^  stores: leader (\\S+), helper (\\S+)$");
+
+  /** One table row: bucket, true count, noisy count, interval. */
+  private record Row(long truth, long noisy, long lo, long hi) {
+  }
+
+  private static List<Row> rows(String out, int length) {
+    List<Row> rows = out.lines().map(ROW::matcher).filter(Matcher::matches)
+        .map(m -> new Row(Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+            Long.parseLong(m.group(4)), Long.parseLong(m.group(5))))
+        .toList();
+    assertEquals(length, rows.size(), out);
+    return rows;
+  }
 
   @Test
-  void smallDemoPrintsAnHonestTable(@TempDir Path dir) {
+  void withoutNoiseTheCountsAreExactAndTheTemporaryStoresAreDeleted() {
+    CliRun r = CliRun.of("demo", "--clients", "300", "--length", "6", "--epsilon", "none");
+    assertEquals(0, r.code(), r.out() + r.err());
+    String out = r.out();
+    assertTrue(out.contains("no differential privacy"), out);
+    assertTrue(out.contains("300 clients uploaded their reports to the leader (0 refused)"), out);
+    assertTrue(out.contains("collector: 300 reports in the batch interval"), out);
+    assertTrue(out.contains("leader at http://127.0.0.1:"), out);
+    long total = 0;
+    for (Row row : rows(out, 6)) {
+      assertEquals(row.truth(), row.noisy(), out);
+      assertEquals(row.truth(), row.lo(), out);
+      assertEquals(row.truth(), row.hi(), out);
+      total += row.truth();
+    }
+    assertEquals(300, total, "every client's measurement is counted once");
+    assertTrue(out.contains("6 of 6 intervals contain the true count"), out);
+    Matcher stores = STORES.matcher(out);
+    assertTrue(stores.find(), out);
+    Path leader = Path.of(stores.group(1));
+    assertTrue(leader.toString().endsWith("leader.sqlite"), out);
+    assertFalse(Files.exists(leader.getParent()), "the temporary folder is deleted: " + out);
+    // the progress bars go to stderr
+    assertTrue(r.err().contains("uploading"), r.err());
+    assertTrue(r.err().contains("aggregating"), r.err());
+    assertTrue(r.err().contains("collecting"), r.err());
+  }
+
+  @Test
+  void withNoiseTheTruthLiesInTheIntervalsAndDataDirIsKept(@TempDir Path dir) {
     CliRun r = CliRun.of("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2",
         "--data-dir", dir.toString());
-    assertEquals(0, r.code(), r.err());
+    assertEquals(0, r.code(), r.out() + r.err());
     String out = r.out();
     assertTrue(out.contains("epsilon = 1/2"), out);
-    assertTrue(out.contains("300 reports sharded, verified by both aggregators and aggregated (0 rejected)"), out);
-    assertTrue(out.contains("served its noised, HPKE-sealed share at http://127.0.0.1:"), out);
-    assertTrue(out.contains("collector: decrypted both shares"), out);
     assertTrue(Files.isRegularFile(dir.resolve("helper.sqlite")), "the helper's SQLite store");
-    List<String> rows = out.lines().filter(l -> ROW.matcher(l).matches()).toList();
-    assertEquals(6, rows.size(), out);
-    long trueTotal = 0;
+    assertTrue(Files.isRegularFile(dir.resolve("leader.sqlite")), "the leader's SQLite store");
+    assertTrue(out.contains("the stores were left in " + dir), out);
+    long total = 0;
     int covered = 0;
-    for (String row : rows) {
-      Matcher m = ROW.matcher(row);
-      assertTrue(m.matches());
-      long truth = Long.parseLong(m.group(2));
-      long noisy = Long.parseLong(m.group(3));
-      long lo = Long.parseLong(m.group(4));
-      long hi = Long.parseLong(m.group(5));
-      trueTotal += truth;
+    for (Row row : rows(out, 6)) {
+      total += row.truth();
       // the interval is centred on the noisy count: scale 4 per aggregator at epsilon 1/2
-      assertEquals(noisy, (lo + hi) / 2, row);
-      assertTrue(hi - lo > 0 && hi - lo < 100, row);
-      covered += lo <= truth && truth <= hi ? 1 : 0;
+      assertEquals(row.noisy(), (row.lo() + row.hi()) / 2, out);
+      assertTrue(row.hi() - row.lo() > 0 && row.hi() - row.lo() < 100, out);
+      covered += row.lo() <= row.truth() && row.truth() <= row.hi() ? 1 : 0;
     }
-    assertEquals(300, trueTotal, "every client's measurement is counted once");
+    assertEquals(300, total, "every client's measurement is counted once");
     // each interval covers with probability >= 0.95; 4 or more of 6 fail with probability < 1e-4
     assertTrue(covered >= 4, out);
     assertTrue(out.contains(covered + " of 6 intervals contain the true count"), out);
   }
 
   @Test
+  void onPostgresqlEachAggregatorHasItsOwnSchema() throws Exception {
+    String url = System.getenv("PRIODP_PG_URL");
+    assumeTrue(url != null && !url.isBlank(), "PRIODP_PG_URL not set");
+    String suffix = Long.toString(System.nanoTime(), 36);
+    String leader = "demo_leader_" + suffix;
+    String helper = "demo_helper_" + suffix;
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + leader);
+      s.execute("CREATE SCHEMA " + helper);
+    }
+    String sep = url.contains("?") ? "&" : "?";
+    try {
+      CliRun r = CliRun.of("demo", "--clients", "300", "--length", "4", "--epsilon", "none",
+          "--db-leader", url + sep + "currentSchema=" + leader,
+          "--db-helper", url + sep + "currentSchema=" + helper);
+      assertEquals(0, r.code(), r.out() + r.err());
+      long total = 0;
+      for (Row row : rows(r.out(), 4)) {
+        assertEquals(row.truth(), row.noisy(), r.out());
+        total += row.truth();
+      }
+      assertEquals(300, total, r.out());
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        for (String schema : List.of(leader, helper)) {
+          try (var rs = s.executeQuery("SELECT COUNT(*) FROM " + schema + ".aggregated_reports")) {
+            rs.next();
+            assertEquals(300, rs.getLong(1), schema);
+          }
+        }
+      }
+    } finally {
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("DROP SCHEMA IF EXISTS " + leader + " CASCADE");
+        s.execute("DROP SCHEMA IF EXISTS " + helper + " CASCADE");
+      }
+    }
+  }
+
+  @Test
+  void aStoreThatDoesNotAnswerIsOneLineAndTheFolderIsNamed() throws Exception {
+    // nothing listens on port 1 of the loopback address: the Leader's store cannot open
+    CliRun r = CliRun.of("demo", "--clients", "10", "--epsilon", "none",
+        "--db-leader", "jdbc:postgresql://127.0.0.1:1/none");
+    assertEquals(1, r.code(), r.out() + r.err());
+    Matcher m = Pattern.compile("the stores were left in (\\S+)").matcher(r.err());
+    assertTrue(m.find(), r.err());
+    Path left = Path.of(m.group(1));
+    assertTrue(Files.isDirectory(left), r.err());
+    try (var files = Files.walk(left)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    List<String> lines = r.err().lines().filter(l -> l.startsWith("demo: ")).toList();
+    assertEquals(1, lines.size(), r.err());
+    assertTrue(lines.get(0).contains("cannot open store jdbc:postgresql://127.0.0.1:1/none"),
+        r.err());
+    assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+  }
+
+  @Test
   void badOptionsFailWithOneLine() {
     for (String[] args : new String[][] {
-        {"demo", "--clients", "0"}, {"demo", "--length", "1"}, {"demo", "--epsilon", "-1"}}) {
+        {"demo", "--clients", "0"}, {"demo", "--length", "1"}, {"demo", "--epsilon", "-1"},
+        {"demo", "--db-leader", "jdbc:sqlite:x.db"},
+        {"demo", "--db-leader", "jdbc:postgresql://h/db", "--db-helper", "jdbc:postgresql://h/db"}}) {
       CliRun r = CliRun.of(args);
       assertEquals(2, r.code(), String.join(" ", args));
       assertEquals(1, r.err().lines().count(), r.err());

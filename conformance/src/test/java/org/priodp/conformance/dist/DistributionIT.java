@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The distribution of docs/DEPLOY.md works with only a JDK: {@code prio-dp-VERSION.tar.gz},
  * unpacked into an empty folder, runs {@code bin/prio-dp --version}, {@code --help} and
  * {@code serve} (a Helper on SQLite, up to {@code /healthz} and {@code /readyz}, then SIGTERM)
- * from that folder, with a PATH of the JDK's bin folder and a few basic tools (no Maven, no
+ * and a whole task (task new, a Leader and a Helper serve, upload, collect) from that folder, with a PATH of the JDK's bin folder and a few basic tools (no Maven, no
  * source tree), and its launcher refuses a missing or old Java in one clear line.
  *
  * <p>Runs after {@code package} (the surefire execution {@code distribution-test} of the
@@ -173,6 +173,62 @@ class DistributionIT {
     assertTrue(helper.log().contains("stopped"), helper.log());
   }
 
+  @Test
+  void taskNewLeaderAndHelperServeUploadAndCollectFromTheTarball() throws Exception {
+    // a task names both aggregators' URLs: pick two free loopback ports first
+    int leaderPort = freePort();
+    int helperPort = freePort();
+    Result created = dist.run("task", "new", "--vdaf", "Prio3Histogram", "--length", "4",
+        "--chunk-length", "2", "--time-precision", "2", "--min-batch-size", "1",
+        "--leader-url", "http://127.0.0.1:" + leaderPort + "/",
+        "--helper-url", "http://127.0.0.1:" + helperPort + "/", "--out", "task1");
+    assertEquals(0, created.exit(), created.toString());
+    for (String f : List.of("leader.json", "helper.json", "collector.json", "client.json")) {
+      assertTrue(Files.isRegularFile(dist.cwd.resolve("task1").resolve(f)), f + ": " + created);
+    }
+    // each aggregator with its own task file and SQLite store, as two hosts would have
+    Path leaderDir = Files.createDirectories(dist.cwd.resolve("leader"));
+    Path helperDir = Files.createDirectories(dist.cwd.resolve("helper"));
+    Files.copy(dist.cwd.resolve("task1/leader.json"), leaderDir.resolve("leader.json"));
+    Files.copy(dist.cwd.resolve("task1/helper.json"), helperDir.resolve("helper.json"));
+
+    Server helper = dist.serve(helperDir.resolve("helper.json"), "jdbc:sqlite:helper/helper.db",
+        helperPort);
+    Server leader = null;
+    try {
+      leader = dist.serve(leaderDir.resolve("leader.json"), "jdbc:sqlite:leader/leader.db",
+          leaderPort);
+      long precision = 2;
+      long start = Math.floorDiv(System.currentTimeMillis() / 1000, precision) * precision;
+      Result upload = dist.run("upload", "--task", "task1/client.json", "0", "3", "1", "1", "2",
+          "3", "3");
+      assertEquals(0, upload.exit(), upload + "\n--- leader\n" + leader.log());
+      long end = (Math.floorDiv(System.currentTimeMillis() / 1000, precision) + 1) * precision;
+
+      Result collect = dist.run("collect", "--task", "task1/collector.json", "--interval",
+          start + "/" + (end - start), "--format", "csv", "--timeout", "90");
+      assertEquals(0, collect.exit(), collect + "\n--- leader\n" + leader.log()
+          + "\n--- helper\n" + helper.log());
+      // no DP: the estimates are the true counts and the intervals are points
+      assertEquals(List.of("index,estimate,lower,upper", "0,1,1,1", "1,2,2,2", "2,1,1,1",
+          "3,3,3,3"), collect.stdout().strip().lines().toList(), collect.toString());
+      assertTrue(Files.isRegularFile(leaderDir.resolve("leader.db")), leader.log());
+      assertTrue(Files.isRegularFile(helperDir.resolve("helper.db")), helper.log());
+    } finally {
+      if (leader != null) {
+        assertEquals(0, leader.stop(), "the Leader did not exit 0 on SIGTERM:\n" + leader.log());
+      }
+      assertEquals(0, helper.stop(), "the Helper did not exit 0 on SIGTERM:\n" + helper.log());
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
   /** What a command printed and its exit status. */
   record Result(int exit, String stdout, String stderr) {
     @Override
@@ -268,8 +324,13 @@ class DistributionIT {
 
     /** Starts {@code bin/prio-dp serve --config tasks --port 0 --db db extra...}. */
     Server serve(Path tasks, String db, String... extra) throws Exception {
+      return serve(tasks, db, 0, extra);
+    }
+
+    /** Starts {@code bin/prio-dp serve --config tasks --port port --db db extra...}. */
+    Server serve(Path tasks, String db, int port, String... extra) throws Exception {
       List<String> args = new ArrayList<>(List.of("serve", "--config", tasks.toString(),
-          "--port", "0", "--db", db));
+          "--port", Integer.toString(port), "--db", db));
       args.addAll(List.of(extra));
       Path log = Files.createTempFile(cwd.getParent(), "serve", ".log");
       Process p = builder(env, args).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
