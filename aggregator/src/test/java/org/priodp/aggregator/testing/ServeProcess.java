@@ -28,12 +28,18 @@ public final class ServeProcess {
   /** Starts {@code serve --config config --port 0 --db db} plus {@code extra} arguments. */
   public static Process start(Path config, String db, Path log, List<String> jvmFlags,
       String... extra) throws java.io.IOException {
+    return start(config, db, log, 0, jvmFlags, extra);
+  }
+
+  /** Starts {@code serve --config config --port port --db db} plus {@code extra} arguments. */
+  public static Process start(Path config, String db, Path log, int port, List<String> jvmFlags,
+      String... extra) throws java.io.IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
         "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
         "-Xmx256m"));
     cmd.addAll(jvmFlags);
     cmd.addAll(List.of("org.priodp.aggregator.cli.PrioDp", "serve", "--config",
-        config.toString(), "--port", "0", "--db", db));
+        config.toString(), "--port", String.valueOf(port), "--db", db));
     cmd.addAll(List.of(extra));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
 import org.priodp.conformance.load.AggregationLoad;
+import org.priodp.conformance.load.EndToEndLoad;
 import org.priodp.conformance.load.LoadGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,14 +28,22 @@ import picocli.CommandLine.Spec;
           + " shard, sealed Helper share) in AggregationJobInitReq bodies of --job-size reports"
           + " before the clock starts, posts them with --concurrency jobs in flight, checks every"
           + " answer, and prints reports/s accepted and the ratio (Helper time per report per"
-          + " core) / (one bare HPKE open)."
+          + " core) / (one bare HPKE open).",
+      "",
+      "With --end-to-end it runs a Leader and a Helper in-process on loopback (SQLite each, or"
+          + " --db-leader and --db-helper), prepares --reports reports with the DAP Client"
+          + " before the clock starts, uploads them with --concurrency uploaders and"
+          + " --reports-per-request reports a request, collects the batch, and prints uploads/s"
+          + " accepted, reports/s aggregated by both aggregators and the time from the last"
+          + " upload to the collected result."
     },
     footer = {
       "%nExamples:",
       "  prio-dp loadgen --new 2000 --repeats 20000 --concurrency 8",
       "  prio-dp loadgen --new 500 --repeats 5000 \\",
       "      --db 'jdbc:postgresql://127.0.0.1:5432/priodp?user=priodp'",
-      "  prio-dp loadgen --aggregation --vdaf histogram10 --reports 20000 --job-size 1000"
+      "  prio-dp loadgen --aggregation --vdaf histogram10 --reports 20000 --job-size 1000",
+      "  prio-dp loadgen --end-to-end --vdaf histogram10 --reports 100000"
     })
 public final class LoadCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;
@@ -60,21 +69,40 @@ public final class LoadCommand implements PrioDpSubcommand {
   boolean aggregation;
 
   @Option(names = "--vdaf", defaultValue = "histogram10", paramLabel = "VDAF",
-      description = "With --aggregation: histogram10 (Prio3Histogram, length 10, chunk 4) or"
+      description = "With --aggregation or --end-to-end: histogram10 (Prio3Histogram, length 10, chunk 4) or"
           + " sumvec100 (Prio3SumVec, length 100, max 255, chunk 10).")
   String vdaf;
 
   @Option(names = "--reports", defaultValue = "20000", paramLabel = "N",
-      description = "With --aggregation: reports to aggregate.")
+      description = "With --aggregation or --end-to-end: reports to aggregate.")
   int reports;
 
   @Option(names = "--job-size", defaultValue = "1000", paramLabel = "N",
-      description = "With --aggregation: reports per aggregation job.")
+      description = "With --aggregation or --end-to-end: reports per aggregation job.")
   int jobSize;
+
+  @Option(names = "--end-to-end",
+      description = "Upload, aggregate and collect through an in-process Leader and Helper.")
+  boolean endToEnd;
+
+  @Option(names = "--reports-per-request", defaultValue = "100", paramLabel = "N",
+      description = "With --end-to-end: reports per upload request.")
+  int reportsPerRequest;
+
+  @Option(names = "--db-leader", paramLabel = "URL",
+      description = "With --end-to-end: the Leader's store (default: a fresh SQLite file).")
+  String dbLeader;
+
+  @Option(names = "--db-helper", paramLabel = "URL",
+      description = "With --end-to-end: the Helper's store (default: a fresh SQLite file).")
+  String dbHelper;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    if (endToEnd) {
+      return endToEnd(out);
+    }
     if (aggregation) {
       return aggregation(out);
     }
@@ -100,6 +128,33 @@ public final class LoadCommand implements PrioDpSubcommand {
       out.printf("%-11s %9d %11d %9.0f %9.2f %9.2f %9.2f%n", p.phase(), p.requests(), p.concurrency(),
           p.perSecond(), p.quantileMs(0.5), p.quantileMs(0.99), p.quantileMs(1.0));
     }
+    out.flush();
+    return 0;
+  }
+
+  private Integer endToEnd(PrintWriter out) throws Exception {
+    java.util.Properties properties = new java.util.Properties();
+    for (String u : new String[] {dbLeader, dbHelper}) {
+      if (u != null && !u.startsWith("jdbc:postgresql:") && !u.startsWith("jdbc:sqlite:")) {
+        throw new IllegalArgumentException("--db-leader, --db-helper: expected"
+            + " jdbc:postgresql://... or jdbc:sqlite:FILE");
+      }
+    }
+    String password = System.getenv("PRIODP_DB_PASSWORD");
+    if (password != null) {
+      properties.setProperty("password", password);
+    }
+    EndToEndLoad.Result r = EndToEndLoad.run(AggregationLoad.Vdaf.parse(vdaf), reports,
+        concurrency, reportsPerRequest, jobSize, dbLeader, dbHelper, properties,
+        spec.commandLine().getErr());
+    out.printf("vdaf %s, %d reports, %d uploaders, %d reports/request, %d cores%n", vdaf,
+        r.reports(), r.uploaders(), r.perRequest(), r.cores());
+    out.printf("prepared (before the clock)   %8.1f s%n", r.prepareSeconds());
+    out.printf("uploads/s accepted            %8.0f  (%.1f s)%n", r.uploadsPerSecond(),
+        r.uploadSeconds());
+    out.printf("reports/s aggregated          %8.0f  (%.1f s, first upload accepted to last"
+        + " report committed)%n", r.aggregatedPerSecond(), r.aggregateSeconds());
+    out.printf("last upload to collected      %8.1f s%n", r.collectSeconds());
     out.flush();
     return 0;
   }
