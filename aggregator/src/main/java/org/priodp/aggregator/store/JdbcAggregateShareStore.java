@@ -1396,22 +1396,16 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     if (ids.size() < minReports) {
       return Optional.empty();
     }
-    try (PreparedStatement p = c.prepareStatement("UPDATE client_reports SET"
-        + " aggregation_job_id = ? WHERE task_id = ? AND report_id = ?"
-        + " AND aggregation_job_id IS NULL")) {
-      for (byte[] id : ids) {
-        p.setBytes(1, jobId.bytes());
-        p.setBytes(2, taskId.bytes());
-        p.setBytes(3, id);
-        p.addBatch();
-      }
-      int[] counts = p.executeBatch();
-      for (int n : counts) {
-        if (n != 1 && n != Statement.SUCCESS_NO_INFO) {
-          throw new SQLException("a client report was claimed concurrently; the task"
-              + " transaction should have prevented it");
-        }
-      }
+    // one set-based statement claims the same rows the SELECT saw (the task transaction keeps
+    // them unclaimed in between); a statement per report made PostgreSQL job creation hold the
+    // task's lock long enough to stall uploads
+    int claimed = update(c, "UPDATE client_reports SET aggregation_job_id = ? WHERE task_id = ?"
+        + " AND aggregation_job_id IS NULL AND report_id IN (SELECT report_id FROM client_reports"
+        + " WHERE task_id = ? AND aggregation_job_id IS NULL ORDER BY report_time, report_id"
+        + " LIMIT ?)", jobId.bytes(), taskId.bytes(), taskId.bytes(), maxReports);
+    if (claimed != ids.size()) {
+      throw new SQLException("claimed " + claimed + " client reports, selected " + ids.size()
+          + "; the task transaction should have kept them unclaimed");
     }
     try (PreparedStatement p = c.prepareStatement("INSERT INTO leader_aggregation_jobs ("
         + LEADER_JOB_COLUMNS + ", updated_at_ms)"
