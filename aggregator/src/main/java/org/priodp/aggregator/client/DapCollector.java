@@ -161,7 +161,16 @@ public final class DapCollector {
       throw new IOException("the Leader's answer is not a CollectionJobResp: " + e.getMessage(),
           e);
     }
-    return finish(req, resp);
+    CollectionResult result = finish(req, resp);
+    if (query instanceof Query.LeaderSelected && job != null) {
+      // DAP-18 "Collection Job Deletion": the batch is collected. Every leader-selected request
+      // is the same bytes, so the Leader answers this job until it is deleted; deleting it lets
+      // the next collect get the next batch. The result stands whatever the DELETE answers.
+      HttpRequest delete = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
+          .header("Authorization", token.authorizationHeader()).DELETE().build();
+      DapHttp.send(http, delete, "the Leader");
+    }
+    return result;
   }
 
   /**

@@ -78,18 +78,27 @@ class DapCollectorTest {
   }
 
   private static TaskParameters task(String leaderUrl, DpStrategy strategy) {
+    return task(leaderUrl, strategy, BatchMode.TIME_INTERVAL);
+  }
+
+  private static TaskParameters task(String leaderUrl, DpStrategy strategy, BatchMode mode) {
     return new TaskParameters(new TaskId(TASK_ID), TaskDefinition.configurationFor(VARIANT,
         "collector test".getBytes(StandardCharsets.US_ASCII), leaderUrl,
-        "https://helper.example/", 60, 5, BatchMode.TIME_INTERVAL, List.of()),
+        "https://helper.example/", 60, 5, mode, List.of()),
         VARIANT, strategy, SensitivityRule.PRIODP);
   }
 
   /** TaskConfiguration as the spec encodes it (Prio3SumVec {length; max_measurement; chunk}). */
   private static byte[] specTaskConfiguration(String leaderUrl) {
+    return specTaskConfiguration(leaderUrl, 1);
+  }
+
+  /** The same with batch_mode 1 (time_interval) or 2 (leader_selected). */
+  private static byte[] specTaskConfiguration(String leaderUrl, int batchMode) {
     return new SpecTls().u8(14).raw("collector test".getBytes(StandardCharsets.US_ASCII))
         .opaque16(leaderUrl.getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://helper.example/".getBytes(StandardCharsets.US_ASCII))
-        .u64(60).u64(5).u8(1).opaque16(new byte[0])
+        .u64(60).u64(5).u8(batchMode).opaque16(new byte[0])
         .u32(3).opaque16(new SpecTls().u32(3).u64(7).u32(2).bytes())
         .opaque16(new byte[0]).bytes();
   }
@@ -201,6 +210,45 @@ class DapCollectorTest {
       assertEquals(vec(11, 10, 19), r.result().estimates(), "the exact sum without DP");
       assertEquals(BigInteger.ZERO, r.result().halfWidth());
       assertEquals(3, leader.requests.size());
+    }
+  }
+
+  @Test
+  void aLeaderSelectedCollectionDeletesItsJobSoTheNextCollectGetsTheNextBatch() throws Exception {
+    String[] url = new String[1];
+    String jobPath = "/tasks/" + new TaskId(TASK_ID).toBase64Url() + "/collection_jobs/lsJob";
+    // CollectionJobReq { Query { leader_selected (2), config<0..2^16-1> = empty }; agg_param
+    // <0..2^32-1> = empty; extensions<0..2^16-1> = empty }
+    byte[] cjr = new SpecTls().u8(2).opaque16(new byte[0]).opaque32(new byte[0])
+        .opaque16(new byte[0]).bytes();
+    List<String> seen = new ArrayList<>();
+    try (FakeHttp leader = new FakeHttp(req -> {
+      assertEquals("Bearer " + TOKEN, req.header("Authorization"));
+      seen.add(req.method() + " " + req.path());
+      if (req.method().equals("DELETE")) {
+        return new Response(204, Map.of(), new byte[0]);
+      }
+      assertArrayEquals(cjr, req.body());
+      try {
+        byte[][] shares = aggregateShares(MEASUREMENTS);
+        byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(url[0], 2)).raw(cjr)
+            .bytes();
+        byte[] resp = new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
+            .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
+        return new Response(201, Map.of("Location", jobPath, "Content-Type",
+            "application/ppm-dap;message=collection-job-resp"), resp);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    })) {
+      url[0] = leader.url() + "/";
+      DapCollector c = new DapCollector(task(url[0], new DpStrategy.NoDifferentialPrivacy(),
+          BatchMode.LEADER_SELECTED), AuthToken.of(TOKEN), collectorConfig(), projectKey(),
+          HttpClient.newHttpClient(), d -> { }, Duration.ofMinutes(1), 0.95);
+      CollectionResult r = c.collect(new Query.LeaderSelected(), (p, w, t) -> { });
+      assertEquals(vec(11, 10, 19), r.result().estimates());
+      String collection = "/tasks/" + new TaskId(TASK_ID).toBase64Url() + "/collection_jobs";
+      assertEquals(List.of("POST " + collection, "DELETE " + jobPath), seen);
     }
   }
 
