@@ -127,7 +127,8 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Option(names = "--report-retention", paramLabel = "DURATION",
       defaultValue = "${env:PRIODP_REPORT_RETENTION}",
-      description = "Keep report IDs, finished aggregation jobs and collected batch buckets for"
+      description = "Keep report IDs, uploaded reports, finished aggregation jobs and collected"
+          + " batch buckets for"
           + " this long (report time; seconds, or 30d, 12h, 90m, P30D), then delete them every"
           + " five minutes; reports older than that are rejected (report_dropped). Default:"
           + " keep forever. [PRIODP_REPORT_RETENTION]")

@@ -630,6 +630,23 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
     }
   }
 
+  /** Reads one row of a row mapper's shape. */
+  @FunctionalInterface
+  private interface Row<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** Runs one query with its parameters bound in order; returns its first row, if any. */
+  private static <T> Optional<T> queryOne(Connection c, String sql, Row<T> row, Object... params)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      bind(p, params);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? Optional.of(row.read(rs)) : Optional.empty();
+      }
+    }
+  }
+
   private static void bind(PreparedStatement p, Object... params) throws SQLException {
     for (int i = 0; i < params.length; i++) {
       Object v = params[i];
@@ -787,14 +804,9 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static Optional<BatchAggregation> readBatch(Connection c, TaskId taskId,
       BatchIdentifier batch) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT " + BATCH_COLUMNS
-        + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier = ?")) {
-      p.setBytes(1, taskId.bytes());
-      p.setBytes(2, batch.bytes());
-      try (ResultSet rs = p.executeQuery()) {
-        return rs.next() ? Optional.of(batchRow(rs)) : Optional.empty();
-      }
-    }
+    return queryOne(c, "SELECT " + BATCH_COLUMNS
+        + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier = ?",
+        JdbcAggregateShareStore::batchRow, taskId.bytes(), batch.bytes());
   }
 
   @Override
@@ -1041,14 +1053,9 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static Optional<CollectionJobRecord> readCollectionJob(Connection c, TaskId taskId,
       org.priodp.aggregator.dap.CollectionJobId jobId) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT " + COLLECTION_JOB_COLUMNS
-        + " FROM collection_jobs WHERE task_id = ? AND job_id = ?")) {
-      p.setBytes(1, taskId.bytes());
-      p.setBytes(2, jobId.bytes());
-      try (ResultSet rs = p.executeQuery()) {
-        return rs.next() ? Optional.of(collectionJobRow(rs)) : Optional.empty();
-      }
-    }
+    return queryOne(c, "SELECT " + COLLECTION_JOB_COLUMNS
+        + " FROM collection_jobs WHERE task_id = ? AND job_id = ?",
+        JdbcAggregateShareStore::collectionJobRow, taskId.bytes(), jobId.bytes());
   }
 
   private static List<CollectionJobRecord> readCollectionJobs(Connection c, TaskId taskId,
@@ -1359,14 +1366,9 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
 
   private static Optional<LeaderAggregationJob> readLeaderJob(Connection c, TaskId taskId,
       org.priodp.aggregator.dap.AggregationJobId jobId) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT " + LEADER_JOB_COLUMNS
-        + " FROM leader_aggregation_jobs WHERE task_id = ? AND job_id = ?")) {
-      p.setBytes(1, taskId.bytes());
-      p.setBytes(2, jobId.bytes());
-      try (ResultSet rs = p.executeQuery()) {
-        return rs.next() ? Optional.of(leaderJobRow(rs)) : Optional.empty();
-      }
-    }
+    return queryOne(c, "SELECT " + LEADER_JOB_COLUMNS
+        + " FROM leader_aggregation_jobs WHERE task_id = ? AND job_id = ?",
+        JdbcAggregateShareStore::leaderJobRow, taskId.bytes(), jobId.bytes());
   }
 
   private static Optional<LeaderAggregationJob> createLeaderJob(Connection c, TaskId taskId,
