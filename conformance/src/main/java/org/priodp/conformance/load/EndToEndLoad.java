@@ -23,28 +23,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
+import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDp;
 import org.priodp.aggregator.client.CollectionResult;
+import org.priodp.aggregator.client.CollectorTask;
 import org.priodp.aggregator.client.DapClient;
 import org.priodp.aggregator.client.DapCollector;
 import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.UploadRequest;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
-import org.priodp.aggregator.service.HelperServer;
-import org.priodp.aggregator.service.LogFormat;
-import org.priodp.aggregator.service.UploadHandler;
-import org.priodp.aggregator.store.AggregateShareStore;
-import org.priodp.aggregator.store.BatchAggregation;
-import org.priodp.aggregator.store.JdbcAggregateShareStore;
-import org.priodp.aggregator.task.CollectorFile;
-import org.priodp.aggregator.task.TaskDefinition;
-import org.priodp.aggregator.task.TaskFile;
+import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.UploadHandler;
 import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.aggregator.taskfile.ClientTaskFile;
+import org.priodp.aggregator.taskfile.CollectorTaskFile;
+import org.priodp.aggregator.taskfile.TaskFile;
 import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3Variant;
 
@@ -137,8 +139,8 @@ public final class EndToEndLoad {
     }
     TaskDefinition leaderTask = TaskFile.read(dir.resolve("task/leader.json")).get(0);
     TaskDefinition helperTask = TaskFile.read(dir.resolve("task/helper.json")).get(0);
-    CollectorFile collectorFile = CollectorFile.read(dir.resolve("task/collector.json"));
-    TaskParameters clientTask = TaskParameters.read(dir.resolve("task/client.json"));
+    CollectorTask collectorFile = CollectorTaskFile.read(dir.resolve("task/collector.json"));
+    TaskParameters clientTask = ClientTaskFile.read(dir.resolve("task/client.json"));
 
     String lUrl = leaderDb != null ? leaderDb : "jdbc:sqlite:" + dir.resolve("leader.db");
     String hUrl = helperDb != null ? helperDb : "jdbc:sqlite:" + dir.resolve("helper.db");
@@ -175,7 +177,7 @@ public final class EndToEndLoad {
   }
 
   private static Result measure(AggregationLoad.Vdaf vdaf, int n, int uploaders, int perRequest,
-      TaskDefinition leaderTask, TaskParameters clientTask, CollectorFile collectorFile,
+      TaskDefinition leaderTask, TaskParameters clientTask, CollectorTask collectorFile,
       AggregateShareStore leaderStore, AggregateShareStore helperStore, int leaderPort,
       PrintWriter err) throws Exception {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

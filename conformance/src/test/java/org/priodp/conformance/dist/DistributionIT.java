@@ -156,7 +156,7 @@ class DistributionIT {
   void serveHelperAnswersHealthAndReadinessThenStopsOnSigterm() throws Exception {
     Path tasks = dist.cwd.resolve("helper.json");
     Files.copy(Path.of(System.getProperty("priodp.root", ".."),
-        "aggregator/src/test/resources/tasks.example.json"), tasks);
+        "aggregator/cli/src/test/resources/tasks.example.json"), tasks);
     Files.createDirectories(dist.cwd.resolve("state"));
 
     Server helper = dist.serve(tasks, "jdbc:sqlite:state/helper.db");

@@ -1,0 +1,249 @@
+package org.priodp.aggregator.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.priodp.aggregator.client.CollectionResult;
+import org.priodp.aggregator.client.CollectorTask;
+import org.priodp.aggregator.client.DapCollector;
+import org.priodp.aggregator.client.DapProblemException;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.aggregator.task.TimeText;
+import org.priodp.aggregator.taskfile.CollectorTaskFile;
+import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code collect}: the Collector of DAP-18 ("Collecting Results") from collector.json: starts a
+ * collection job at the Leader, polls it with a progress line on stderr, opens both aggregate
+ * shares, decodes the noised aggregate and prints it with its intervals (a table, JSON or CSV).
+ */
+@Command(
+    name = "collect",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Collects a batch from the Leader and prints it with its intervals.",
+      "Starts a DAP-18 collection job with the Collector's token, polls it as the Leader's"
+          + " Retry-After says, opens the Leader's and the Helper's aggregate shares with the"
+          + " Collector's private key, unshards them and prints each value with the interval of"
+          + " its noise. A refused or failed job prints its DAP error type."},
+    footer = {"%nExample:",
+      "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400"})
+public final class CollectCommand implements PrioDpSubcommand {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--task", required = true, paramLabel = "FILE",
+      description = "The Collector's task file (collector.json from task new).")
+  Path task;
+
+  @Option(names = "--interval", paramLabel = "INTERVAL",
+      description = "The batch interval of a time_interval task, START/DURATION: START in RFC"
+          + " 3339 or seconds since the epoch, DURATION in seconds, both multiples of the time"
+          + " precision.")
+  String interval;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+      description = "table, json or csv.")
+  String format;
+
+  @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95",
+      description = "Coverage of the intervals, in (0, 1).")
+  String confidence;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "3600",
+      description = "How long to wait for the job to be ready.")
+  String timeout;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    String fmt = format.strip().toLowerCase(java.util.Locale.ROOT);
+    if (!fmt.equals("table") && !fmt.equals("json") && !fmt.equals("csv")) {
+      throw new IllegalArgumentException("--format: expected table, json or csv, got '" + format
+          + "'");
+    }
+    double c = SensitivityCommand.parseConfidence(confidence);
+    long wait = TaskNewCommand.unsigned("--timeout", timeout);
+    CollectorTask file = CollectorTaskFile.read(task);
+    warnIfReadableByOthers(task, spec.commandLine().getErr());
+    TaskParameters p = file.parameters();
+    Query query = query(p, interval);
+    DapCollector collector = new DapCollector(p, file.collectorAuthToken(), file.hpkeConfig(),
+        file.hpkeKey(), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
+        d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c);
+    PrintWriter err = spec.commandLine().getErr();
+    boolean[] shown = {false};
+    CollectionResult result;
+    try {
+      result = collector.collect(query, (poll, next, waited) -> {
+        shown[0] = true;
+        err.printf("\r  waiting for the collection job: %d s so far, next poll in %d s ",
+            waited.toSeconds(), next.toSeconds());
+        err.flush();
+      });
+    } catch (DapProblemException e) {
+      if (shown[0]) {
+        err.println();
+      }
+      if (e.status() >= 500) {
+        throw new CliIo.Failure(e.getMessage(), null);
+      }
+      throw new IllegalArgumentException(e.getMessage(), e);
+    } catch (IOException e) {
+      if (shown[0]) {
+        err.println();
+      }
+      throw new CliIo.Failure(e.getMessage(), e.getCause());
+    }
+    if (shown[0]) {
+      err.println();
+      err.flush();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Prio3DpMechanism m = Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule());
+    switch (fmt) {
+      case "json" -> out.println(json(p, result, m));
+      case "csv" -> csv(out, result.result());
+      default -> table(out, p, result);
+    }
+    out.flush();
+    return 0;
+  }
+
+  /**
+   * Warns on stderr when the Collector's file, which holds its private key and token, can be read
+   * by the group or others (task new writes it with mode 0600).
+   */
+  static void warnIfReadableByOthers(Path file, PrintWriter err) {
+    try {
+      var mode = java.nio.file.Files.getPosixFilePermissions(file);
+      if (mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+          || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+        err.println("collect: warning: " + file + " is readable by other users (mode "
+            + java.nio.file.attribute.PosixFilePermissions.toString(mode) + ") but holds the"
+            + " Collector's private key and token: chmod 600 " + file);
+        err.flush();
+      }
+    } catch (UnsupportedOperationException | IOException e) {
+      // no POSIX permissions on this file system: nothing to check
+    }
+  }
+
+  /** Returns the query: a time interval for a time_interval task, else leader-selected. */
+  static Query query(TaskParameters p, String interval) {
+    if (p.configuration().batchMode() == BatchMode.TIME_INTERVAL) {
+      if (interval == null) {
+        throw new IllegalArgumentException("--interval: a time_interval task needs the batch"
+            + " interval, e.g. --interval 2026-01-01T00:00:00Z/86400");
+      }
+      return new Query.TimeInterval(interval("--interval", interval,
+          p.configuration().timePrecision()));
+    }
+    if (interval != null) {
+      throw new IllegalArgumentException("--interval: a leader_selected task collects the batch"
+          + " the Leader selects; give no interval");
+    }
+    return new Query.LeaderSelected();
+  }
+
+  /**
+   * Parses START/DURATION (START in RFC 3339 or seconds since the epoch, DURATION in seconds) into
+   * a DAP-18 Interval in units of {@code precision} seconds, exactly as the task file converts
+   * times ({@link TimeText}): both must be multiples of the precision.
+   */
+  static Interval interval(String option, String text, long precision) {
+    int slash = text.lastIndexOf('/');
+    if (slash <= 0 || slash == text.length() - 1) {
+      throw new IllegalArgumentException(option + ": expected START/DURATION such as"
+          + " 2026-01-01T00:00:00Z/86400, got '" + text + "'");
+    }
+    long start = TimeText.seconds(text.substring(0, slash), option + " START");
+    String d = text.substring(slash + 1).strip();
+    if (!d.matches("[0-9]{1,18}")) {
+      throw new IllegalArgumentException(option + " DURATION: expected seconds, got '" + d + "'");
+    }
+    return TimeText.toUnits(start, Long.parseLong(d), precision, option);
+  }
+
+  private static String time(long units, long precision) {
+    return Instant.ofEpochSecond(Math.multiplyExact(units, precision)).toString();
+  }
+
+  private static void table(PrintWriter out, TaskParameters p, CollectionResult c) {
+    CollectorResult r = c.result();
+    long precision = p.configuration().timePrecision();
+    Interval i = c.interval();
+    out.printf("task %s: %d reports from %s to %s, %s%n", p.taskId().toBase64Url(),
+        c.reportCount(), time(i.start().value(), precision),
+        time(i.start().value() + i.duration().value(), precision), p.variant().describe());
+    out.printf("%n  %6s  %12s  %-28s%n", "index", "estimate",
+        String.format("%.0f%% interval", 100 * r.confidence()));
+    for (int k = 0; k < r.estimates().size(); k++) {
+      out.printf("  %6d  %12s  %-28s%n", k, r.estimates().get(k),
+          "[" + r.lower(k) + ", " + r.upper(k) + "]");
+    }
+    out.printf("  %s%n", r.noiseNote());
+    out.printf("  %s%n", budget(p));
+  }
+
+  /** Returns the line that says what privacy budget the release of this batch spent. */
+  static String budget(TaskParameters p) {
+    if (p.dpStrategy() instanceof org.priodp.vdaf.dp.DpStrategy.PureDpDiscreteLaplace l) {
+      return "privacy budget spent on this batch: epsilon = " + l.epsilon() + " (pure DP)";
+    }
+    if (p.dpStrategy() instanceof org.priodp.vdaf.dp.DpStrategy.ZCdpDiscreteGaussian g) {
+      return "privacy budget spent on this batch: rho = " + g.rho() + " (zCDP)";
+    }
+    return "no differential privacy: the task adds no noise";
+  }
+
+  private static void csv(PrintWriter out, CollectorResult r) {
+    out.println("index,estimate,lower,upper");
+    for (int k = 0; k < r.estimates().size(); k++) {
+      out.println(k + "," + r.estimates().get(k) + "," + r.lower(k) + "," + r.upper(k));
+    }
+  }
+
+  private static String json(TaskParameters p, CollectionResult c, Prio3DpMechanism m) {
+    CollectorResult r = c.result();
+    long precision = p.configuration().timePrecision();
+    java.util.List<BigInteger> lo = new java.util.ArrayList<>();
+    java.util.List<BigInteger> hi = new java.util.ArrayList<>();
+    for (int k = 0; k < r.estimates().size(); k++) {
+      lo.add(r.lower(k));
+      hi.add(r.upper(k));
+    }
+    Json interval = Json.object()
+        .put("start", time(c.interval().start().value(), precision))
+        .put("end", time(c.interval().start().value() + c.interval().duration().value(),
+            precision));
+    Json noise = Json.object()
+        .put("noised_shares", r.noisedShares())
+        .put("per_aggregator", m.describeNoise())
+        .put("confidence", r.confidence())
+        .put("half_width", r.halfWidth())
+        .put("note", r.noiseNote());
+    return Json.object()
+        .put("task_id", p.taskId().toBase64Url())
+        .put("vdaf", p.variant().describe())
+        .put("strategy", p.dpStrategy().describe())
+        .put("report_count", c.reportCount())
+        .put("interval", interval)
+        .putNumbers("aggregate", r.estimates())
+        .putPairs("intervals", lo, hi)
+        .put("noise", noise)
+        .toString();
+  }
+}

@@ -1,0 +1,459 @@
+package org.priodp.aggregator.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Date;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.datastore.StoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.RetentionCollector;
+import org.priodp.aggregator.server.TaskRoutes;
+import org.priodp.aggregator.server.TlsCredentials;
+import org.priodp.aggregator.taskfile.TaskFile;
+import org.priodp.noise.RandomSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Runs the DAP-18 Helper aggregate-share endpoint for the tasks of a JSON file until stopped. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Serves DAP-18 Leader and Helper tasks, noising each batch once.",
+      "",
+      "Serves the tasks in --config in their roles, noising each batch exactly once and"
+          + " persisting it before it is released. Helper routes (PATH: the path of the task's"
+          + " helper_aggregator_endpoint):",
+      "  POST PATH/tasks/{task-id}/aggregation_jobs, then GET ?step=N and DELETE on the Location",
+      "  POST PATH/tasks/{task-id}/aggregate_shares, then GET and DELETE on the Location",
+      "Leader routes (PATH: the path of the task's leader_aggregator_endpoint), with the"
+          + " aggregation driver and the collection jobs running in the background:",
+      "  POST PATH/tasks/{task-id}/reports (Clients)",
+      "  POST PATH/tasks/{task-id}/collection_jobs, then GET and DELETE on the Location",
+      "Both: GET PATH/hpke_config; GET /healthz (liveness), GET /readyz (200 if the store"
+          + " answers, else 503), GET /metrics (Prometheus)",
+      "",
+      "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
+          + " server. Every option can come from the environment variable in brackets. The"
+          + " database password comes only from PRIODP_DB_PASSWORD or --db-password-file, never"
+          + " from the command line.",
+      "",
+      "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s), exit 0. Exit"
+          + " status 1: the service cannot start (store, port); 2: bad options or files. Errors"
+          + " are one line (a usage error adds where the help is); --verbose adds the stack trace."
+    },
+    footer = {
+      "%nExample:",
+      "  export PRIODP_DB_PASSWORD=secret",
+      "  prio-dp serve --config tasks.json --port 8443 \\",
+      "      --tls-cert cert.pem --tls-key key.pem --log-format json \\",
+      "      --db jdbc:postgresql://db.internal/priodp --db-user helper"
+    })
+public final class ServeCommand implements PrioDpSubcommand {
+  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--config", required = true, paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The task file (JSON; see docs/DAP.md). [PRIODP_CONFIG]")
+  String config;
+
+  @Option(names = "--port", paramLabel = "N", defaultValue = "${env:PRIODP_PORT:-8080}",
+      description = "TCP port (0 picks a free one). [PRIODP_PORT]")
+  String port;
+
+  @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "${env:PRIODP_BIND:-127.0.0.1}",
+      description = "Address to listen on. [PRIODP_BIND]")
+  String bind;
+
+  @Option(names = "--db", paramLabel = "URL",
+      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      // not shown from the environment: the URL may hold a password
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = {
+        "JDBC URL of the store (default: the SQLite file priodp-helper.db). [PRIODP_DB]",
+        "  jdbc:sqlite:FILE",
+        "  jdbc:postgresql://HOST[:PORT]/DB"
+      })
+  String db;
+
+  @Option(names = "--async-aggregation",
+      defaultValue = "${env:PRIODP_ASYNC_AGGREGATION:-false}",
+      description = "Answer aggregation jobs and aggregate shares asynchronously (Location"
+          + " and Retry-After, then GET) instead of in the POST. [PRIODP_ASYNC_AGGREGATION]")
+  boolean asyncAggregation;
+
+  @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
+      description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
+  String dbUser;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_DB_PASSWORD_FILE}",
+      description = "File whose first line is the PostgreSQL password; it wins over the"
+          + " PRIODP_DB_PASSWORD variable. [PRIODP_DB_PASSWORD_FILE]")
+  String dbPasswordFile;
+
+  @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:PRIODP_TLS_CERT}",
+      description = "PEM certificate chain (server certificate first); serves HTTPS. Needs"
+          + " --tls-key. [PRIODP_TLS_CERT]")
+  String tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE", defaultValue = "${env:PRIODP_TLS_KEY}",
+      description = "PEM private key of the certificate (PKCS#8, PKCS#1 RSA or SEC1 EC)."
+          + " [PRIODP_TLS_KEY]")
+  String tlsKey;
+
+  @Option(names = "--log-format", paramLabel = "FORMAT",
+      defaultValue = "${env:PRIODP_LOG_FORMAT:-text}",
+      description = "Log lines on stderr: text or json (one JSON object per line)."
+          + " [PRIODP_LOG_FORMAT]")
+  String logFormat;
+
+  @Option(names = "--report-retention", paramLabel = "DURATION",
+      defaultValue = "${env:PRIODP_REPORT_RETENTION}",
+      description = "Keep report IDs, uploaded reports, finished aggregation jobs and collected"
+          + " batch buckets for"
+          + " this long (report time; seconds, or 30d, 12h, 90m, P30D), then delete them every"
+          + " five minutes; reports older than that are rejected (report_dropped). Default:"
+          + " keep forever. [PRIODP_REPORT_RETENTION]")
+  String reportRetention;
+
+  // ---- the Leader's aggregation driver (issue 17) ----
+  @Option(names = "--aggregation-job-size", paramLabel = "N",
+      defaultValue = "${env:PRIODP_AGGREGATION_JOB_SIZE:-1000}",
+      description = "Leader tasks: the most reports in one aggregation job sent to the Helper."
+          + " [PRIODP_AGGREGATION_JOB_SIZE]")
+  String aggregationJobSize;
+
+  @Option(names = "--aggregation-workers", paramLabel = "N",
+      defaultValue = "${env:PRIODP_AGGREGATION_WORKERS:-2}",
+      description = "Leader tasks: threads that drive aggregation jobs."
+          + " [PRIODP_AGGREGATION_WORKERS]")
+  String aggregationWorkers;
+
+  @Option(names = "--lease-duration", paramLabel = "DURATION",
+      defaultValue = "${env:PRIODP_LEASE_DURATION:-10m}",
+      description = "Leader tasks: how long a process holds an aggregation job before another"
+          + " may take it over (seconds, or 90s, 10m, PT10M). [PRIODP_LEASE_DURATION]")
+  String leaseDuration;
+
+  /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
+  java.util.Map<String, String> environment = System.getenv();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    // 1. options, without touching the outside world
+    String configFile = blankToNull(config);
+    if (configFile == null) {
+      throw new IllegalArgumentException("--config FILE (or PRIODP_CONFIG) is required");
+    }
+    int port = parsePort(blankToNull(this.port) == null ? "8080" : this.port.strip());
+    String bind = blankToNull(this.bind) == null ? "127.0.0.1" : this.bind.strip();
+    String db = blankToNull(this.db) == null ? "jdbc:sqlite:priodp-helper.db" : this.db.strip();
+    this.db = db;
+    String cert = blankToNull(tlsCert);
+    String key = blankToNull(tlsKey);
+    if ((cert == null) != (key == null)) {
+      throw new IllegalArgumentException(cert == null
+          ? "--tls-key needs --tls-cert (or PRIODP_TLS_CERT) too"
+          : "--tls-cert needs --tls-key (or PRIODP_TLS_KEY) too");
+    }
+    java.time.Duration retention;
+    try {
+      retention = blankToNull(reportRetention) == null ? null
+          : RetentionCollector.parseDuration(reportRetention);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--report-retention: " + e.getMessage(), e);
+    }
+    LogFormat format = blankToNull(logFormat) == null ? LogFormat.TEXT : LogFormat.parse(logFormat);
+    format.apply();
+    if (PrioDp.isVerbose(spec.commandLine())) {
+      LogFormat.verbose();
+    }
+
+    // 2. files: TLS material, tasks, password
+    TlsCredentials tls = cert == null ? null : TlsCredentials.load(Path.of(cert), Path.of(key));
+    List<TaskDefinition> tasks = TaskFile.read(Path.of(configFile));
+    TaskRoutes routes = TaskRoutes.of(tasks);
+    Properties dbProperties = dbProperties();
+
+    // 3. the store, then the socket
+    JdbcAggregateShareStore store = openStore(dbProperties);
+    HelperServer server = HelperServer.serving(tasks, store, RandomSource.secure(),
+        asyncAggregation, org.priodp.aggregator.server.UploadHandler.of(store), helperPeer());
+    server.handler().aggregationJobs().ifPresent(j -> {
+      var hpkeKey = j.service().keys().ensureActive();
+      LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
+    });
+    int bound;
+    try {
+      bound = server.start(bind, port, tls);
+    } catch (RuntimeException e) {
+      store.close();
+      throw new CliIo.Failure(e.getMessage(), e);
+    }
+
+    for (TaskDefinition t : routes.helperTasks()) {
+      LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
+      if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
+        LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
+            + " configured with other DP settings still opens its shares (see docs/DAP.md)",
+            t.taskId().toBase64Url(), t.dpStrategy().describe());
+      }
+      if (!t.canAggregate()) {
+        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate, aggregation jobs for it are"
+            + " refused (invalidMessage)", t.taskId().toBase64Url());
+      }
+    }
+    for (TaskDefinition t : routes.leaderTasks()) {
+      LOG.info("task {} (leader): POST {}tasks/{}/reports", t.taskId().toBase64Url(),
+          TaskRoutes.basePath(t.configuration().leaderAggregatorEndpoint()),
+          t.taskId().toBase64Url());
+    }
+    if (tls == null) {
+      LOG.warn("serving plain HTTP: DAP requires TLS, so it must be terminated in front of this"
+          + " server (or give --tls-cert and --tls-key)");
+    } else if (tls.expiredOrNotYetValid(new Date())) {
+      LOG.warn("the TLS certificate in {} is outside its validity period (not after {})",
+          tls.certFile(), tls.certificate().getNotAfter().toInstant());
+    }
+
+    RetentionCollector retentionCollector = null;
+    if (retention != null && server.handler().aggregationJobs().isPresent()) {
+      retentionCollector = new RetentionCollector(
+          server.handler().aggregationJobs().get().service(), tasks, retention,
+          server.handler().metrics().registry());
+      retentionCollector.start(java.time.Duration.ofSeconds(30), RetentionCollector.DEFAULT_PERIOD);
+      LOG.info("report retention {}: report IDs, uploaded reports, finished aggregation jobs and"
+          + " collected buckets"
+          + " older than that are deleted every {}; older reports are dropped", retention,
+          RetentionCollector.DEFAULT_PERIOD);
+    } else {
+      LOG.info("report retention: keep forever (no --report-retention)");
+    }
+
+    // the Leader's aggregation driver for the Leader tasks (DAP-18 "Leader Initialization")
+    org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation = null;
+    if (!routes.leaderTasks().isEmpty() && server.handler().aggregationJobs().isPresent()) {
+      org.priodp.aggregator.core.LeaderAggregationDriver.Options defaults =
+          org.priodp.aggregator.core.LeaderAggregationDriver.Options.defaults();
+      int jobSize = positive("--aggregation-job-size", aggregationJobSize, 1000);
+      int workers = positive("--aggregation-workers", aggregationWorkers, 2);
+      java.time.Duration lease;
+      try {
+        lease = blankToNull(leaseDuration) == null ? defaults.leaseDuration()
+            : RetentionCollector.parseDuration(leaseDuration);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--lease-duration: " + e.getMessage(), e);
+      }
+      if (lease.isZero()) {
+        throw new IllegalArgumentException("--lease-duration: must be positive");
+      }
+      leaderAggregation = new org.priodp.aggregator.core.LeaderAggregationDriver(store,
+          server.handler().aggregationJobs().get().service().keys(),
+          helperPeer(),
+          routes.leaderTasks(), java.time.Clock.systemUTC(),
+          new org.priodp.aggregator.core.LeaderAggregationDriver.Options(jobSize, 1, lease,
+              defaults.maxAttempts(), defaults.retryDelay(), workers, defaults.pollInterval()),
+          org.priodp.aggregator.core.LeaderAggregationDriver.defaultOwner());
+      leaderAggregation.start();
+      LOG.info("aggregating {} Leader task(s): jobs of up to {} reports, {} worker(s), lease {}",
+          leaderAggregation.tasks().size(), jobSize, workers, lease);
+    }
+
+    Shutdown shutdown = new Shutdown(server, store, retentionCollector, leaderAggregation);
+    shutdown.install();
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("prio-dp serve: " + tasks.size() + " task(s), listening on "
+        + (tls == null ? "http" : "https") + "://" + bind + ":" + bound);
+    out.flush();
+    shutdown.requested.await();
+    shutdown.drain();
+    return 0;
+  }
+
+  /**
+   * Returns the Leader's HTTP client of its tasks' Helpers (DAP-18 "Leader Initialization",
+   * "Obtaining Aggregate Shares"), used by the aggregation driver and the collection jobs.
+   */
+  org.priodp.aggregator.core.HelperPeer helperPeer() {
+    return org.priodp.aggregator.peer.HttpHelperPeer.create(
+        org.priodp.aggregator.peer.HttpHelperPeer.Options.defaults());
+  }
+
+  private static int parsePort(String s) {
+    int p;
+    try {
+      p = Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      p = -1;
+    }
+    if (p < 0 || p > 65535) {
+      throw new IllegalArgumentException("--port: expected a number in [0, 65535], got " + s);
+    }
+    return p;
+  }
+
+  private static int positive(String option, String value, int fallback) {
+    if (blankToNull(value) == null) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(value.strip());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(option + ": expected a positive number, got " + value);
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  Properties dbProperties() throws IOException {
+    return dbProperties(db, dbUser, dbPasswordFile, environment);
+  }
+
+  /**
+   * The JDBC properties of a PostgreSQL store: {@code user} from {@code dbUser}, {@code password}
+   * from the first line of {@code passwordFile}, else from PRIODP_DB_PASSWORD in
+   * {@code environment}; none for SQLite. Shared by {@code serve} and {@code keys}.
+   */
+  static Properties dbProperties(String db, String dbUser, String passwordFile,
+      java.util.Map<String, String> environment) throws IOException {
+    Properties p = new Properties();
+    if (!db.startsWith("jdbc:postgresql:")) {
+      return p; // SQLite takes neither user nor password
+    }
+    String user = blankToNull(dbUser);
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    String password = null;
+    String file = blankToNull(passwordFile);
+    if (file != null) {
+      Path f = Path.of(file);
+      if (!Files.isRegularFile(f)) {
+        throw new IOException("--db-password-file " + f + ": no such file");
+      }
+      try {
+        password = Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse("");
+      } catch (IOException e) {
+        throw new IOException("--db-password-file " + f + ": cannot read ("
+            + e.getClass().getSimpleName() + ")", e);
+      }
+    } else if (blankToNull(environment.get("PRIODP_DB_PASSWORD")) != null) {
+      password = environment.get("PRIODP_DB_PASSWORD");
+    }
+    if (password != null) {
+      p.setProperty("password", password);
+    }
+    return p;
+  }
+
+  private JdbcAggregateShareStore openStore(Properties properties) {
+    String where = redact(db);
+    if (db.startsWith("jdbc:sqlite:")) {
+      String file = db.substring("jdbc:sqlite:".length());
+      int q = file.indexOf('?');
+      file = q < 0 ? file : file.substring(0, q);
+      if (file.startsWith("file:")) {
+        file = file.substring("file:".length());
+      }
+      if (!file.isEmpty() && !file.startsWith(":memory:")) {
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+          throw new CliIo.Failure("cannot open store " + where + ": directory " + parent
+              + " does not exist", null);
+        }
+      }
+    } else if (!db.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("--db: expected jdbc:sqlite:FILE or"
+          + " jdbc:postgresql://..., got " + where);
+    }
+    try {
+      return JdbcAggregateShareStore.open(db, properties);
+    } catch (StoreException | IllegalArgumentException e) {
+      throw new CliIo.Failure("cannot open store " + where, e);
+    }
+  }
+
+  /** Hides a password given in the URL. */
+  static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+  }
+
+  /**
+   * Stops the server once: on SIGTERM or SIGINT through a signal handler (so that the process
+   * exits 0 after draining, not 143), and from a shutdown hook for any other way the JVM ends.
+   */
+  private static final class Shutdown {
+    final CountDownLatch requested = new CountDownLatch(1);
+    private final HelperServer server;
+    private final JdbcAggregateShareStore store;
+    private final RetentionCollector retention;
+    private final org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation;
+    private final AtomicBoolean drained = new AtomicBoolean();
+
+    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention,
+        org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation) {
+      this.server = server;
+      this.store = store;
+      this.retention = retention;
+      this.leaderAggregation = leaderAggregation;
+    }
+
+    void install() {
+      for (String name : new String[] {"TERM", "INT"}) {
+        try {
+          sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+            LOG.info("SIG{} received", sig.getName().toUpperCase(Locale.ROOT));
+            requested.countDown();
+          });
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+          // the JVM keeps this signal (e.g. -Xrs); the shutdown hook still drains
+          LOG.debug("cannot handle SIG{}: {}", name, e.toString());
+        }
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(this::drain, "prio-dp-serve-shutdown"));
+    }
+
+    void drain() {
+      if (!drained.compareAndSet(false, true)) {
+        return;
+      }
+      LOG.info("draining requests (up to 10 s)");
+      try {
+        if (retention != null) {
+          retention.close();
+        }
+        if (leaderAggregation != null) {
+          leaderAggregation.close();
+        }
+        server.stop();
+      } finally {
+        store.close();
+      }
+      LOG.info("stopped");
+      requested.countDown();
+    }
+  }
+}

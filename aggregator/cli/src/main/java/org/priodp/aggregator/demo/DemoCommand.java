@@ -1,0 +1,433 @@
+package org.priodp.aggregator.demo;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.priodp.aggregator.cli.LogFormat;
+import org.priodp.aggregator.cli.PrioDpSubcommand;
+import org.priodp.aggregator.client.CollectionResult;
+import org.priodp.aggregator.client.DapClient;
+import org.priodp.aggregator.client.DapCollector;
+import org.priodp.aggregator.core.HelperPeer;
+import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.UploadErrors;
+import org.priodp.aggregator.datastore.StoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.peer.HttpHelperPeer;
+import org.priodp.aggregator.provision.ProvisionedTask;
+import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.UploadHandler;
+import org.priodp.aggregator.server.internal.Causes;
+import org.priodp.noise.RandomSource;
+import org.priodp.noise.Rational;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.SensitivityRule;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Runs a DAP-18 deployment on loopback: provisions a time_interval Prio3Histogram task in memory
+ * as {@code task new} does ("Task Configuration"), starts a Leader and a Helper server, each over
+ * its own store, and the Leader's aggregation driver as {@code serve} does; simulated Clients
+ * upload reports over HTTP ("Uploading Reports"), the Leader aggregates them with the Helper
+ * ("Aggregating Reports"), and the Collector collects the batch interval that holds them
+ * ("Collecting Results") and prints the noisy histogram, its intervals and the true counts.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs a Leader, a Helper, Clients and a Collector on loopback.",
+      "",
+      "Provisions a Prio3Histogram task in memory, starts a Leader and a Helper server on"
+          + " 127.0.0.1, each with its own store (SQLite files in a temporary folder unless"
+          + " --db-leader/--db-helper name PostgreSQL databases); simulated Clients upload over"
+          + " DAP-18, the Leader aggregates with the Helper, and the Collector collects and"
+          + " prints the noisy histogram with 95%% intervals next to the true counts."
+    },
+    footer = {"%nExample:", "  prio-dp demo --clients 1000 --length 4 --epsilon 1/2"})
+public final class DemoCommand implements PrioDpSubcommand {
+  /** The task's time_precision in seconds: the collection waits for its interval to end. */
+  static final long TIME_PRECISION = 1;
+  private static final int UPLOAD_CHUNK = 250;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--clients", defaultValue = "10000", paramLabel = "N",
+      description = "Number of simulated clients.")
+  int clients;
+
+  @Option(names = "--length", defaultValue = "10", paramLabel = "N",
+      description = "Histogram buckets (the VDAF's length).")
+  int length;
+
+  @Option(names = "--epsilon", defaultValue = "1", paramLabel = "EPSILON",
+      description = "Epsilon of the pure-DP discrete Laplace strategy, a decimal or fraction,"
+          + " or none for no noise (the counts are then exact).")
+  String epsilon;
+
+  @Option(names = "--measurement-seed", defaultValue = "1", paramLabel = "N",
+      description = "Seed of the simulated measurements; all cryptographic randomness and noise"
+          + " come from SecureRandom.")
+  long measurementSeed;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Keep the SQLite stores in DIR (default: a temporary folder, deleted at the"
+          + " end).")
+  Path dataDir;
+
+  @Option(names = "--db-leader", paramLabel = "URL",
+      description = "The Leader's store, jdbc:postgresql://... (default: SQLite).")
+  String dbLeader;
+
+  @Option(names = "--db-helper", paramLabel = "URL",
+      description = "The Helper's store, jdbc:postgresql://... (default: SQLite).")
+  String dbHelper;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    if (clients < 1 || clients > 10_000_000) {
+      throw new IllegalArgumentException("--clients must be in [1, 10000000], got " + clients);
+    }
+    if (length < 2 || length > 100_000) {
+      throw new IllegalArgumentException("--length must be in [2, 100000], got " + length);
+    }
+    DpStrategy strategy = epsilon.strip().equalsIgnoreCase("none")
+        ? new DpStrategy.NoDifferentialPrivacy()
+        : new DpStrategy.PureDpDiscreteLaplace(Rational.parsePositive("--epsilon", epsilon));
+    checkDb("--db-leader", dbLeader);
+    checkDb("--db-helper", dbHelper);
+    if (dbLeader != null && dbLeader.strip().equals(dbHelper == null ? null : dbHelper.strip())) {
+      throw new IllegalArgumentException("--db-leader and --db-helper must name different"
+          + " databases: the Leader and the Helper keep separate stores");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int chunk = Math.max(1, (int) Math.round(Math.sqrt(length)));
+    Prio3Variant.Histogram variant = new Prio3Variant.Histogram(length, chunk);
+    SensitivityRule rule = SensitivityRule.parse("--sensitivity-rule", "priodp");
+    Prio3DpMechanism mechanism = Prio3DpMechanism.of(variant, strategy, rule);
+    out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s%n",
+        clients, length, chunk, strategy instanceof DpStrategy.PureDpDiscreteLaplace l
+            ? "epsilon = " + l.epsilon() : "no differential privacy");
+    out.printf("  %s%n", mechanism.describeNoise());
+    out.flush();
+
+    boolean temporary = dataDir == null;
+    Path dir = temporary ? Files.createTempDirectory("prio-dp-demo") : dataDir;
+    Files.createDirectories(dir);
+    out.printf("  stores: leader %s, helper %s%n",
+        dbLeader == null ? dir.resolve("leader.sqlite") : redact(dbLeader),
+        dbHelper == null ? dir.resolve("helper.sqlite") : redact(dbHelper));
+    out.flush();
+    boolean ok = false;
+    long started = System.nanoTime();
+    // the servers' request lines would break the progress bars: only warnings and errors
+    List<AutoCloseable> quiet = List.of(LogFormat.quiet("org.priodp"),
+        LogFormat.quiet("com.zaxxer.hikari"));
+    try {
+      run(out, err, variant, strategy, rule, dir);
+      ok = true;
+    } catch (StoreException | IOException | IllegalStateException e) {
+      // the environment failed (a store, a port, an aggregator's answer): one line, exit 1
+      if (verbose()) {
+        e.printStackTrace(err);
+      }
+      err.println("demo: " + Causes.describe(e));
+      return 1;
+    } finally {
+      for (AutoCloseable q : quiet) {
+        try {
+          q.close();
+        } catch (Exception e) {
+          // restoring a log level does not fail
+        }
+      }
+      boolean sqlite = dbLeader == null || dbHelper == null;
+      if (ok && temporary) {
+        deleteRecursively(dir);
+        if (sqlite) {
+          out.printf("  deleted the temporary stores in %s%n", dir);
+        }
+      } else if (sqlite || !temporary) {
+        (ok ? out : err).printf("  the stores were left in %s%n", dir);
+      }
+      (ok ? out : err).flush();
+    }
+    out.printf("  demo took %.1f s%n", (System.nanoTime() - started) / 1e9);
+    out.flush();
+    return 0;
+  }
+
+  private void run(PrintWriter out, PrintWriter err, Prio3Variant.Histogram variant,
+      DpStrategy strategy, SensitivityRule rule, Path dir)
+      throws IOException, InterruptedException {
+    SecureRandom random = new SecureRandom();
+    int[] buckets = measurements(clients, length, measurementSeed);
+    long[] trueCounts = new long[length];
+    for (int b : buckets) {
+      trueCounts[b]++;
+    }
+    HelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
+    try (JdbcAggregateShareStore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
+        JdbcAggregateShareStore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
+      Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, peer, random);
+      LeaderAggregationDriver driver = null;
+      try {
+        TaskDefinition leaderTask = s.task().leader();
+        LeaderAggregationDriver.Options defaults = LeaderAggregationDriver.Options.defaults();
+        driver = new LeaderAggregationDriver(leaderStore,
+            s.leader().handler().aggregationJobs().orElseThrow().service().keys(), peer,
+            List.of(leaderTask), Clock.systemUTC(),
+            new LeaderAggregationDriver.Options(defaults.jobSize(), 1, defaults.leaseDuration(),
+                defaults.maxAttempts(), Duration.ofSeconds(1), defaults.workers(),
+                Duration.ofMillis(100)),
+            LeaderAggregationDriver.defaultOwner());
+        driver.start();
+        out.printf("  leader at %s, helper at %s, task %s%n",
+            s.task().parameters().configuration().leaderAggregatorEndpoint(),
+            s.task().parameters().configuration().helperAggregatorEndpoint(),
+            s.task().parameters().taskId().toBase64Url());
+        out.flush();
+
+        // the Clients
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        DapClient client = new DapClient(s.task().parameters(), http, random, Clock.systemUTC());
+        long firstUnit = Math.floorDiv(Clock.systemUTC().millis() / 1000, TIME_PRECISION);
+        DemoProgress upload = new DemoProgress(err, "uploading", clients);
+        int refused = 0;
+        try {
+          for (int from = 0; from < clients; from += UPLOAD_CHUNK) {
+            int to = Math.min(clients, from + UPLOAD_CHUNK);
+            List<List<BigInteger>> batch = new ArrayList<>(to - from);
+            for (int c = from; c < to; c++) {
+              batch.add(List.of(BigInteger.valueOf(buckets[c])));
+            }
+            UploadErrors errors = client.upload(batch);
+            refused += errors.status().size();
+            upload.update(to);
+          }
+        } catch (IOException | RuntimeException e) {
+          upload.abandon();
+          throw e;
+        }
+        double uploadSeconds = upload.finish();
+        long lastUnit = Math.floorDiv(Clock.systemUTC().millis() / 1000, TIME_PRECISION);
+        out.printf("  %d clients uploaded their reports to the leader (%d refused) in %.1f s%n",
+            clients, refused, uploadSeconds);
+        out.flush();
+
+        // the Collector
+        Interval interval = Interval.of(firstUnit, lastUnit + 1 - firstUnit);
+        CollectionResult result = collect(s.task(), leaderStore, interval, clients - refused, err);
+        out.printf("  collector: %d reports in the batch interval of %d s, both aggregate shares"
+            + " opened%n", result.reportCount(), interval.duration().value() * TIME_PRECISION);
+        DemoTable.print(out, trueCounts, result.result());
+        out.printf("  %s%n", result.result().noiseNote());
+        out.flush();
+      } finally {
+        if (driver != null) {
+          driver.close();
+        }
+        s.leader().stop();
+        s.helper().stop();
+      }
+    }
+  }
+
+  /** The two running servers and their task. */
+  private record Servers(ProvisionedTask task, HelperServer leader, HelperServer helper) {
+  }
+
+  /**
+   * Provisions the task for two free loopback ports and starts the Leader and the Helper on them.
+   * A task configuration names both endpoints, so the ports are chosen first (bound to port 0,
+   * then released); if another process takes one meanwhile, the demo tries new ports.
+   */
+  private static Servers startServers(Prio3Variant variant, DpStrategy strategy,
+      SensitivityRule rule, JdbcAggregateShareStore leaderStore,
+      JdbcAggregateShareStore helperStore, HelperPeer peer, SecureRandom random)
+      throws IOException {
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 5; attempt++) {
+      int leaderPort = freePort();
+      int helperPort = freePort();
+      ProvisionedTask task = ProvisionedTask.generate(
+          TaskDefinition.configurationFor(variant,
+              "prio-dp demo".getBytes(StandardCharsets.UTF_8),
+              "http://127.0.0.1:" + leaderPort + "/", "http://127.0.0.1:" + helperPort + "/",
+              TIME_PRECISION, 1, BatchMode.TIME_INTERVAL, List.of()),
+          variant, strategy, rule, random);
+      HelperServer leader = server(task.leader(), leaderStore, peer);
+      HelperServer helper = server(task.helper(), helperStore, peer);
+      try {
+        leader.start("127.0.0.1", leaderPort);
+        try {
+          helper.start("127.0.0.1", helperPort);
+        } catch (IllegalStateException e) {
+          leader.stop();
+          throw e;
+        }
+        return new Servers(task, leader, helper);
+      } catch (IllegalStateException e) {
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** Builds a server of one task over its store, as {@code serve} does. */
+  private static HelperServer server(TaskDefinition task, JdbcAggregateShareStore store,
+      HelperPeer peer) {
+    HelperServer server = HelperServer.serving(List.of(task), store, RandomSource.secure(),
+        false, UploadHandler.of(store), peer);
+    server.handler().aggregationJobs().ifPresent(j -> j.service().keys().ensureActive());
+    return server;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /**
+   * Waits, drawing the Leader's aggregation progress (reports committed to its batch buckets),
+   * until all {@code expected} reports are aggregated (or none was for 30 s) and the interval is
+   * over by the clock, so that the Leader finds the collection job ready at once; then collects
+   * the interval, drawing the wait for the collection job.
+   */
+  private static CollectionResult collect(ProvisionedTask task,
+      JdbcAggregateShareStore leaderStore, Interval interval, long expected, PrintWriter err)
+      throws IOException, InterruptedException {
+    long endMillis = (interval.start().value() + interval.duration().value())
+        * TIME_PRECISION * 1000;
+    DemoProgress aggregating = new DemoProgress(err, "aggregating", expected);
+    long last = -1;
+    long lastProgress = System.nanoTime();
+    while (true) {
+      long n = leaderStore.aggregatedReportCount(task.parameters().taskId());
+      aggregating.update(n);
+      if (n != last) {
+        last = n;
+        lastProgress = System.nanoTime();
+      }
+      boolean over = Clock.systemUTC().millis() >= endMillis;
+      if (over && (n >= expected || System.nanoTime() - lastProgress > 30_000_000_000L)) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    aggregating.finish();
+
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    DapCollector collector = DapCollector.of(task.collectorFile(), http, Duration.ofMinutes(30));
+    DemoProgress collecting = new DemoProgress(err, "collecting", 1);
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "prio-dp-demo-progress");
+      t.setDaemon(true);
+      return t;
+    });
+    ticker.scheduleWithFixedDelay(() -> collecting.update(0), 0, 200, TimeUnit.MILLISECONDS);
+    try {
+      CollectionResult result =
+          collector.collect(new Query.TimeInterval(interval), (poll, wait, waited) -> { });
+      ticker.shutdownNow();
+      ticker.awaitTermination(5, TimeUnit.SECONDS);
+      collecting.finish();
+      return result;
+    } catch (IOException | RuntimeException e) {
+      ticker.shutdownNow();
+      collecting.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * Returns each client's bucket, drawn from a skewed distribution (bucket i with weight
+   * 1/(i+1)) by a generator seeded with {@code seed}.
+   */
+  static int[] measurements(int clients, int length, long seed) {
+    SplittableRandom measurements = new SplittableRandom(seed);
+    double[] cumulative = new double[length];
+    double total = 0;
+    for (int i = 0; i < length; i++) {
+      total += 1.0 / (i + 1);
+      cumulative[i] = total;
+    }
+    int[] buckets = new int[clients];
+    for (int c = 0; c < clients; c++) {
+      double u = measurements.nextDouble() * total;
+      int b = 0;
+      while (b < length - 1 && u >= cumulative[b]) {
+        b++;
+      }
+      buckets[c] = b;
+    }
+    return buckets;
+  }
+
+  /** Whether {@code --verbose} was given, on this command or before it. */
+  private boolean verbose() {
+    for (picocli.CommandLine c = spec.commandLine(); c != null; c = c.getParent()) {
+      if (c.getParseResult() != null && c.getParseResult().hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void checkDb(String option, String url) {
+    if (url != null && !url.strip().startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(option + ": expected jdbc:postgresql://..., got '"
+          + redact(url) + "'");
+    }
+  }
+
+  private static String redact(String url) {
+    return url.strip().replaceAll("(?i)(password=)[^&;]*", "$1***");
+  }
+
+  private static JdbcAggregateShareStore open(String url, Path sqliteFile) {
+    return url == null ? JdbcAggregateShareStore.openSqlite(sqliteFile)
+        : JdbcAggregateShareStore.open(url.strip(), new Properties());
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

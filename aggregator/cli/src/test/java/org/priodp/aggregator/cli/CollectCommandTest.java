@@ -1,0 +1,185 @@
+package org.priodp.aggregator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.client.CollectorTask;
+import org.priodp.aggregator.dap.AggregateShareAad;
+import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.CollectionJobReq;
+import org.priodp.aggregator.dap.CollectionJobResp;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.aggregator.taskfile.CollectorTaskFile;
+import org.priodp.aggregator.testing.FakeHttp.Response;
+import org.priodp.aggregator.testing.FakeHttp;
+import org.priodp.field.Field128;
+import org.priodp.field.FieldVector;
+
+/**
+ * {@code collect}: the batch interval converted to time_precision units exactly as task files
+ * convert times, the query per batch mode, the table, JSON and CSV outputs with intervals, the
+ * progress line while the Leader defers, and one-line errors naming the option or the DAP error.
+ */
+class CollectCommandTest {
+  @TempDir
+  Path dir;
+
+  private Path collectorJson(String leaderUrl, String... more) {
+    Path out = dir.resolve("t" + System.nanoTime());
+    List<String> args = new ArrayList<>(List.of("task", "new", "--vdaf", "Prio3Histogram",
+        "--length", "4", "--chunk-length", "2", "--leader-url", leaderUrl, "--helper-url",
+        "https://helper.example/", "--out", out.toString()));
+    args.addAll(List.of(more));
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    assertEquals(0, r.code(), r.err());
+    return out.resolve("collector.json");
+  }
+
+  /** A Leader that defers once (Retry-After 0) and then answers shares summing to 3, 3, 1, 2. */
+  private static FakeHttp leader(Path[] collector) throws Exception {
+    AtomicInteger gets = new AtomicInteger();
+    byte[][] request = new byte[1][];
+    return new FakeHttp(req -> {
+      try {
+        CollectorTask f = CollectorTaskFile.read(collector[0]);
+        if (req.method().equals("POST")) {
+          assertEquals(f.collectorAuthToken().authorizationHeader(), req.header("Authorization"));
+          request[0] = req.body();
+          return new Response(200, Map.of("Location", req.path() + "/job", "Retry-After", "0"),
+              new byte[0]);
+        }
+        if (gets.incrementAndGet() == 1) {
+          return new Response(200, Map.of("Retry-After", "0"), new byte[0]);
+        }
+        TaskParameters p = f.parameters();
+        CollectionJobReq cjr = CollectionJobReq.decode(request[0]);
+        AggregateShareAad aad = new AggregateShareAad(p.taskId(), p.configuration(), cjr);
+        byte[] l = FieldVector.fromSigned(Field128.FIELD, 5, 3, 0, 1).encode();
+        byte[] h = FieldVector.fromSigned(Field128.FIELD, -2, 0, 1, 1).encode();
+        Interval i = ((Query.TimeInterval) cjr.query()).batchInterval();
+        CollectionJobResp resp = new CollectionJobResp(9, Interval.of(i.start().value(), 1),
+            AggregateShareEncryption.seal(f.hpkeConfig(), Role.LEADER, aad, l),
+            AggregateShareEncryption.seal(f.hpkeConfig(), Role.HELPER, aad, h));
+        return Response.of(200, resp.encode());
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+  }
+
+  @Test
+  void printsTheTableWithIntervalsAfterPollingWithAProgressLine() throws Exception {
+    Path[] collector = new Path[1];
+    try (FakeHttp leader = leader(collector)) {
+      collector[0] = collectorJson(leader.url() + "/", "--epsilon", "1");
+      CliRun r = CliRun.of("collect", "--task", collector[0].toString(), "--interval",
+          "2026-01-01T00:00:00Z/86400");
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.err().contains("waiting for the collection job"), r.err());
+      String[] lines = r.out().split("\n");
+      assertTrue(lines[0].matches("task \\S+: 9 reports from 2026-01-01T00:00:00Z to"
+          + " 2026-01-01T01:00:00Z, Prio3Histogram\\(length=4, chunk_length=2\\)"), lines[0]);
+      assertTrue(r.out().contains("index      estimate  95% interval"), r.out());
+      assertTrue(lines[3].matches("\\s+0\\s+3\\s+\\[-\\d+, \\d+\\]\\s*"), lines[3]);
+      assertTrue(lines[6].matches("\\s+3\\s+2\\s+\\[-\\d+, \\d+\\]\\s*"), lines[6]);
+      assertTrue(r.out().contains("independent noise draws"), r.out());
+      assertTrue(r.out().endsWith("  privacy budget spent on this batch: epsilon = 1 (pure DP)\n"),
+          r.out());
+      // the query carried the interval in time_precision units: 2026-01-01 is hour 490896
+      assertEquals(3, leader.requests.size());
+    }
+  }
+
+  @Test
+  void printsJsonAndCsv() throws Exception {
+    Path[] collector = new Path[1];
+    try (FakeHttp leader = leader(collector)) {
+      collector[0] = collectorJson(leader.url());
+      CliRun csv = CliRun.of("collect", "--task", collector[0].toString(), "--interval",
+          "1767225600/7200", "--format", "csv");
+      assertEquals(0, csv.code(), csv.err());
+      assertEquals("index,estimate,lower,upper\n0,3,3,3\n1,3,3,3\n2,1,1,1\n3,2,2,2\n",
+          csv.out());
+      CliRun json = CliRun.of("collect", "--task", collector[0].toString(), "--interval",
+          "1767225600/7200", "--format", "JSON");
+      assertEquals(0, json.code(), json.err());
+      JsonNode n = new ObjectMapper().readTree(json.out());
+      assertEquals(9, n.get("report_count").asInt());
+      assertEquals("2026-01-01T00:00:00Z", n.get("interval").get("start").asText());
+      assertEquals("[3,3,1,2]", n.get("aggregate").toString());
+      assertEquals("[[3,3],[3,3],[1,1],[2,2]]", n.get("intervals").toString());
+      assertEquals("NoDifferentialPrivacy", n.get("strategy").asText());
+    }
+  }
+
+  @Test
+  void aCollectorFileReadableByOthersIsWarnedAbout() throws Exception {
+    Path c = collectorJson("http://127.0.0.1:9/");
+    CliRun quiet = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    assertEquals(1, quiet.err().lines().count(), quiet.err());
+    java.nio.file.Files.setPosixFilePermissions(c,
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    CliRun r = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    assertTrue(r.err().startsWith("collect: warning: " + c + " is readable by other users (mode"
+        + " rw-r--r--) but holds the Collector's private key and token: chmod 600 " + c + "\n"),
+        r.err());
+  }
+
+  @Test
+  void theIntervalIsConvertedExactlyToTimePrecisionUnits() {
+    assertEquals(Interval.of(490_896, 24),
+        CollectCommand.interval("--interval", "2026-01-01T00:00:00Z/86400", 3600));
+    assertEquals(Interval.of(490_896, 2),
+        CollectCommand.interval("--interval", "1767225600/7200", 3600));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CollectCommand.interval("--interval", "1767225600/5400", 3600));
+    assertEquals("--interval.duration: 5400 s is not a multiple of the time_precision 3600 s",
+        e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> CollectCommand.interval("--interval", "2026-01-01T00:00:00Z", 3600));
+    assertThrows(IllegalArgumentException.class,
+        () -> CollectCommand.interval("--interval", "yesterday/3600", 3600));
+  }
+
+  @Test
+  void errorsAreOneLineNamingTheOptionOrTheDapError() throws Exception {
+    Path timeInterval = collectorJson("http://127.0.0.1:9/");
+    assertTrue(CliRun.of("collect", "--task", timeInterval.toString())
+        .failedWithOneLine("--interval: a time_interval task needs the batch interval"));
+    assertTrue(CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
+        "0/3600", "--format", "xml").failedWithOneLine("--format"));
+    CliRun down = CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
+        "0/3600");
+    assertEquals(1, down.code());
+    assertTrue(down.failedWithOneLine("cannot connect to the Leader"), down.err());
+    Path leaderSelected = collectorJson("http://127.0.0.1:9/", "--batch-mode", "leader_selected");
+    assertTrue(CliRun.of("collect", "--task", leaderSelected.toString(), "--interval", "0/3600")
+        .failedWithOneLine("--interval: a leader_selected task"));
+    assertTrue(CliRun.of("collect", "--task", dir.resolve("none.json").toString())
+        .failedWithOneLine("no such file"));
+    try (FakeHttp refusing = new FakeHttp(req -> new Response(400,
+        Map.of("Content-Type", "application/problem+json"),
+        "{\"type\":\"urn:ietf:params:ppm:dap:error:batchInvalid\",\"detail\":\"too long\"}"
+            .getBytes(StandardCharsets.UTF_8)))) {
+      Path c = collectorJson(refusing.url());
+      CliRun r = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+      assertEquals(2, r.code());
+      assertTrue(r.failedWithOneLine("collect: the Leader refused the collection job:"
+          + " batchInvalid (HTTP 400): too long"), r.err());
+    }
+  }
+}

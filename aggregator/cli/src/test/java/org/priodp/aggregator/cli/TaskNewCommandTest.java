@@ -1,0 +1,184 @@
+package org.priodp.aggregator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.client.CollectorTask;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.aggregator.taskfile.ClientTaskFile;
+import org.priodp.aggregator.taskfile.CollectorTaskFile;
+import org.priodp.aggregator.taskfile.TaskFile;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+
+/**
+ * {@code task new}: the four files are read by their parties' readers and agree, the files with
+ * secrets have mode 0600, no file holds a secret its party must not have, and existing files are
+ * kept unless --force.
+ */
+class TaskNewCommandTest {
+  @TempDir
+  Path dir;
+
+  private CliRun taskNew(Path out, String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("task", "new", "--vdaf",
+        "Prio3Histogram", "--length", "4", "--chunk-length", "2", "--epsilon", "1/2",
+        "--leader-url", "https://leader.example/dap/", "--helper-url", "https://helper.example/",
+        "--time-precision", "3600", "--min-batch-size", "10", "--out", out.toString()));
+    args.addAll(List.of(more));
+    return CliRun.of(args.toArray(String[]::new));
+  }
+
+  private String read(String name) throws Exception {
+    return Files.readString(dir.resolve(name));
+  }
+
+  @Test
+  void theFilesParseAndBothAggregatorsAndTheCollectorAndClientsAgreeOnTheTask() throws Exception {
+    CliRun r = taskNew(dir, "--task-interval", "2026-01-01T00:00:00Z/2592000", "--dp-binding");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("wrote " + dir.resolve("leader.json") + " (mode 0600)"), r.out());
+    TaskDefinition leader = TaskFile.read(dir.resolve("leader.json")).get(0);
+    TaskDefinition helper = TaskFile.read(dir.resolve("helper.json")).get(0);
+    CollectorTask collector = CollectorTaskFile.read(dir.resolve("collector.json"));
+    TaskParameters client = ClientTaskFile.read(dir.resolve("client.json"));
+
+    assertEquals(Role.LEADER, leader.role());
+    assertEquals(Role.HELPER, helper.role());
+    assertEquals(leader.taskId(), helper.taskId());
+    assertEquals(leader.configuration(), helper.configuration());
+    assertEquals(leader.parameters(), helper.parameters());
+    assertEquals(leader.parameters(), collector.parameters());
+    assertEquals(leader.parameters(), client);
+    assertEquals(new Prio3Variant.Histogram(4, 2), client.variant());
+    assertEquals(DpStrategy.PureDpDiscreteLaplace.parse("1/2"), client.dpStrategy());
+    assertTrue(leader.bindsDpSettings());
+    assertEquals(BatchMode.TIME_INTERVAL, client.configuration().batchMode());
+    assertEquals(Interval.of(1767225600L / 3600, 720), client.configuration().taskInterval()
+        .orElseThrow());
+    assertEquals("https://leader.example/dap/", client.configuration().leaderAggregatorEndpoint());
+
+    assertEquals(leader.authToken(), helper.authToken());
+    assertNotEquals(leader.authToken(), leader.collectorAuthToken().orElseThrow());
+    assertEquals(collector.collectorAuthToken(), leader.collectorAuthToken().orElseThrow());
+    assertTrue(helper.collectorAuthToken().isEmpty());
+    assertArrayEquals(leader.vdafVerifyKey(0).orElseThrow(), helper.vdafVerifyKey(0).orElseThrow());
+    assertEquals(collector.hpkeConfig(), leader.collectorHpkeConfig());
+    assertEquals(collector.hpkeConfig(), helper.collectorHpkeConfig());
+  }
+
+  @Test
+  void filesWithSecretsHaveMode0600() throws Exception {
+    assertEquals(0, taskNew(dir).code());
+    for (String f : List.of("leader.json", "helper.json", "collector.json")) {
+      assertEquals("rw-------", PosixFilePermissions.toString(
+          Files.getPosixFilePermissions(dir.resolve(f))), f);
+    }
+    String client = PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(dir.resolve("client.json")));
+    assertFalse(client.charAt(4) == 'w' || client.charAt(7) == 'w', client);
+    try (var s = Files.list(dir)) {
+      assertEquals(4, s.count(), "no temporary file left");
+    }
+  }
+
+  @Test
+  void noFileHoldsASecretItsPartyMustNotHave() throws Exception {
+    assertEquals(0, taskNew(dir).code());
+    TaskDefinition leader = TaskFile.read(dir.resolve("leader.json")).get(0);
+    CollectorTask collector = CollectorTaskFile.read(dir.resolve("collector.json"));
+    String b64 = "";
+    String privateKey = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(collector.hpkeKey().secretKey());
+    String verifyKey = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(leader.vdafVerifyKey(0).orElseThrow());
+    String leaderToken = leader.authToken().authorizationHeader().substring(7);
+    String collectorToken = collector.collectorAuthToken().authorizationHeader().substring(7);
+    Map<String, List<String>> allowed = Map.of(
+        privateKey, List.of("collector.json"),
+        verifyKey, List.of("leader.json", "helper.json"),
+        leaderToken, List.of("leader.json", "helper.json"),
+        collectorToken, List.of("leader.json", "collector.json"));
+    for (var secret : allowed.entrySet()) {
+      assertTrue(secret.getKey().length() >= 40, b64 + secret.getKey());
+      for (String f : TaskNewCommand.FILES) {
+        assertEquals(secret.getValue().contains(f), read(f).contains(secret.getKey()),
+            f + " and the secret allowed in " + secret.getValue());
+      }
+    }
+    assertFalse(read("client.json").contains("token") || read("client.json").contains("key\""),
+        read("client.json"));
+  }
+
+  @Test
+  void existingFilesAreKeptUnlessForce() throws Exception {
+    assertEquals(0, taskNew(dir).code());
+    String before = read("leader.json");
+    CliRun again = taskNew(dir);
+    assertTrue(again.failedWithOneLine("already holds leader.json, helper.json, collector.json,"
+        + " client.json (give --force to replace them)"), again.err());
+    assertEquals(2, again.code());
+    assertEquals(before, read("leader.json"));
+    Files.delete(dir.resolve("leader.json"));
+    Files.delete(dir.resolve("client.json"));
+    CliRun partial = taskNew(dir);
+    assertTrue(partial.failedWithOneLine("already holds helper.json, collector.json"),
+        partial.err());
+    assertFalse(Files.exists(dir.resolve("leader.json")), "nothing written");
+
+    CliRun forced = taskNew(dir, "--force");
+    assertEquals(0, forced.code(), forced.err());
+    assertNotEquals(before, read("leader.json"));
+    assertEquals(TaskFile.read(dir.resolve("leader.json")).get(0).taskId(),
+        CollectorTaskFile.read(dir.resolve("collector.json")).parameters().taskId());
+    assertEquals("rw-------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(dir.resolve("helper.json"))));
+  }
+
+  @Test
+  void withoutEpsilonOrRhoTheTaskAddsNoNoiseAndLeaderSelectedIsAccepted() throws Exception {
+    CliRun r = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--batch-mode",
+        "leader_selected", "--leader-url", "http://127.0.0.1:8080/", "--helper-url",
+        "http://127.0.0.1:8081/", "--out", dir.toString());
+    assertEquals(0, r.code(), r.err());
+    TaskParameters p = ClientTaskFile.read(dir.resolve("client.json"));
+    assertEquals(new DpStrategy.NoDifferentialPrivacy(), p.dpStrategy());
+    assertEquals(BatchMode.LEADER_SELECTED, p.configuration().batchMode());
+    assertEquals(100, p.configuration().minBatchSize());
+  }
+
+  @Test
+  void badOptionsAreOneLineNamingTheOption() {
+    assertTrue(taskNew(dir, "--task-interval", "2026-01-01T00:30:00Z/3600")
+        .failedWithOneLine("--task-interval.start: 1767227400 s is not a multiple of the"
+            + " time_precision 3600 s"));
+    assertTrue(taskNew(dir, "--batch-mode", "weekly").failedWithOneLine("--batch-mode"));
+    assertTrue(CliRun.of("task", "new", "--vdaf", "Prio3Count", "--leader-url", "ftp://x/",
+        "--helper-url", "https://h/", "--out", dir.toString()).failedWithOneLine("--leader-url"));
+    assertTrue(CliRun.of("task", "new", "--vdaf", "Prio3Count", "--time-precision", "0",
+        "--leader-url", "https://l/", "--helper-url", "https://h/", "--out", dir.toString())
+        .failedWithOneLine("--time-precision: must be positive"));
+    assertTrue(CliRun.of("task", "new", "--vdaf", "Prio3Histogram", "--leader-url", "https://l/",
+        "--helper-url", "https://h/", "--out", dir.toString()).failedWithOneLine("--length"));
+    try (var s = Files.list(dir)) {
+      assertEquals(0, s.count(), "nothing written");
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

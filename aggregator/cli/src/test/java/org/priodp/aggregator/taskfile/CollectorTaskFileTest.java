@@ -1,0 +1,88 @@
+package org.priodp.aggregator.taskfile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.client.CollectorTask;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.HpkeConfigId;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.hpke.Hpke;
+import org.priodp.aggregator.hpke.HpkeKeyPair;
+import org.priodp.aggregator.hpke.HpkeSuite;
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
+
+/**
+ * collector.json: the public parameters, the Collector's token, HPKE config and private key;
+ * reads back equal, refuses a private key that is not the config's, never prints a secret.
+ */
+class CollectorTaskFileTest {
+  @TempDir
+  Path dir;
+
+  private static final HpkeSuite S = HpkeSuite.DAP_MANDATORY;
+
+  private static CollectorTask file(HpkeKeyPair key) {
+    Prio3Variant v = new Prio3Variant.Count();
+    TaskParameters p = new TaskParameters(new TaskId(new byte[32]),
+        TaskDefinition.configurationFor(v, "x".getBytes(StandardCharsets.US_ASCII),
+            "https://l/", "https://h/", 60, 1, BatchMode.TIME_INTERVAL, List.of()),
+        v, DpStrategy.PureDpDiscreteLaplace.parse("1"), SensitivityRule.PRIODP);
+    return new CollectorTask(p, AuthToken.of("collector-secret-token"),
+        new HpkeConfig(new HpkeConfigId(200), S.kem(), S.kdf(), S.aead(), key.publicKey()), key);
+  }
+
+  @Test
+  void readsBackEqualAndDerivesThePublicKeyFromThePrivateOne() throws Exception {
+    HpkeKeyPair key = new Hpke(S).generateKeyPair();
+    CollectorTask f = file(key);
+    Path p = dir.resolve("collector.json");
+    Files.writeString(p, CollectorTaskFile.toJson(f).toString());
+    CollectorTask back = CollectorTaskFile.read(p);
+    assertEquals(f.parameters(), back.parameters());
+    assertEquals(f.collectorAuthToken(), back.collectorAuthToken());
+    assertEquals(f.hpkeConfig(), back.hpkeConfig());
+    assertEquals(key, back.hpkeKey());
+    assertFalse(f.toString().contains("collector-secret-token"), f.toString());
+    assertFalse(f.toString().contains(Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(key.secretKey())));
+  }
+
+  @Test
+  void aPrivateKeyOfAnotherPublicKeyIsRefusedNamingTheField() {
+    HpkeKeyPair key = new Hpke(S).generateKeyPair();
+    HpkeKeyPair other = new Hpke(S).generateKeyPair();
+    ObjectNode n = CollectorTaskFile.toJson(file(key));
+    n.put("collector_hpke_private_key", Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(other.secretKey()));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CollectorTaskFile.fromJson(n, "collector"));
+    assertTrue(e.getMessage().startsWith("collector.collector_hpke_private_key: not the private"
+        + " key"), e.getMessage());
+    n.put("collector_hpke_private_key", "AAAA");
+    e = assertThrows(IllegalArgumentException.class, () -> CollectorTaskFile.fromJson(n, "collector"));
+    assertTrue(e.getMessage().startsWith("collector.collector_hpke_private_key: 3 bytes"),
+        e.getMessage());
+    ObjectNode noToken = CollectorTaskFile.toJson(file(key));
+    noToken.remove("collector_auth_token");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CollectorTaskFile.fromJson(noToken, "collector"));
+    assertTrue(e.getMessage().contains("collector_auth_token"), e.getMessage());
+  }
+}

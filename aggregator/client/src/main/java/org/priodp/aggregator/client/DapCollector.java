@@ -1,0 +1,247 @@
+package org.priodp.aggregator.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+import org.priodp.aggregator.dap.AggregateShareAad;
+import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.CollectionJobReq;
+import org.priodp.aggregator.dap.CollectionJobResp;
+import org.priodp.aggregator.dap.DapDecodeException;
+import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.dap.HpkeCiphertext;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.hpke.HpkeKeyPair;
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.vdaf.dp.Collector;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
+
+/**
+ * A DAP-18 Collector of one task ("Collecting Results"): POSTs a CollectionJobReq to {@code
+ * {leader}/tasks/{task-id}/collection_jobs} with its bearer token ("Collection Job
+ * Initialization"), follows the Location the Leader answers (only on the Leader's own origin, so
+ * the token never goes elsewhere), polls it with GET while the answer is empty, waiting what each
+ * Retry-After says ("Asynchronous Request Handling"), then opens the Leader's and the Helper's
+ * HpkeCiphertext with its private key and the AggregateShareAad over the task configuration and
+ * the exact request ("Aggregate Share Encryption"), unshards with Prio3 and decodes with the
+ * DP-aware collector, which lifts each noised coordinate to the integers and gives its interval
+ * ("Collection Job Finalization"). An error status becomes a {@link DapProblemException} naming
+ * the DAP error type. Immutable; the waiting is injected ({@link Sleeper}).
+ */
+public final class DapCollector {
+  /** Waits between polls; tests inject one that does not sleep. */
+  @FunctionalInterface
+  public interface Sleeper {
+    /** Waits for the duration. */
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  /** Told before each wait, so a command line can show progress. */
+  @FunctionalInterface
+  public interface Progress {
+    /**
+     * The job was not ready at poll {@code poll} (0 for the creating POST); the Collector waits
+     * {@code wait}, having waited {@code waited} so far.
+     */
+    void notReady(int poll, Duration wait, Duration waited);
+  }
+
+  /** The wait between polls when the Leader sends no Retry-After. */
+  public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+  private final TaskParameters task;
+  private final AuthToken token;
+  private final HpkeConfig hpkeConfig;
+  private final HpkeKeyPair hpkeKey;
+  private final HttpClient http;
+  private final Sleeper sleeper;
+  private final Duration timeout;
+  private final double confidence;
+
+  /**
+   * Returns a Collector that gives up after waiting {@code timeout} in total and reports
+   * intervals of the given coverage in (0, 1).
+   */
+  public DapCollector(TaskParameters task, AuthToken token, HpkeConfig hpkeConfig,
+      HpkeKeyPair hpkeKey, HttpClient http, Sleeper sleeper, Duration timeout, double confidence) {
+    this.task = Objects.requireNonNull(task, "task");
+    this.token = Objects.requireNonNull(token, "token");
+    this.hpkeConfig = Objects.requireNonNull(hpkeConfig, "hpkeConfig");
+    this.hpkeKey = Objects.requireNonNull(hpkeKey, "hpkeKey");
+    this.http = Objects.requireNonNull(http, "http");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must be >= 0");
+    }
+    if (!(confidence > 0 && confidence < 1)) {
+      throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
+    }
+    this.confidence = confidence;
+  }
+
+  /** Returns a Collector of a collector file's task, sleeping for real, 95% intervals. */
+  public static DapCollector of(CollectorTask file, HttpClient http, Duration timeout) {
+    return new DapCollector(file.parameters(), file.collectorAuthToken(), file.hpkeConfig(),
+        file.hpkeKey(), http, d -> Thread.sleep(d.toMillis()), timeout,
+        Collector.DEFAULT_CONFIDENCE);
+  }
+
+  /** Returns the collection job request of a query: no aggregation parameter (Prio3), no extension. */
+  public static CollectionJobReq request(Query query) {
+    return new CollectionJobReq(query, new byte[0], List.of());
+  }
+
+  /**
+   * Runs a collection job for the query and returns the decoded aggregate.
+   *
+   * @throws DapProblemException if the Leader refuses the job or it fails (e.g. invalidBatchSize)
+   * @throws IOException if the Leader cannot be reached, answers something that is not DAP, the
+   *     shares do not open, or the job is not ready within the timeout
+   */
+  public CollectionResult collect(Query query, Progress progress)
+      throws IOException, InterruptedException {
+    Objects.requireNonNull(progress, "progress");
+    if (query.batchMode() != task.configuration().batchMode()) {
+      throw new IllegalArgumentException("the task's batch mode is "
+          + task.configuration().batchMode().specName() + ", the query's "
+          + query.batchMode().specName());
+    }
+    CollectionJobReq req = request(query);
+    URI create = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
+        "tasks/" + task.taskId().toBase64Url() + "/collection_jobs");
+    HttpRequest post = HttpRequest.newBuilder(create).timeout(DapHttp.REQUEST_TIMEOUT)
+        .header("Content-Type", DapMediaType.COLLECTION_JOB_REQ.contentType())
+        .header("Authorization", token.authorizationHeader())
+        .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode())).build();
+    HttpResponse<byte[]> r = DapHttp.send(http, post, "the Leader");
+    if (!DapHttp.success(r.statusCode())) {
+      throw DapProblemException.of("the Leader refused the collection job", r);
+    }
+    URI job = location(create, r);
+    Duration waited = Duration.ZERO;
+    int poll = 0;
+    while (r.body().length == 0) {
+      if (job == null) {
+        throw new IOException("the Leader deferred the collection job without a Location");
+      }
+      Duration wait = retryAfter(r);
+      if (waited.plus(wait).compareTo(timeout) > 0) {
+        throw new IOException("the collection job at " + job + " was not ready after "
+            + waited.toSeconds() + " s (--timeout " + timeout.toSeconds() + " s)");
+      }
+      progress.notReady(poll, wait, waited);
+      sleeper.sleep(wait);
+      waited = waited.plus(wait);
+      poll++;
+      HttpRequest get = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
+          .header("Authorization", token.authorizationHeader()).GET().build();
+      r = DapHttp.send(http, get, "the Leader");
+      if (!DapHttp.success(r.statusCode())) {
+        throw DapProblemException.of("the collection job failed", r);
+      }
+    }
+    CollectionJobResp resp;
+    try {
+      resp = CollectionJobResp.decode(r.body());
+    } catch (DapDecodeException e) {
+      throw new IOException("the Leader's answer is not a CollectionJobResp: " + e.getMessage(),
+          e);
+    }
+    CollectionResult result = finish(req, resp);
+    if (query instanceof Query.LeaderSelected && job != null) {
+      // DAP-18 "Collection Job Deletion": the batch is collected. Every leader-selected request
+      // is the same bytes, so the Leader answers this job until it is deleted; deleting it lets
+      // the next collect get the next batch. The result stands whatever the DELETE answers.
+      HttpRequest delete = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
+          .header("Authorization", token.authorizationHeader()).DELETE().build();
+      DapHttp.send(http, delete, "the Leader");
+    }
+    return result;
+  }
+
+  /**
+   * Opens and decodes a CollectionJobResp answered to {@code req} (DAP-18 "Collection Job
+   * Finalization").
+   */
+  public CollectionResult finish(CollectionJobReq req, CollectionJobResp resp) throws IOException {
+    if (resp.reportCount() < 0) {
+      throw new IOException("the Leader's report_count " + Long.toUnsignedString(
+          resp.reportCount()) + " is out of range");
+    }
+    AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.configuration(), req);
+    byte[] leader = open(Role.LEADER, aad, resp.leaderEncryptedAggShare());
+    byte[] helper = open(Role.HELPER, aad, resp.helperEncryptedAggShare());
+    Collector collector = Collector.of(Prio3DpMechanism.of(task.variant(), task.dpStrategy(),
+        task.sensitivityRule())).withConfidence(confidence);
+    try {
+      return new CollectionResult(resp.reportCount(), resp.interval(),
+          collector.unshard(List.of(leader, helper), resp.reportCount()));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the aggregate shares do not decode: " + e.getMessage(), e);
+    }
+  }
+
+  private byte[] open(Role server, AggregateShareAad aad, HpkeCiphertext ct) throws IOException {
+    try {
+      return AggregateShareEncryption.open(hpkeConfig, hpkeKey, server, aad, ct);
+    } catch (HpkeException e) {
+      throw new IOException("the " + (server == Role.LEADER ? "Leader" : "Helper") + "'s aggregate"
+          + " share does not open with the collector's key and this task's configuration ("
+          + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Returns the job's URL from the Location header, resolved against the creation URL; a Location
+   * on another origin is refused, so the bearer token is sent only to the Leader.
+   */
+  private static URI location(URI create, HttpResponse<byte[]> r) throws IOException {
+    var header = r.headers().firstValue("Location");
+    if (header.isEmpty()) {
+      return null;
+    }
+    URI job;
+    try {
+      job = create.resolve(header.get().strip());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the Leader's Location is not a URL: " + header.get(), e);
+    }
+    if (!DapHttp.sameOrigin(create, job)) {
+      throw new IOException("the Leader's Location " + job + " is not on the Leader's origin "
+          + create.getScheme() + "://" + create.getAuthority() + "; not sending the token there");
+    }
+    return job;
+  }
+
+  /** Parses Retry-After (RFC 9110 section 10.2.3): seconds or an HTTP-date; 1 s without one. */
+  static Duration retryAfter(HttpResponse<?> r) {
+    var h = r.headers().firstValue("Retry-After");
+    if (h.isEmpty()) {
+      return DEFAULT_RETRY_AFTER;
+    }
+    String v = h.get().strip();
+    if (v.matches("[0-9]{1,9}")) {
+      return Duration.ofSeconds(Long.parseLong(v));
+    }
+    try {
+      ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+      Duration d = Duration.between(java.time.Instant.now(), at.toInstant());
+      return d.isNegative() ? Duration.ZERO : d;
+    } catch (DateTimeParseException e) {
+      return DEFAULT_RETRY_AFTER;
+    }
+  }
+}

@@ -1,0 +1,519 @@
+package org.priodp.aggregator.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.aggregator.dap.AggregateShare;
+import org.priodp.aggregator.dap.AggregateShareReq;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
+import org.priodp.aggregator.dap.CollectionJobId;
+import org.priodp.aggregator.dap.CollectionJobReq;
+import org.priodp.aggregator.dap.CollectionJobResp;
+import org.priodp.aggregator.dap.DapDecodeException;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.CollectionJobLease;
+import org.priodp.aggregator.datastore.CollectionJobRecord;
+import org.priodp.aggregator.datastore.NoisedAggregateShare;
+import org.priodp.aggregator.datastore.ReleasedAggregateShare;
+
+/**
+ * The Leader's collection jobs (DAP-18 "Collection Job Initialization", "Collection Job
+ * Extensions", "Collection Job Deletion", "Obtaining Aggregate Shares", "Resource Creation"),
+ * without HTTP.
+ *
+ * <p>{@link #create} validates a CollectionJobReq in the spec's order (batch mode and form:
+ * invalidMessage; a non-empty aggregation parameter, which Prio3 does not have:
+ * invalidAggregationParameter; an empty, overflowing or out-of-task_interval batch interval:
+ * batchInvalid; any extension: unsupportedExtension) and then, in one task transaction, returns
+ * the job of a byte-identical request (the job ID is a labelled SHA-256 of the task ID and the
+ * request, so an identical POST finds the same job; a deleted one is restored), refuses a batch
+ * that overlaps a collected batch or another live job (batchOverlap), or inserts the job as
+ * {@code pending}. In the leader_selected batch mode every request ("the next batch") is the
+ * same bytes: the task's current job is the existing resource, and the next one is created after
+ * the Collector deleted it; its batch is chosen when it is stepped (a leader-selected bucket with
+ * at least min_batch_size reports, not released, not another job's, without an active
+ * aggregation job), and its response interval spans the finished aggregation jobs' report times.
+ *
+ * <p>{@link #step} works on one leased pending job. The job waits (stays pending, leased again
+ * after the retry delay) while the batch interval has not ended by the injected clock, while
+ * uploaded reports of the interval are unclaimed or in an active Leader aggregation job, and
+ * while the Leader's buckets hold fewer than min_batch_size reports (DAP-18 lets the Leader wait).
+ * Then it builds the AggregateShareReq from its own buckets (report count, checksum, the query's
+ * interval as batch selector) and calls {@link NoisedShareService#release}, which persists the
+ * Leader's noised share (one draw, never an un-noised share for a DP task) and its sealed
+ * ciphertext before anything leaves; only then is the Helper asked through {@link HelperPeer}.
+ * The CollectionJobResp (report count, the smallest interval of whole time_precision units
+ * holding the batch's buckets, both ciphertexts) is stored and the job set {@code ready} in one
+ * statement that checks the lease token. A retryable {@link HelperPeer.HelperException} keeps the
+ * job pending; a later step sends the byte-identical request again (rebuilt from the persisted
+ * noised share, so it never draws again); a refusal fails the job with the Helper's error.
+ * Thread-safe.
+ */
+public final class CollectionJobService {
+  /** How long a step may hold a job before another process may take it over. */
+  public static final Duration DEFAULT_LEASE = Duration.ofMinutes(5);
+  /** How long a job that is not ready waits before it is looked at again. */
+  public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
+
+  private static final byte[] ID_LABEL =
+      "prio-dp collection job id v1".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * The jobs whose batch a new request must not overlap besides the collected intervals: a ready
+   * job's batch is among those already (its Leader share was released), a pending one's maybe not.
+   */
+  private static final EnumSet<CollectionJobRecord.State> LIVE =
+      EnumSet.of(CollectionJobRecord.State.PENDING);
+
+  private final AggregateShareStore store;
+  private final NoisedShareService shares;
+  private final HelperPeer helper;
+  private final Clock clock;
+  private final Duration lease;
+  private final Duration retryDelay;
+  private final String owner;
+
+  /**
+   * Creates the service over the Leader's store and share service, the Helper peer and a clock;
+   * {@code owner} names this process in leases.
+   */
+  public CollectionJobService(AggregateShareStore store, NoisedShareService shares,
+      HelperPeer helper, Clock clock, Duration lease, Duration retryDelay, String owner) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.shares = Objects.requireNonNull(shares, "shares");
+    this.helper = Objects.requireNonNull(helper, "helper");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.lease = positive(lease, "lease");
+    this.retryDelay = positive(retryDelay, "retryDelay");
+    this.owner = Objects.requireNonNull(owner, "owner");
+  }
+
+  private static Duration positive(Duration d, String name) {
+    if (Objects.requireNonNull(d, name).isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + d);
+    }
+    return d;
+  }
+
+  /** Returns the delay after which a job that is not ready is looked at again. */
+  public Duration retryDelay() {
+    return retryDelay;
+  }
+
+  /** Returns the share service (e.g. for its draw counter). */
+  public NoisedShareService shares() {
+    return shares;
+  }
+
+  /** Derives the job ID: SHA-256("prio-dp collection job id v1" || task_id || request)[0..16). */
+  public static CollectionJobId jobId(TaskId taskId, byte[] request) {
+    MessageDigest md = sha256();
+    md.update(ID_LABEL);
+    md.update(taskId.bytes());
+    md.update(request);
+    return new CollectionJobId(Arrays.copyOf(md.digest(), CollectionJobId.LENGTH));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+    }
+  }
+
+  /**
+   * Creates the collection job of {@code req} for the Leader task, or returns the existing job of
+   * a byte-identical request; throws {@link DapRefusal} as the class comment lists.
+   */
+  public CollectionJobRecord create(TaskDefinition task, CollectionJobReq req) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(req, "req");
+    TaskId taskId = task.taskId();
+    if (task.role() != Role.LEADER) {
+      throw new IllegalArgumentException("collection jobs belong to a Leader task");
+    }
+    BatchMode mode = task.configuration().batchMode();
+    if (req.query().batchMode() != mode) {
+      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "query.batch_mode: the task uses "
+          + mode.specName());
+    }
+    if (req.aggParam().length() != 0) {
+      throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
+          + " takes no aggregation parameter, so it must be empty");
+    }
+    if (!req.extensions().isEmpty()) {
+      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
+          + " supports no collection job extensions, got type "
+          + req.extensions().get(0).extensionType());
+    }
+    if (!(req.query() instanceof Query.TimeInterval q)) {
+      return createLeaderSelected(task, req);
+    }
+    Interval i = q.batchInterval();
+    if (i.duration().value() == 0 || !i.isWellFormed()) {
+      throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval must have a"
+          + " duration of at least one time_precision unit and must not overflow");
+    }
+    Optional<Interval> taskInterval = task.configuration().taskInterval();
+    if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
+      throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval is not within"
+          + " the task_interval extension of the task");
+    }
+    byte[] request = req.encode();
+    CollectionJobId id = jobId(taskId, request);
+    BatchIdentifier batch = BatchBuckets.batchIdentifier(new BatchSelector.TimeInterval(i));
+    Instant now = clock.instant();
+    return store.inTaskTransaction(taskId, tx -> {
+      Optional<CollectionJobRecord> existing = tx.collectionJob(id);
+      if (existing.isPresent()) {
+        CollectionJobRecord j = existing.get();
+        if (!Arrays.equals(j.request().toByteArray(), request)) {
+          throw new IllegalStateException("collection job ID collision in task "
+              + taskId.toBase64Url());
+        }
+        if (j.state() != CollectionJobRecord.State.DELETED) {
+          return j;
+        }
+        // the Collector POSTs the request of a job it deleted: the same resource again, in the
+        // state its stored columns imply (a ready job keeps its response, nothing is redrawn)
+        CollectionJobRecord.State st = j.response().isPresent() ? CollectionJobRecord.State.READY
+            : j.errorType().isPresent() || j.errorDetail().isPresent()
+                ? CollectionJobRecord.State.FAILED : CollectionJobRecord.State.PENDING;
+        tx.setCollectionJobState(id, st, now);
+        return tx.collectionJob(id).orElseThrow();
+      }
+      if (tx.collectedIntervalOverlaps(new org.priodp.aggregator.datastore.CollectedInterval(
+          i.start().value(), i.end().value()))) {
+        throw DapRefusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps a"
+            + " batch that was already collected");
+      }
+      for (CollectionJobRecord other : tx.collectionJobs(LIVE)) {
+        if (overlaps(batchInterval(other), i)) {
+          throw DapRefusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps the"
+              + " batch of another collection job");
+        }
+      }
+      CollectionJobRecord job = CollectionJobRecord.pending(taskId, id,
+          ByteString.copyOf(request), batch, now);
+      tx.insertCollectionJob(job);
+      return job;
+    });
+  }
+
+  /** The batch identifier of a leader-selected job whose batch is not chosen yet. */
+  static final BatchIdentifier UNCHOSEN = BatchIdentifier.of(new Query.LeaderSelected().encode());
+
+  /**
+   * Creates a leader-selected job ("the next batch"): every such request is the same bytes, so
+   * the task's current one (pending, ready or failed) is the existing resource, and a new job,
+   * whose ID also counts the task's earlier jobs, is created only after the Collector deleted
+   * the previous one. Its batch is chosen when it is stepped.
+   */
+  private CollectionJobRecord createLeaderSelected(TaskDefinition task, CollectionJobReq req) {
+    TaskId taskId = task.taskId();
+    byte[] request = req.encode();
+    Instant now = clock.instant();
+    return store.inTaskTransaction(taskId, tx -> {
+      List<CollectionJobRecord> all = tx.collectionJobs(EnumSet.allOf(
+          CollectionJobRecord.State.class));
+      for (CollectionJobRecord j : all) {
+        if (j.state() != CollectionJobRecord.State.DELETED
+            && Arrays.equals(j.request().toByteArray(), request)) {
+          return j;
+        }
+      }
+      byte[] counted = Arrays.copyOf(request, request.length + 4);
+      int n = all.size();
+      for (int k = 0; k < 4; k++) {
+        counted[request.length + k] = (byte) (n >>> (24 - 8 * k));
+      }
+      CollectionJobRecord job = CollectionJobRecord.pending(taskId, jobId(taskId, counted),
+          ByteString.copyOf(request), UNCHOSEN, now);
+      tx.insertCollectionJob(job);
+      return job;
+    });
+  }
+
+  /**
+   * Chooses the batch of a leader-selected job (DAP-18 "Leader-selected Batch Mode": a batch not
+   * yet associated with a collection job): the first leader-selected bucket, in identifier order,
+   * that holds at least min_batch_size reports, was not released, belongs to no other collection
+   * job that was not deleted, and has no active aggregation job. In one task transaction, so two jobs never choose the
+   * same batch.
+   */
+  private Optional<BatchIdentifier> chooseBatch(TaskDefinition task, CollectionJobRecord job) {
+    byte[] low = new BatchSelector.LeaderSelected(new org.priodp.aggregator.dap.BatchId(
+        new byte[org.priodp.aggregator.dap.BatchId.LENGTH])).encode();
+    byte[] high = Arrays.copyOf(low, low.length - org.priodp.aggregator.dap.BatchId.LENGTH);
+    high[high.length - 1]++; // the next config length: after every 32-byte batch ID
+    long min = task.configuration().minBatchSize();
+    return store.inTaskTransaction(task.taskId(), tx -> {
+      // a deleted job's batch is free again unless it was released (then its noised share
+      // keeps it out, and a job choosing it anyway gets the same stored share, never a new draw)
+      java.util.Set<BatchIdentifier> taken = new java.util.HashSet<>();
+      for (CollectionJobRecord j : tx.collectionJobs(EnumSet.of(CollectionJobRecord.State.PENDING,
+          CollectionJobRecord.State.READY, CollectionJobRecord.State.FAILED))) {
+        taken.add(j.batch());
+      }
+      for (BatchAggregation b : tx.batchAggregations(BatchIdentifier.of(low),
+          BatchIdentifier.of(high))) {
+        if (taken.contains(b.batch()) || Long.compareUnsigned(b.reportCount(), min) < 0
+            || tx.noisedShare(b.batch()).isPresent() || tx.leaderAggregationActive(b.batch())) {
+          continue;
+        }
+        tx.setCollectionJobBatch(job.jobId(), b.batch(), clock.instant());
+        return Optional.of(b.batch());
+      }
+      return Optional.<BatchIdentifier>empty();
+    });
+  }
+
+  private static Interval batchInterval(CollectionJobRecord job) {
+    BatchSelector s = BatchSelector.decode(job.batch().bytes());
+    if (s instanceof BatchSelector.TimeInterval t) {
+      return t.batchInterval();
+    }
+    throw new IllegalStateException("collection job " + job.jobId() + " has no time interval");
+  }
+
+  private static boolean overlaps(Interval a, Interval b) {
+    return a.start().compareTo(b.end()) < 0 && b.start().compareTo(a.end()) < 0;
+  }
+
+  /** Returns the job (task, id) in any state, if any. */
+  public Optional<CollectionJobRecord> job(TaskId taskId, CollectionJobId id) {
+    return store.collectionJob(taskId, id);
+  }
+
+  /**
+   * Marks the job deleted (DAP-18 "Collection Job Deletion"); returns false if it is unknown or
+   * already deleted. A step working on it finds its lease gone and stores nothing.
+   */
+  public boolean delete(TaskId taskId, CollectionJobId id) {
+    return store.deleteCollectionJob(taskId, id, clock.instant());
+  }
+
+  /** What one {@link #step} did. */
+  public enum Outcome {
+    /** No pending job of the task was due. */
+    IDLE,
+    /** The batch is not ready yet (interval, aggregation, min_batch_size); postponed. */
+    WAITING,
+    /** The Helper did not answer in time or failed transiently; postponed. */
+    HELPER_RETRY,
+    /** The job is ready. */
+    READY,
+    /** The job failed. */
+    FAILED,
+    /** The lease was lost (expired and taken over, or the job was deleted); nothing stored. */
+    LEASE_LOST
+  }
+
+  /** Leases the task's oldest due pending job and steps it; {@link Outcome#IDLE} if none. */
+  public Outcome step(TaskDefinition task) {
+    Optional<CollectionJobLease> l = store.leaseCollectionJob(task.taskId(), owner,
+        clock.instant(), lease);
+    return l.isEmpty() ? Outcome.IDLE : step(task, l.get());
+  }
+
+  /** Steps one leased job as the class comment describes. */
+  public Outcome step(TaskDefinition task, CollectionJobLease leased) {
+    CollectionJobRecord job = leased.job();
+    TaskId taskId = task.taskId();
+    CollectionJobReq cjr;
+    try {
+      cjr = CollectionJobReq.decode(job.request().toByteArray());
+    } catch (DapDecodeException e) {
+      return fail(leased, DapError.INVALID_MESSAGE.type(), "the stored request no longer decodes");
+    }
+    if (cjr.query() instanceof Query.LeaderSelected) {
+      return stepLeaderSelected(task, leased, cjr);
+    }
+    Interval i = batchInterval(job);
+    BatchSelector selector = new BatchSelector.TimeInterval(i);
+    BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
+    Merged m = merge(task, i);
+    AggregateShareReq req;
+    Optional<NoisedAggregateShare> drawn = store.noisedShare(taskId, batch);
+    if (drawn.isPresent()) {
+      // collected before (the Helper did not answer then): the byte-identical request again
+      req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
+          drawn.get().checksum());
+    } else {
+      if (!ended(task, i) || store.clientReportsOutstanding(taskId, i.start().value(),
+          i.end().value())
+          || Long.compareUnsigned(m.count(), task.configuration().minBatchSize()) < 0) {
+        return postpone(leased, Outcome.WAITING);
+      }
+      req = new AggregateShareReq(cjr, selector, m.count(), m.checksum());
+    }
+    return obtainShares(task, leased, req, drawn.isPresent(), m.interval(i));
+  }
+
+  /**
+   * Returns whether, inside the release's task transaction, reports of the batch may still reach
+   * the Helper's buckets: an unclaimed report or an active aggregation job in the interval, or an
+   * active job of the leader-selected batch.
+   */
+  private static boolean stillAggregating(org.priodp.aggregator.datastore.TaskTransaction tx,
+      BatchSelector selector) {
+    if (selector instanceof BatchSelector.TimeInterval t) {
+      Interval i = t.batchInterval();
+      return tx.clientReportsOutstanding(i.start().value(), i.end().value());
+    }
+    return tx.leaderAggregationActive(BatchBuckets.batchIdentifier(selector));
+  }
+
+  /** Steps a leader-selected job: chooses its batch if needed, waits, then as a time interval. */
+  private Outcome stepLeaderSelected(TaskDefinition task, CollectionJobLease leased,
+      CollectionJobReq cjr) {
+    TaskId taskId = task.taskId();
+    Optional<BatchIdentifier> chosen = leased.job().batch().equals(UNCHOSEN)
+        ? chooseBatch(task, leased.job()) : Optional.of(leased.job().batch());
+    if (chosen.isEmpty()) {
+      return postpone(leased, Outcome.WAITING);
+    }
+    BatchIdentifier batch = chosen.get();
+    BatchSelector selector = BatchSelector.decode(batch.bytes());
+    Optional<NoisedAggregateShare> drawn = store.noisedShare(taskId, batch);
+    AggregateShareReq req;
+    if (drawn.isPresent()) {
+      req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
+          drawn.get().checksum());
+    } else {
+      boolean active = store.inTaskTransaction(taskId, tx -> tx.leaderAggregationActive(batch));
+      Optional<BatchAggregation> bucket = store.batchAggregation(taskId, batch);
+      if (active || bucket.isEmpty() || Long.compareUnsigned(bucket.get().reportCount(),
+          task.configuration().minBatchSize()) < 0) {
+        return postpone(leased, Outcome.WAITING);
+      }
+      req = new AggregateShareReq(cjr, selector, bucket.get().reportCount(),
+          bucket.get().checksum());
+    }
+    Interval span = store.leaderBatchReportSpan(taskId, batch)
+        .map(t -> Interval.of(t[0], t[1] - t[0] + 1)).orElse(Interval.of(0, 0));
+    return obtainShares(task, leased, req, drawn.isPresent(), span);
+  }
+
+  /**
+   * Releases the Leader's share (persisted, noised once) and only then asks the Helper, and
+   * stores the CollectionJobResp under the lease.
+   */
+  private Outcome obtainShares(TaskDefinition task, CollectionJobLease leased,
+      AggregateShareReq req, boolean drawnBefore, Interval interval) {
+    ReleasedAggregateShare mine;
+    try {
+      // persists this Leader's noised share (drawn once) and its ciphertext before the Helper
+      // hears of the batch
+      mine = shares.release(task, req, tx -> !stillAggregating(tx, req.batchSelector()));
+    } catch (NoisedShareService.NotReady r) {
+      // an aggregation job claimed reports of the batch after the readiness check: it must
+      // finish (and the Helper commit them) before the batch is released
+      return postpone(leased, Outcome.WAITING);
+    } catch (DapRefusal r) {
+      if (!drawnBefore && (r.error() == DapError.BATCH_MISMATCH
+          || r.error() == DapError.INVALID_BATCH_SIZE)) {
+        // an aggregation job committed between the reads above and the release: nothing was
+        // drawn (the release rolled back), try again later
+        return postpone(leased, Outcome.WAITING);
+      }
+      return fail(leased, r.error().type(), r.detail());
+    }
+    AggregateShare theirs;
+    try {
+      theirs = helper.aggregateShare(task, req);
+    } catch (HelperPeer.HelperException e) {
+      if (e.retryable()) {
+        return postpone(leased, Outcome.HELPER_RETRY);
+      }
+      return fail(leased, e.error().map(DapError::type).orElse(null),
+          "the Helper refused the aggregate share request: " + e.getMessage());
+    }
+    AggregateShare leaderShare = AggregateShare.decode(mine.aggregateShare().toByteArray());
+    CollectionJobResp resp = new CollectionJobResp(req.reportCount(), interval,
+        leaderShare.encryptedAggregateShare(), theirs.encryptedAggregateShare());
+    return store.finishCollectionJob(leased, CollectionJobRecord.State.READY,
+        ByteString.copyOf(resp.encode()), null, null, clock.instant())
+        ? Outcome.READY : Outcome.LEASE_LOST;
+  }
+
+  private Outcome postpone(CollectionJobLease leased, Outcome outcome) {
+    Instant now = clock.instant();
+    return store.postponeCollectionJob(leased, now.plus(retryDelay), now)
+        ? outcome : Outcome.LEASE_LOST;
+  }
+
+  private Outcome fail(CollectionJobLease leased, String type, String detail) {
+    return store.finishCollectionJob(leased, CollectionJobRecord.State.FAILED, null, type,
+        detail, clock.instant()) ? Outcome.FAILED : Outcome.LEASE_LOST;
+  }
+
+  /** Returns whether the interval's end, in seconds, is at or before the clock's now. */
+  private boolean ended(TaskDefinition task, Interval i) {
+    long end = i.end().value();
+    long precision = task.configuration().timePrecision();
+    long now = clock.instant().getEpochSecond();
+    if (end < 0 || precision < 0) {
+      return false; // beyond 2^63 units or seconds: not in this world's lifetime
+    }
+    long endSeconds;
+    try {
+      endSeconds = Math.multiplyExact(end, precision);
+    } catch (ArithmeticException e) {
+      return false;
+    }
+    return endSeconds <= now;
+  }
+
+  /** The Leader's merged buckets of a batch interval: count, checksum and the buckets' span. */
+  private record Merged(long count, byte[] checksum, long minStart, long maxStart, int buckets) {
+    Interval interval(Interval query) {
+      return buckets == 0 ? Interval.of(query.start().value(), 0)
+          : Interval.of(minStart, maxStart - minStart + 1);
+    }
+  }
+
+  private Merged merge(TaskDefinition task, Interval i) {
+    List<BatchAggregation> rows = store.batchAggregations(task.taskId(),
+        BatchBuckets.timeIntervalLowerBound(i.start().value()),
+        BatchBuckets.timeIntervalLowerBound(i.end().value()));
+    long count = 0;
+    byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
+    long min = 0;
+    long max = 0;
+    int n = 0;
+    for (BatchAggregation b : rows) {
+      if (!(BatchSelector.decode(b.batch().bytes()) instanceof BatchSelector.TimeInterval bt)
+          || !bt.batchInterval().isWithin(i)) {
+        continue;
+      }
+      count += b.reportCount();
+      for (int k = 0; k < checksum.length; k++) {
+        checksum[k] ^= b.checksum().byteAt(k);
+      }
+      if (b.reportCount() != 0) {
+        long start = bt.batchInterval().start().value();
+        min = n == 0 || Long.compareUnsigned(start, min) < 0 ? start : min;
+        max = n == 0 || Long.compareUnsigned(start, max) > 0 ? start : max;
+        n++;
+      }
+    }
+    return new Merged(count, checksum, min, max, n);
+  }
+}

@@ -1,0 +1,570 @@
+package org.priodp.aggregator.core;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.priodp.aggregator.dap.AggregationJobExtension;
+import org.priodp.aggregator.dap.AggregationJobId;
+import org.priodp.aggregator.dap.AggregationJobInitReq;
+import org.priodp.aggregator.dap.AggregationJobResp;
+import org.priodp.aggregator.dap.BatchId;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.BatchSelector;
+import org.priodp.aggregator.dap.ByteString;
+import org.priodp.aggregator.dap.InputShareAad;
+import org.priodp.aggregator.dap.InputShareEncryption;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.PingPongMessage;
+import org.priodp.aggregator.dap.PlaintextInputShare;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportExtension;
+import org.priodp.aggregator.dap.ReportId;
+import org.priodp.aggregator.dap.ReportShare;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.dap.VerifyInit;
+import org.priodp.aggregator.dap.VerifyResp;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.HelperHpkeKey;
+import org.priodp.aggregator.datastore.LeaderAggregationJob;
+import org.priodp.aggregator.datastore.LeaderJobReport;
+import org.priodp.field.FieldVector;
+import org.priodp.vdaf.Prio3;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Leader's aggregation driver (DAP-18 "Verifying and Aggregating Reports", "Leader
+ * Initialization", "Leader Continuation", "Batch Buckets", "Aggregation Job Abandonment and
+ * Deletion", "Distributed Systems and Synchronization Concerns") for Prio3, whose verification
+ * takes one round, over a {@link HelperPeer}.
+ *
+ * <p><b>Job creation</b> ({@link #createJobs}): in one task transaction, up to {@code jobSize}
+ * unclaimed client reports, oldest first, are claimed by a new {@code active} job with a free
+ * lease, if at least {@code minJobSize} are pending.
+ *
+ * <p><b>Stepping</b> ({@link #stepOnce}): one active job whose lease is free or expired is
+ * leased (a fresh token, an expiry) in a short transaction of its own; then, outside any
+ * transaction, each report is decoded, the Leader's input share opened with this aggregator's
+ * HPKE keys and validated (task_interval, extensions), and the Leader's Prio3 initialization run;
+ * a report that fails is rejected here and not sent. The AggregationJobInitReq is a function of
+ * the job's reports alone (same reports, same order, the task's smallest verification_key_id), so
+ * a retry, by this process or by another after a crash, sends identical bytes and the Helper
+ * answers from its stored job. The answer must list the same report IDs in the same order (else
+ * the job is abandoned); each {@code continue} carrying the ping-pong {@code finish} completes the
+ * Leader's verification. Then, in ONE task transaction: the lease token must still be ours (else
+ * the work is dropped: another lessee owns the job), reports already in {@code
+ * aggregated_reports}, whose bucket was collected or older than the retention cutoff are
+ * skipped, the output shares are merged into the same time-interval buckets the Helper writes
+ * (sum, count, checksum XOR SHA-256(report ID)), the report IDs recorded, and the job marked
+ * {@code finished}. A retryable Helper failure frees the lease for a later attempt; after {@code
+ * maxAttempts} leases, or on a non-retryable failure, the job is abandoned with its detail.
+ *
+ * <p>Leader-selected tasks: each job is assigned a batch when it is created, in the same task
+ * transaction: a batch for which the task's jobs have claimed fewer than min_batch_size reports,
+ * else a new random batch ID; the request carries it in the
+ * leader_selected_batch_id extension and both sides add the job's output shares to that batch's
+ * bucket (a batch whose noised share exists counts as collected). Thread-safe; {@link #start}
+ * runs workers until {@link #close}.
+ */
+public final class LeaderAggregationDriver implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderAggregationDriver.class);
+
+  /**
+   * The driver's settings: reports per job (at most {@code jobSize}, at least {@code
+   * minJobSize}), the lease duration, how many leases a job gets before it is abandoned, the
+   * delay before a job whose Helper call failed retryably is leased again, the worker threads
+   * and the idle poll interval.
+   */
+  public record Options(int jobSize, int minJobSize, Duration leaseDuration, int maxAttempts,
+      Duration retryDelay, int workers, Duration pollInterval) {
+    /** Validates the settings. */
+    public Options {
+      if (jobSize < 1 || minJobSize < 1 || minJobSize > jobSize) {
+        throw new IllegalArgumentException("need 1 <= minJobSize <= jobSize, got " + minJobSize
+            + " and " + jobSize);
+      }
+      if (maxAttempts < 1 || workers < 1) {
+        throw new IllegalArgumentException("maxAttempts and workers must be >= 1");
+      }
+      for (Duration d : new Duration[] {leaseDuration, retryDelay, pollInterval}) {
+        if (Objects.requireNonNull(d, "duration").isNegative() || d.isZero()) {
+          throw new IllegalArgumentException("durations must be positive: " + d);
+        }
+      }
+    }
+
+    /**
+     * The defaults: jobs of up to 1000 reports (at least 1), 10-minute leases, 10 attempts, a
+     * retry after 30 s, 2 workers polling every second.
+     */
+    public static Options defaults() {
+      return new Options(1000, 1, Duration.ofMinutes(10), 10, Duration.ofSeconds(30), 2,
+          Duration.ofSeconds(1));
+    }
+  }
+
+  /** What {@link #stepOnce} did. */
+  public enum Outcome {
+    /** No job was available. */
+    IDLE,
+    /** Both sides' outcomes were committed. */
+    FINISHED,
+    /** The Helper failed retryably; the job stays active for a later lease. */
+    RETRY_LATER,
+    /** The job was given up. */
+    ABANDONED,
+    /** Another lessee owns the job now (our lease expired); our work was dropped. */
+    LEASE_LOST
+  }
+
+  private final AggregateShareStore store;
+  private final HelperHpkeKeys keys;
+  private final HelperPeer peer;
+  private final Map<TaskId, TaskDefinition> tasks = new LinkedHashMap<>();
+  private final Clock clock;
+  private final Options options;
+  private final String owner;
+  private final SecureRandom random = new SecureRandom();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final List<Thread> workers = new ArrayList<>();
+
+  /**
+   * Creates the driver for the Leader tasks among {@code tasks} (others are ignored; a
+   * task without a VDAF verification key is skipped with a warning), over the Leader's store
+   * and HPKE keys, calling the Helper through {@code peer}; {@code owner} names this process in
+   * leases.
+   */
+  public LeaderAggregationDriver(AggregateShareStore store, HelperHpkeKeys keys, HelperPeer peer,
+      List<TaskDefinition> tasks, Clock clock, Options options, String owner) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.keys = Objects.requireNonNull(keys, "keys");
+    this.peer = Objects.requireNonNull(peer, "peer");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.options = Objects.requireNonNull(options, "options");
+    this.owner = Objects.requireNonNull(owner, "owner");
+    for (TaskDefinition t : tasks) {
+      if (t.role() != Role.LEADER) {
+        continue;
+      }
+      if (!t.canAggregate()) {
+        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate", t.taskId().toBase64Url());
+        continue;
+      }
+      this.tasks.put(t.taskId(), t);
+    }
+  }
+
+  /** Returns a lease owner name for this process: {@code host/pid}. */
+  public static String defaultOwner() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "unknown-host";
+    }
+    String name = host + "/" + ProcessHandle.current().pid();
+    return name.length() > 100 ? name.substring(0, 100) : name;
+  }
+
+  /** Returns the tasks this driver aggregates. */
+  public List<TaskDefinition> tasks() {
+    return List.copyOf(tasks.values());
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  // ------------------------------------------------------------------ job creation
+
+  /** Creates jobs of every task while enough unclaimed reports are pending; returns how many. */
+  public int createJobs() {
+    int created = 0;
+    for (TaskDefinition t : tasks.values()) {
+      while (true) {
+        AggregationJobId id = AggregationJobId.random(random);
+        Optional<LeaderAggregationJob> job = store.inTaskTransaction(t.taskId(),
+            tx -> tx.createLeaderAggregationJob(id, options.jobSize(), options.minJobSize(),
+                batchFor(t, tx), now()));
+        if (job.isEmpty()) {
+          break;
+        }
+        created++;
+        LOG.debug("task {}: aggregation job {} with {} reports", t.taskId().toBase64Url(),
+            id.toBase64Url(), job.get().reportCount());
+      }
+    }
+    return created;
+  }
+
+  /**
+   * Returns the batch a new job of a leader-selected task goes to (empty for time-interval): a
+   * batch for which the task's jobs have claimed fewer than min_batch_size reports, else a new
+   * random batch ID (DAP-18 "Leader-Selected Batch Mode": the Leader assigns
+   * reports to batches).
+   */
+  private Optional<BatchIdentifier> batchFor(TaskDefinition task,
+      org.priodp.aggregator.datastore.TaskTransaction tx) {
+    if (task.configuration().batchMode() != BatchMode.LEADER_SELECTED) {
+      return Optional.empty();
+    }
+    long target = Math.max(1, task.configuration().minBatchSize());
+    Optional<org.priodp.aggregator.datastore.TaskTransaction.LeaderBatchFill> open =
+        tx.openLeaderBatch(target);
+    if (open.isPresent()) {
+      return Optional.of(open.get().batch());
+    }
+    byte[] b = new byte[BatchId.LENGTH];
+    random.nextBytes(b);
+    return Optional.of(BatchBuckets.leaderSelectedBucket(new BatchId(b)));
+  }
+
+  /** Returns the batch ID of a leader-selected bucket identifier. */
+  private static BatchId batchId(BatchIdentifier bucket) {
+    return ((BatchSelector.LeaderSelected) BatchSelector.decode(bucket.bytes())).batchId();
+  }
+
+  // ------------------------------------------------------------------ stepping
+
+  /** Leases one available job and steps it to its end or to a retry; returns what happened. */
+  public Outcome stepOnce() {
+    Optional<LeaderAggregationJob> job = lease();
+    return job.isEmpty() ? Outcome.IDLE : step(job.get());
+  }
+
+  /** Creates jobs, then steps jobs until none is available; returns the jobs finished. */
+  public int runOnce() {
+    createJobs();
+    int finished = 0;
+    for (Outcome o = stepOnce(); o != Outcome.IDLE; o = stepOnce()) {
+      if (o == Outcome.FINISHED) {
+        finished++;
+      }
+    }
+    return finished;
+  }
+
+  /** Leases one active job whose lease is free or expired, with a fresh token. */
+  public Optional<LeaderAggregationJob> lease() {
+    byte[] token = new byte[16];
+    random.nextBytes(token);
+    return store.leaseLeaderAggregationJob(tasks.keySet(), owner, ByteString.copyOf(token),
+        now(), options.leaseDuration());
+  }
+
+  /** A report after the Leader's initialization, before the Helper's answer. */
+  private record Initialized(ReportId reportId, long time, Prio3.VerifyState state) {}
+
+  /** Steps a job this driver leased ({@link #lease}); returns what happened. */
+  public Outcome step(LeaderAggregationJob job) {
+    TaskDefinition task = tasks.get(job.taskId());
+    ByteString token = job.leaseToken().orElseThrow(() ->
+        new IllegalArgumentException("the job is not leased"));
+    if (task == null) {
+      store.releaseLeaderAggregationJob(job.taskId(), job.jobId(), token, now(),
+          "task not served by this driver");
+      return Outcome.RETRY_LATER;
+    }
+    if (job.leaseAttempts() > options.maxAttempts()) {
+      return abandon(job, token, "gave up after " + options.maxAttempts() + " attempts"
+          + job.errorDetail().map(d -> "; last: " + d).orElse(""));
+    }
+    try {
+      return run(task, job, token);
+    } catch (HelperPeer.HelperException e) {
+      if (!e.retryable()) {
+        return abandon(job, token, e.getMessage());
+      }
+      if (job.leaseAttempts() >= options.maxAttempts()) {
+        return abandon(job, token, "gave up after " + job.leaseAttempts() + " attempts; last: "
+            + e.getMessage());
+      }
+      LOG.warn("aggregation job {}: {} (attempt {}); retrying in {}", job.jobId().toBase64Url(),
+          e.getMessage(), job.leaseAttempts(), options.retryDelay());
+      store.releaseLeaderAggregationJob(job.taskId(), job.jobId(), token,
+          now().plus(options.retryDelay()), e.getMessage());
+      return Outcome.RETRY_LATER;
+    } catch (LeaseLost e) {
+      LOG.info("aggregation job {}: lease lost to another lessee; work dropped",
+          job.jobId().toBase64Url());
+      return Outcome.LEASE_LOST;
+    }
+  }
+
+  private Outcome abandon(LeaderAggregationJob job, ByteString token, String detail) {
+    LOG.warn("aggregation job {} abandoned: {}", job.jobId().toBase64Url(), detail);
+    return store.abandonLeaderAggregationJob(job.taskId(), job.jobId(), token, detail, now())
+        ? Outcome.ABANDONED : Outcome.LEASE_LOST;
+  }
+
+  /** Thrown inside the commit transaction when the lease token is no longer ours. */
+  private static final class LeaseLost extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    LeaseLost() {
+      super("lease lost", null, false, false);
+    }
+  }
+
+  private Outcome run(TaskDefinition task, LeaderAggregationJob job, ByteString token) {
+    TaskId taskId = task.taskId();
+    Prio3 prio3 = new Prio3(task.variant());
+    int keyId = task.vdafVerifyKeyIds().iterator().next();
+    byte[] verifyKey = task.vdafVerifyKey(keyId).orElseThrow();
+    byte[] ctx = AggregationJobService.ctx(taskId);
+    Map<Integer, HelperHpkeKey> keyCache = new LinkedHashMap<>();
+    for (HelperHpkeKey k : keys.all()) {
+      keyCache.put(k.config().id().value(), k);
+    }
+    List<VerifyInit> inits = new ArrayList<>();
+    List<Initialized> initialized = new ArrayList<>();
+    int rejected = 0;
+    // Reports of a batch the Leader already released are never sent: the Helper would commit
+    // them to a bucket the Leader's released share does not count. Read after this job was
+    // claimed, so a release that committed before the claim is seen here, and one that comes
+    // later waits for this job (the collection's release checks for active jobs in its own
+    // task transaction).
+    List<CollectedInterval> released = store.collectedIntervals(taskId);
+    // nor reports below the retention cutoff: the Leader drops them at commit (report_dropped),
+    // and a Helper without that cutoff would count them
+    Optional<Long> dropBelow = store.inTaskTransaction(taskId,
+        org.priodp.aggregator.datastore.TaskTransaction::retentionCutoff);
+    boolean batchReleased = job.batch().isPresent()
+        && store.noisedShare(taskId, job.batch().get()).isPresent();
+    for (LeaderJobReport r : store.leaderJobReports(taskId, job.jobId())) {
+      if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
+        rejected++; // batch_collected
+        continue;
+      }
+      if (dropBelow.isPresent() && Long.compareUnsigned(r.time(), dropBelow.get()) < 0) {
+        rejected++; // report_dropped
+        continue;
+      }
+      Optional<Initialized> ok = initialize(task, prio3, verifyKey, ctx, keyCache, r, inits);
+      if (ok.isPresent()) {
+        initialized.add(ok.get());
+      } else {
+        rejected++;
+      }
+    }
+    List<FieldVector> outShares = new ArrayList<>();
+    List<Initialized> accepted = new ArrayList<>();
+    if (!inits.isEmpty()) {
+      List<AggregationJobExtension> extensions = job.batch().isEmpty() ? List.of()
+          : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
+      AggregationJobInitReq req = new AggregationJobInitReq(keyId, new byte[0], extensions,
+          inits);
+      AggregationJobResp resp = peer.initializeAggregationJob(task, req);
+      if (!resp.reportIds().equals(req.reportIds())) {
+        return abandon(job, token, "the Helper's AggregationJobResp lists other report IDs"
+            + " (or another order) than the request");
+      }
+      for (int i = 0; i < initialized.size(); i++) {
+        Initialized in = initialized.get(i);
+        Optional<FieldVector> out = finish(prio3, in, resp.verifyResps().get(i));
+        if (out.isPresent()) {
+          accepted.add(in);
+          outShares.add(out.get());
+        } else {
+          rejected++;
+        }
+      }
+    }
+    int[] counted = {0};
+    store.inTaskTransaction(taskId, tx -> {
+      Optional<LeaderAggregationJob> now = tx.leaderAggregationJob(job.jobId());
+      if (now.isEmpty() || now.get().state() != LeaderAggregationJob.State.ACTIVE
+          || !now.get().leasedWith(token)) {
+        throw new LeaseLost();
+      }
+      Map<BatchIdentifier, AggregationJobService.Bucket> buckets = new LinkedHashMap<>();
+      Optional<Long> cutoff = tx.retentionCutoff();
+      List<CollectedInterval> collected = tx.collectedIntervals();
+      java.util.Set<ReportId> replayed = tx.aggregatedAmong(
+          accepted.stream().map(Initialized::reportId).toList());
+      Map<ReportId, Long> committed = new LinkedHashMap<>();
+      for (int i = 0; i < accepted.size(); i++) {
+        Initialized in = accepted.get(i);
+        long time = in.time();
+        if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
+          continue; // report_dropped on the Helper too
+        }
+        BatchIdentifier bucket = job.batch().orElseGet(() -> BatchBuckets.timeIntervalBucket(time));
+        if (job.batch().isPresent() ? tx.noisedShare(bucket).isPresent()
+            : collected(collected, time)) {
+          continue; // batch_collected
+        }
+        if (replayed.contains(in.reportId())) {
+          continue; // already counted (report_replayed)
+        }
+        buckets.computeIfAbsent(bucket,
+            k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
+            .add(outShares.get(i), in.reportId());
+        committed.put(in.reportId(), time);
+      }
+      tx.insertAggregatedReports(job.jobId(), committed);
+      counted[0] = committed.size();
+      for (AggregationJobService.Bucket b : buckets.values()) {
+        tx.putBatchAggregation(b.toAggregation(task));
+      }
+      tx.finishLeaderAggregationJob(job.jobId(), now());
+      return null;
+    });
+    LOG.debug("aggregation job {}: {} reports counted, {} rejected", job.jobId().toBase64Url(),
+        counted[0], rejected);
+    return Outcome.FINISHED;
+  }
+
+  /** Returns whether a released time-interval batch covers {@code time} (time_precision units). */
+  private static boolean collected(List<CollectedInterval> ranges, long time) {
+    for (CollectedInterval ci : ranges) {
+      if (Long.compareUnsigned(ci.start(), time) <= 0 && Long.compareUnsigned(time, ci.end()) < 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Decodes, decrypts and validates one report and runs the Leader's Prio3 initialization; adds
+   * its VerifyInit to {@code inits} and returns it, or returns empty if the Leader rejects it.
+   */
+  private Optional<Initialized> initialize(TaskDefinition task, Prio3 prio3, byte[] verifyKey,
+      byte[] ctx, Map<Integer, HelperHpkeKey> keyCache, LeaderJobReport stored,
+      List<VerifyInit> inits) {
+    try {
+      Report report = Report.decode(stored.report().toByteArray());
+      ReportShare mine = report.leaderReportShare();
+      ReportId id = mine.reportId();
+      long time = mine.reportMetadata().time().value();
+      if (!id.equals(stored.reportId())) {
+        return Optional.empty();
+      }
+      HelperHpkeKey key = keyCache.get(mine.encryptedInputShare().configId().value());
+      if (key == null) {
+        return Optional.empty(); // hpke_unknown_config_id
+      }
+      PlaintextInputShare plaintext = InputShareEncryption.open(key.config(),
+          HelperHpkeKeys.keyPair(key), Role.LEADER,
+          InputShareAad.of(task.taskId(), task.configuration(), mine),
+          mine.encryptedInputShare());
+      Optional<Interval> ti = task.configuration().taskInterval();
+      if (ti.isPresent() && (Long.compareUnsigned(time, ti.get().start().value()) < 0
+          || Long.compareUnsigned(time, ti.get().end().value()) >= 0)) {
+        return Optional.empty(); // task_not_started / task_expired
+      }
+      if (ReportExtension.validate(mine.reportMetadata().publicExtensions(),
+          plaintext.privateExtensions(), type -> false).isPresent()) {
+        return Optional.empty(); // invalid_message
+      }
+      Prio3.PublicShare publicShare = prio3.decodePublicShare(mine.publicShare().toByteArray());
+      Prio3.InputShare inputShare = prio3.decodeInputShare(0, plaintext.payload().toByteArray());
+      Prio3.VerifyInitResult init = prio3.verifyInit(verifyKey, ctx, 0, id.bytes(), publicShare,
+          inputShare);
+      inits.add(new VerifyInit(report.helperReportShare(),
+          new PingPongMessage.Initialize(init.verifierShare().encode()).encode()));
+      return Optional.of(new Initialized(id, time, init.state()));
+    } catch (org.priodp.aggregator.hpke.HpkeException | RuntimeException e) {
+      // undecodable report, failed open, bad shares: rejected here, never sent
+      LOG.debug("report {} rejected by the Leader: {}", stored.reportId().toBase64Url(),
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Finishes the Leader's verification with the Helper's answer (VDAF-20 ping-pong: having sent
+   * initialize, the Leader receives finish(verifier_message)); empty if the Helper rejected the
+   * report or its answer does not verify.
+   */
+  private static Optional<FieldVector> finish(Prio3 prio3, Initialized in, VerifyResp resp) {
+    if (!(resp.result() instanceof VerifyResp.Continue c)) {
+      return Optional.empty(); // reject, or finish without the verifier message
+    }
+    try {
+      PingPongMessage m = PingPongMessage.decode(c.payload().toByteArray());
+      if (!(m instanceof PingPongMessage.Finish f)) {
+        return Optional.empty();
+      }
+      return Optional.of(prio3.verifyNext(in.state(),
+          prio3.decodeVerifierMessage(f.verifierMessage().toByteArray())));
+    } catch (IllegalArgumentException e) { // VdafException, DapDecodeException
+      return Optional.empty();
+    }
+  }
+
+  // ------------------------------------------------------------------ background loop
+
+  /** Starts the worker threads: each creates jobs, steps jobs until idle, then sleeps. */
+  public synchronized void start() {
+    if (!running.compareAndSet(false, true)) {
+      throw new IllegalStateException("already started");
+    }
+    for (int i = 0; i < options.workers(); i++) {
+      Thread t = new Thread(this::loop, "priodp-leader-aggregation-" + i);
+      t.setDaemon(true);
+      workers.add(t);
+      t.start();
+    }
+  }
+
+  private void loop() {
+    while (running.get()) {
+      try {
+        createJobs();
+        while (running.get() && stepOnce() != Outcome.IDLE) {
+          // next job
+        }
+      } catch (RuntimeException e) {
+        if (!running.get()) {
+          break;
+        }
+        LOG.error("aggregation driver: {}", e.toString());
+      }
+      try {
+        Thread.sleep(options.pollInterval().toMillis());
+      } catch (InterruptedException e) {
+        break;
+      }
+    }
+  }
+
+  /**
+   * Stops the workers: no new lease is taken, a job being stepped finishes (10 s at most; one
+   * cut short stays active and is leased again once its lease expires).
+   */
+  @Override
+  public synchronized void close() {
+    if (!running.compareAndSet(true, false)) {
+      return;
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    for (Thread t : workers) {
+      try {
+        long left = deadline - System.nanoTime();
+        if (left > 0) {
+          t.join(Math.max(1, left / 1_000_000));
+        }
+        if (t.isAlive()) {
+          t.interrupt();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    workers.clear();
+  }
+}

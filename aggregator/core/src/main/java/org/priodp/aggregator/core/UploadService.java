@@ -1,0 +1,317 @@
+package org.priodp.aggregator.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.priodp.aggregator.dap.ByteString;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportError;
+import org.priodp.aggregator.dap.ReportExtension;
+import org.priodp.aggregator.dap.ReportId;
+import org.priodp.aggregator.dap.ReportUploadStatus;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.UploadErrors;
+import org.priodp.aggregator.dap.UploadRequest;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.HelperHpkeKey;
+import org.priodp.aggregator.datastore.TaskTransaction;
+
+/**
+ * The Leader's handling of a Client's upload (DAP-18 "Upload Request", "Leader Behavior", "Report
+ * Extensions", "Distributed Systems and Synchronization Concerns"): decides each report of an
+ * {@link UploadRequest} for a Leader task and stores the accepted ones in {@code client_reports}
+ * until a Leader aggregation job claims them. A task that is not a Leader task is refused with
+ * {@link DapRefusal} (unrecognizedTask); everything else is a per-report outcome, in request order.
+ *
+ * <p>Per report, first without the store:
+ * <ul>
+ *   <li>the {@code config_id} of the Leader's encrypted input share names none of this
+ *       aggregator's HPKE keys ({@link HelperHpkeKeys}, active or retired): {@code
+ *       outdated_config};
+ *   <li>the time, in time_precision units, lies more than the clock skew (default five minutes)
+ *       after now: {@code report_too_early};
+ *   <li>the time lies outside the task's {@code task_interval} extension: {@code report_dropped};
+ *   <li>a public extension that is unrecognized (the DAP-18 registry holds only {@code
+ *       reserved(0)}, so every type is), repeated or out of order: {@code invalid_message}, the
+ *       error "Input Share Validation" gives these cases (the upload section allows aborting the
+ *       whole request with unsupportedExtension or invalidMessage; one bad report does not fail
+ *       the others here).
+ * </ul>
+ * Then, for the remaining reports, in ONE task transaction ({@link
+ * AggregateShareStore#inTaskTransaction}, serialized per task across processes; uploads of the
+ * same task that arrive in this process while another commits share the next transaction, so
+ * concurrent uploads cost one disk sync, not one each): a time below the
+ * task's retention cutoff is {@code report_dropped}; a time whose time_precision bucket was
+ * already collected is {@code report_replayed} (the spec's MAY for reports of a collected batch);
+ * otherwise the report is inserted if its ID is absent ({@link
+ * TaskTransaction#insertClientReport}). If the ID is taken, a byte-identical report is accepted
+ * again and nothing is stored (the upload is idempotent, RFC 9110 section 9.2.2), and a different
+ * report with the same ID is discarded with {@code report_replayed}. The Leader's input share is
+ * not decrypted: DAP-18 lets the Leader defer decryption, private extensions and replay checks
+ * against aggregated reports to aggregation. Thread-safe.
+ */
+public final class UploadService {
+  /** The default clock skew tolerated before a report is too early: five minutes. */
+  public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
+
+  private final AggregateShareStore store;
+  private final HelperHpkeKeys keys;
+  private final Clock clock;
+  private final Duration clockSkew;
+
+  /** Creates the service over a store and this aggregator's key ring, tolerating {@code clockSkew}. */
+  public UploadService(AggregateShareStore store, HelperHpkeKeys keys, Clock clock,
+      Duration clockSkew) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.keys = Objects.requireNonNull(keys, "keys");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
+    if (clockSkew.isNegative()) {
+      throw new IllegalArgumentException("clock skew must not be negative");
+    }
+  }
+
+  /** Returns the key ring (whose active keys the Leader advertises at hpke_config). */
+  public HelperHpkeKeys keys() {
+    return keys;
+  }
+
+  /** The outcome of one report: accepted (no error) or the report error, and whether a row was stored. */
+  public record Outcome(ReportId reportId, Optional<ReportError> error, boolean stored) {
+    /** Rejects null fields and a stored row for a refused report. */
+    public Outcome {
+      Objects.requireNonNull(reportId, "reportId");
+      Objects.requireNonNull(error, "error");
+      if (stored && error.isPresent()) {
+        throw new IllegalArgumentException("a refused report is not stored");
+      }
+    }
+
+    /** Returns whether the report was accepted. */
+    public boolean accepted() {
+      return error.isEmpty();
+    }
+  }
+
+  /** The outcomes of one upload, in request order. */
+  public record Result(List<Outcome> outcomes) {
+    /** Copies the list. */
+    public Result {
+      outcomes = List.copyOf(outcomes);
+    }
+
+    /** Returns the refused reports in request order (DAP-18 "Leader Behavior"). */
+    public UploadErrors errors() {
+      List<ReportUploadStatus> s = new ArrayList<>();
+      for (Outcome o : outcomes) {
+        o.error().ifPresent(e -> s.add(new ReportUploadStatus(o.reportId(), e)));
+      }
+      return new UploadErrors(s);
+    }
+
+    /** Returns whether every report was accepted (an empty answer). */
+    public boolean allAccepted() {
+      return outcomes.stream().allMatch(Outcome::accepted);
+    }
+
+    /** Returns how many reports were accepted, repeats included. */
+    public int accepted() {
+      return (int) outcomes.stream().filter(Outcome::accepted).count();
+    }
+
+    /** Returns how many rows this upload inserted. */
+    public int stored() {
+      return (int) outcomes.stream().filter(Outcome::stored).count();
+    }
+  }
+
+  /**
+   * Decides every report of the upload for the Leader task and stores the accepted new ones in
+   * one task transaction; throws {@link DapRefusal} (unrecognizedTask) for a task that is not a
+   * Leader task.
+   */
+  public Result upload(TaskDefinition task, UploadRequest request) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(request, "request");
+    if (task.role() != Role.LEADER) {
+      throw DapRefusal.of(DapError.UNRECOGNIZED_TASK, task.taskId(), "this aggregator is not"
+          + " the Leader of the task");
+    }
+    List<Report> reports = request.reports();
+    ReportError[] errors = new ReportError[reports.size()];
+    Set<Integer> configIds = new HashSet<>();
+    for (HelperHpkeKey k : keys.all()) {
+      configIds.add(k.config().id().value());
+    }
+    long latest = latestAcceptedTime(task.configuration().timePrecision());
+    Optional<Interval> taskInterval = task.configuration().taskInterval();
+    boolean pending = false;
+    for (int i = 0; i < reports.size(); i++) {
+      errors[i] = check(reports.get(i), configIds, latest, taskInterval);
+      pending |= errors[i] == null;
+    }
+    boolean[] stored = new boolean[reports.size()];
+    if (pending) {
+      commitGrouped(task, new Pending(reports, errors, stored));
+    }
+    List<Outcome> out = new ArrayList<>(reports.size());
+    for (int i = 0; i < reports.size(); i++) {
+      out.add(new Outcome(reports.get(i).reportMetadata().reportId(),
+          Optional.ofNullable(errors[i]), stored[i]));
+    }
+    return new Result(out);
+  }
+
+  /**
+   * Returns the latest report time (time_precision units, unsigned) that is not too early:
+   * floor((now + skew) / precision), so that time * precision <= now + skew exactly; -1 (none)
+   * before the epoch.
+   */
+  private long latestAcceptedTime(long precision) {
+    long now = clock.instant().getEpochSecond();
+    long skew = clockSkew.getSeconds();
+    long limit = now > Long.MAX_VALUE - skew ? Long.MAX_VALUE : now + skew;
+    return limit < 0 ? -1 : Long.divideUnsigned(limit, precision);
+  }
+
+  /** The checks that need no store; null if the report passes them. */
+  private static ReportError check(Report r, Set<Integer> configIds, long latest,
+      Optional<Interval> taskInterval) {
+    if (!configIds.contains(r.leaderEncryptedInputShare().configId().value())) {
+      return ReportError.OUTDATED_CONFIG;
+    }
+    long time = r.reportMetadata().time().value();
+    if (latest == -1 || Long.compareUnsigned(time, latest) > 0) {
+      return ReportError.REPORT_TOO_EARLY;
+    }
+    if (taskInterval.isPresent()) {
+      Interval ti = taskInterval.get();
+      if (Long.compareUnsigned(time, ti.start().value()) < 0
+          || !ti.isWellFormed() || Long.compareUnsigned(time, ti.end().value()) >= 0) {
+        return ReportError.REPORT_DROPPED;
+      }
+    }
+    if (ReportExtension.validate(r.reportMetadata().publicExtensions(), List.of(),
+        type -> false).isPresent()) {
+      return ReportError.INVALID_MESSAGE;
+    }
+    return null;
+  }
+
+  /** One upload's reports waiting for the task transaction; filled in by whoever commits it. */
+  private static final class Pending {
+    final List<Report> reports;
+    final ReportError[] errors;
+    final boolean[] stored;
+    boolean done;
+    RuntimeException failure;
+
+    Pending(List<Report> reports, ReportError[] errors, boolean[] stored) {
+      this.reports = reports;
+      this.errors = errors;
+      this.stored = stored;
+    }
+  }
+
+  /** The uploads of one task waiting to be committed, and the lock of the one committing. */
+  private static final class Group {
+    final java.util.concurrent.locks.ReentrantLock lock =
+        new java.util.concurrent.locks.ReentrantLock();
+    final java.util.concurrent.ConcurrentLinkedQueue<Pending> queue =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+  }
+
+  private final java.util.concurrent.ConcurrentHashMap<org.priodp.aggregator.dap.TaskId, Group>
+      groups = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Commits an upload together with the task's other uploads waiting in this process (group
+   * commit: one transaction, so one disk sync, for all of them). Whoever holds the task's lock
+   * commits everything queued, in arrival order, in ONE task transaction; an upload committed by
+   * another thread meanwhile is done when its owner gets the lock. The lock only saves syncs:
+   * the once-only rules hold by the task transaction and the insert-if-absent alone. If the
+   * transaction fails, every upload in it fails with that exception.
+   */
+  private void commitGrouped(TaskDefinition task, Pending mine) {
+    Group g = groups.computeIfAbsent(task.taskId(), k -> new Group());
+    g.queue.add(mine);
+    g.lock.lock();
+    try {
+      if (!mine.done) {
+        List<Pending> batch = new ArrayList<>();
+        for (Pending p = g.queue.poll(); p != null; p = g.queue.poll()) {
+          batch.add(p);
+        }
+        RuntimeException failure = null;
+        boolean committed = false;
+        try {
+          store.inTaskTransaction(task.taskId(), tx -> {
+            for (Pending p : batch) {
+              commit(tx, p.reports, p.errors, p.stored);
+            }
+            return null;
+          });
+          committed = true;
+        } catch (RuntimeException e) {
+          failure = e;
+        } finally {
+          // whatever ended the transaction, no upload in it may pass for accepted unless it
+          // committed (an Error also fails the others, who would otherwise find their reports
+          // taken from the queue but never decided)
+          for (Pending p : batch) {
+            if (!committed) {
+              p.failure = failure != null ? failure
+                  : new IllegalStateException("the upload transaction did not complete");
+            }
+            p.done = true;
+          }
+        }
+      }
+    } finally {
+      g.lock.unlock();
+    }
+    if (mine.failure != null) {
+      throw mine.failure;
+    }
+  }
+
+  /** The checks and inserts inside the task transaction. */
+  private static void commit(TaskTransaction tx, List<Report> reports, ReportError[] errors,
+      boolean[] stored) {
+    Optional<Long> cutoff = tx.retentionCutoff();
+    for (int i = 0; i < reports.size(); i++) {
+      if (errors[i] != null) {
+        continue;
+      }
+      Report r = reports.get(i);
+      long time = r.reportMetadata().time().value();
+      if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
+        errors[i] = ReportError.REPORT_DROPPED;
+        continue;
+      }
+      // time + 1 exists: a time of 2^64 - 1 units is always too early
+      if (tx.collectedIntervalOverlaps(new CollectedInterval(time, time + 1))) {
+        errors[i] = ReportError.REPORT_REPLAYED;
+        continue;
+      }
+      ReportId id = r.reportMetadata().reportId();
+      ByteString encoded = ByteString.copyOf(r.encode());
+      if (tx.insertClientReport(id, time, encoded)) {
+        stored[i] = true;
+        continue;
+      }
+      // the ID is taken: the same report again is accepted (idempotent), another is a replay
+      if (!tx.clientReport(id).map(encoded::equals).orElse(false)) {
+        errors[i] = ReportError.REPORT_REPLAYED;
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package org.priodp.aggregator.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.dap.AggregationJobContinueReq;
+import org.priodp.aggregator.dap.AggregationJobExtension;
+import org.priodp.aggregator.dap.AggregationJobId;
+import org.priodp.aggregator.dap.AggregationJobInitReq;
+import org.priodp.aggregator.dap.BatchId;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.datastore.AggregationJobRecord;
+import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.NoisedAggregateShare;
+import org.priodp.aggregator.datastore.TaskTransaction;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.testing.Fixture;
+import org.priodp.vdaf.dp.DpStrategy;
+
+/**
+ * The job-level rules of DAP-18 "Helper Initialization" and "Helper Continuation" on the core
+ * service (the per-report paths run over HTTP in AggregationJobHandlerTest).
+ */
+class AggregationJobServiceTest {
+  @TempDir
+  Path dir;
+
+  private static DapError refusal(Runnable r) {
+    return assertThrows(DapRefusal.class, r::run).error();
+  }
+
+  private static AggregationJobInitReq req(int keyId, byte[] aggParam,
+      List<AggregationJobExtension> ext) {
+    return new AggregationJobInitReq(keyId, aggParam, ext, List.of());
+  }
+
+  @Test
+  void jobLevelChecksRefuseWithTheSpecErrors() {
+    Fixture f = new Fixture(3, new DpStrategy.NoDifferentialPrivacy());
+    TaskDefinition task = f.task.withVdafVerifyKeys(Map.of(0, new byte[32]));
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+      AggregationJobService s = new AggregationJobService(store,
+          new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
+          AggregationJobService.DEFAULT_CLOCK_SKEW);
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(f.task,
+          req(0, new byte[0], List.of()))), "no verify key");
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
+          req(1, new byte[0], List.of()))), "unknown verification_key_id");
+      assertEquals(DapError.UNSUPPORTED_EXTENSION, refusal(() -> s.checkJob(task,
+          req(0, new byte[0], List.of(new AggregationJobExtension(0x7777, new byte[0]))))));
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
+          req(0, new byte[0], List.of(AggregationJobExtension.leaderSelectedBatchId(
+              new BatchId(new byte[32])))))), "batch id in a time-interval task");
+      assertEquals(DapError.INVALID_AGGREGATION_PARAMETER, refusal(() -> s.checkJob(task,
+          req(0, new byte[] {1}, List.of()))));
+
+      AggregationJobInitReq empty = req(0, new byte[0], List.of());
+      var digest = AggregationJobService.digest(empty.encode());
+      AggregationJobRecord job = s.initialize(task, empty, digest);
+      assertEquals(AggregationJobRecord.State.READY, job.state());
+      assertEquals(job, s.initialize(task, empty, digest), "a repeat finds the stored job");
+      AggregationJobContinueReq step1 = new AggregationJobContinueReq(1, List.of());
+      var d1 = AggregationJobService.digest(step1.encode());
+      assertEquals(DapError.STEP_MISMATCH, refusal(() -> s.continueJob(task, job.jobId(), step1,
+          d1)), "nothing awaits continuation");
+      assertEquals(DapError.UNRECOGNIZED_AGGREGATION_JOB, refusal(() -> s.continueJob(task,
+          new AggregationJobId(new byte[16]), step1, d1)));
+      assertEquals(true, s.abandon(task.taskId(), job.jobId()));
+      assertFalse(s.abandon(task.taskId(), job.jobId()), "abandoned once");
+      assertEquals(DapError.UNRECOGNIZED_AGGREGATION_JOB, refusal(() -> s.continueJob(task,
+          job.jobId(), step1, d1)));
+    }
+  }
+
+  @Test
+  void retentionDeletesOnlyOldBucketsInsideCollectedRanges() {
+    Fixture f = new Fixture(3, new DpStrategy.NoDifferentialPrivacy());
+    TaskDefinition task = f.task;
+    long precision = task.configuration().timePrecision();
+    // now is the start of unit 1000; keeping 990 units puts the cutoff at unit 10
+    Clock clock = Clock.fixed(java.time.Instant.ofEpochSecond(1000 * precision),
+        java.time.ZoneOffset.UTC);
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("r.db"))) {
+      AggregationJobService s = new AggregationJobService(store,
+          new HelperHpkeKeys(store, new SecureRandom(), clock), clock,
+          AggregationJobService.DEFAULT_CLOCK_SKEW);
+      var empty = org.priodp.aggregator.dap.ByteString.EMPTY;
+      var b32 = org.priodp.aggregator.dap.ByteString.copyOf(new byte[32]);
+      store.inTaskTransaction(task.taskId(), tx -> {
+        for (long t = 0; t < 20; t++) {
+          tx.putBatchAggregation(new BatchAggregation(task.taskId(),
+              BatchBuckets.timeIntervalBucket(t), empty, b32, 1, b32));
+        }
+        // released: [2, 5) and [8, 14); [5, 8) and everything from 14 on never collected
+        for (long[] r : new long[][] {{2, 3}, {8, 6}}) {
+          BatchIdentifier batch = BatchBuckets.batchIdentifier(
+              new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
+                  org.priodp.aggregator.dap.Interval.of(r[0], r[1])));
+          tx.insertNoisedShare(new NoisedAggregateShare(task.taskId(), batch, empty, 1, b32,
+              b32, b32, java.time.Instant.ofEpochMilli(1)),
+              java.util.Optional.of(new CollectedInterval(r[0], r[0] + r[1])));
+        }
+        return null;
+      });
+      TaskTransaction.RetentionCounts c = s.collectExpired(task,
+          java.time.Duration.ofSeconds(990 * precision));
+      assertEquals(10, c.cutoff());
+      assertEquals(5, c.buckets(), "2, 3, 4, 8, 9");
+      java.util.Set<Long> kept = new java.util.TreeSet<>();
+      for (long t = 0; t < 20; t++) {
+        if (store.batchAggregation(task.taskId(), BatchBuckets.timeIntervalBucket(t))
+            .isPresent()) {
+          kept.add(t);
+        }
+      }
+      assertEquals(java.util.Set.of(0L, 1L, 5L, 6L, 7L, 10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L,
+          18L, 19L), kept, "uncollected or not older than the cutoff");
+      assertEquals(2, store.collectedIntervals(task.taskId()).size(), "collected ranges stay");
+      assertTrue(store.noisedShare(task.taskId(), BatchBuckets.batchIdentifier(
+          new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
+              org.priodp.aggregator.dap.Interval.of(2, 3)))).isPresent(), "noised shares stay");
+    }
+  }
+}

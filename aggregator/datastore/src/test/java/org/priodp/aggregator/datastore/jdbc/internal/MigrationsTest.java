@@ -1,0 +1,129 @@
+package org.priodp.aggregator.datastore.jdbc.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MigrationsTest {
+  @TempDir
+  Path dir;
+
+  private static int count(Connection c, String sql) throws Exception {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  @Test
+  void migratingTwiceIsANoOp() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("m.db"))) {
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
+      assertEquals(Migrations.ALL.size(), count(c, "SELECT COUNT(*) FROM schema_version"));
+      assertEquals(3, count(c, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+          + " AND name IN ('batch_aggregations', 'noised_aggregate_shares', 'aggregate_share_resources')"));
+    }
+  }
+
+  @Test
+  void aDatabaseMigratedByANewerVersionIsRefused() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("newer.db"))) {
+      int v = Migrations.latest();
+      List<Migrations.Migration> newer = new ArrayList<>(Migrations.ALL);
+      newer.add(new Migrations.Migration(v + 1, List.of("CREATE TABLE future (x ${bytes})")));
+      assertEquals(v + 1, Migrations.migrate(c, SqlDialect.SQLITE, newer));
+      java.sql.SQLException e = assertThrows(
+          java.sql.SQLException.class, () -> Migrations.migrate(c, SqlDialect.SQLITE,
+              Migrations.ALL));
+      assertTrue(e.getMessage().startsWith("the database is at schema version " + (v + 1)
+          + ", newer than this prio-dp knows (" + v + ")"), e.getMessage());
+    }
+  }
+
+  @Test
+  void appliesOnlyNewMigrationsAndRollsBackAFailingOne() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("n.db"))) {
+      Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL);
+      int v = Migrations.latest();
+      List<Migrations.Migration> next = new ArrayList<>(Migrations.ALL);
+      next.add(new Migrations.Migration(v + 1, List.of("CREATE TABLE extra (x ${bytes})")));
+      assertEquals(v + 1, Migrations.migrate(c, SqlDialect.SQLITE, next));
+      assertEquals(v + 1, Migrations.current(c));
+      List<Migrations.Migration> broken = new ArrayList<>(next);
+      broken.add(new Migrations.Migration(v + 2, List.of("CREATE TABLE ok3 (x INTEGER)", "NOT SQL")));
+      assertThrows(java.sql.SQLException.class, () -> Migrations.migrate(c, SqlDialect.SQLITE, broken));
+      assertEquals(v + 1, Migrations.current(c));
+      assertEquals(0, count(c, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'ok3'"));
+      assertTrue(c.getAutoCommit());
+    }
+  }
+
+  private static byte[] timeSelector(long start, long duration) {
+    return new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
+        org.priodp.aggregator.dap.Interval.of(start, duration)).encode();
+  }
+
+  private static void insert(Connection c, String sql, Object... values) throws Exception {
+    try (java.sql.PreparedStatement p = c.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        p.setObject(i + 1, values[i]);
+      }
+      p.executeUpdate();
+    }
+  }
+
+  @Test
+  void version3MovesVersion2RowsFromSecondsToTimePrecisionUnits() throws Exception {
+    byte[] taskA = new byte[32];
+    byte[] taskB = new byte[32];
+    taskB[0] = 1;
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("v2.db"))) {
+      Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL.subList(0, 2));
+      // task A (precision 3600 s): buckets at hours 5 and 6, a released batch of both hours
+      for (long hour : new long[] {5, 6}) {
+        insert(c, "INSERT INTO batch_aggregations VALUES (?, ?, ?, ?, ?, ?)", taskA,
+            timeSelector(hour * 3600, 3600), new byte[0], new byte[8], 10L, new byte[32]);
+      }
+      insert(c, "INSERT INTO noised_aggregate_shares VALUES (?, ?, ?, ?, ?, ?, ?, ?)", taskA,
+          timeSelector(5 * 3600, 7200), new byte[0], 20L, new byte[32], new byte[32],
+          new byte[8], 1L);
+      // task B: a released batch with reports but no bucket left to tell its precision
+      insert(c, "INSERT INTO noised_aggregate_shares VALUES (?, ?, ?, ?, ?, ?, ?, ?)", taskB,
+          timeSelector(600, 600), new byte[0], 3L, new byte[32], new byte[32], new byte[8], 1L);
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM batch_aggregations WHERE batch_identifier = x'"
+          + java.util.HexFormat.of().formatHex(timeSelector(5, 1)) + "'"));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM batch_aggregations WHERE batch_identifier = x'"
+          + java.util.HexFormat.of().formatHex(timeSelector(6, 1)) + "'"));
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT task_id,"
+          + " range_start, range_end FROM collected_intervals ORDER BY task_id")) {
+        assertTrue(rs.next());
+        assertEquals(5, rs.getLong(2) ^ Long.MIN_VALUE, "hours [5, 7) of task A");
+        assertEquals(7, rs.getLong(3) ^ Long.MIN_VALUE);
+        assertTrue(rs.next());
+        assertEquals(0, rs.getLong(2) ^ Long.MIN_VALUE, "task B: the whole time line");
+        assertEquals(-1L, rs.getLong(3) ^ Long.MIN_VALUE);
+        assertTrue(!rs.next());
+      }
+    }
+  }
+
+  @Test
+  void dialectsDifferOnlyInTheBinaryType() {
+    assertEquals("a BYTEA", SqlDialect.POSTGRESQL.render("a ${bytes}"));
+    assertEquals("a BLOB", SqlDialect.SQLITE.render("a ${bytes}"));
+    assertEquals(SqlDialect.POSTGRESQL, SqlDialect.ofUrl("jdbc:postgresql://h/db"));
+    assertThrows(IllegalArgumentException.class, () -> SqlDialect.ofUrl("jdbc:h2:mem:"));
+  }
+}

@@ -1,0 +1,60 @@
+package org.priodp.aggregator.task;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskExtension;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
+
+/**
+ * The public parameters of a task (DAP-18 "Task Configuration"), what a Client needs to build
+ * reports and, with the DP settings, what a Collector needs to decode: the task ID, the
+ * {@link TaskConfiguration} exactly as it goes into the InputShareAad and AggregateShareAad, the
+ * Prio3 variant it names, and the DP strategy and sensitivity rule. No secret. Construction
+ * checks that the configuration names the variant and that every extension is one prio-dp
+ * implements (a dp_binding extension must carry the digest of these DP settings).
+ *
+ * @param taskId the task ID
+ * @param configuration the task configuration as provisioned
+ * @param variant the Prio3 variant the configuration names
+ * @param dpStrategy the DP strategy both aggregators apply
+ * @param sensitivityRule the sensitivity rule of the strategy
+ */
+public record TaskParameters(TaskId taskId, TaskConfiguration configuration, Prio3Variant variant,
+    DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
+
+  /** Validates the parts; every problem is an IllegalArgumentException naming the field. */
+  public TaskParameters {
+    Objects.requireNonNull(taskId, "task_id");
+    Objects.requireNonNull(configuration, "task configuration");
+    Objects.requireNonNull(variant, "vdaf");
+    Objects.requireNonNull(dpStrategy, "dp_strategy");
+    Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
+    if (configuration.vdafType() != variant.algorithm().id()
+        || !Arrays.equals(configuration.vdafConfiguration().toByteArray(),
+            variant.vdafConfiguration())) {
+      throw new IllegalArgumentException("vdaf: the task configuration does not name "
+          + variant.describe());
+    }
+    for (TaskExtension e : configuration.extensions()) {
+      if (e.extensionType() == TaskExtension.TASK_INTERVAL) {
+        if (e.asTaskInterval().isEmpty()) {
+          throw new IllegalArgumentException("extensions: task_interval is not a well-formed"
+              + " Interval");
+        }
+      } else if (e.extensionType() == DpBinding.EXTENSION_TYPE) {
+        if (!e.equals(DpBinding.extension(variant, dpStrategy, sensitivityRule))) {
+          throw new IllegalArgumentException("extensions: the dp_binding extension does not carry"
+              + " the digest of this task's VDAF and DP settings");
+        }
+      } else {
+        throw new IllegalArgumentException("extensions: unsupported task extension type "
+            + e.extensionType());
+      }
+    }
+  }
+
+}

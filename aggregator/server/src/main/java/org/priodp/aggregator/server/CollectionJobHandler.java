@@ -1,0 +1,152 @@
+package org.priodp.aggregator.server;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.priodp.aggregator.core.CollectionJobService;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.CollectionJobId;
+import org.priodp.aggregator.dap.CollectionJobReq;
+import org.priodp.aggregator.dap.DapDecodeException;
+import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.CollectionJobRecord;
+
+/**
+ * The Leader's collection-job resources (DAP-18 "Collection Job Initialization", "Collection Job
+ * Deletion", "Asynchronous Request Handling", "Resource Creation"), reached through {@link
+ * AggregateShareHandler} after it has found the Leader task and checked the Collector's bearer
+ * token:
+ *
+ * <ul>
+ *   <li>{@code POST {leader}tasks/{task-id}/collection_jobs} with a CollectionJobReq (media type
+ *       {@code application/ppm-dap;message=collection-job-req}, parsed like {@link
+ *       AggregationJobHandler} does): the job is created, or found for a byte-identical request,
+ *       and answered like a GET on its Location.
+ *   <li>{@code GET} on {@code {leader}tasks/{task-id}/collection_jobs/{collection-job-id}}: while
+ *       pending, 200 with Location, Retry-After and an empty body; when ready, 200 with the
+ *       CollectionJobResp; when failed, the problem document of its error (a refusal the Helper
+ *       did not type is a 502); 404 for a deleted or unknown job.
+ *   <li>{@code DELETE} on it: 200 and the job is deleted (its batch stays collected); 404 if
+ *       unknown or deleted already.
+ * </ul>
+ *
+ * Jobs are stepped in the background ({@link CollectionJobDriver}). Blocking: call it off the
+ * event loop. Thread-safe.
+ */
+public final class CollectionJobHandler implements TaskResource {
+  private final CollectionJobService service;
+  private final int retryAfterSeconds;
+  private final int maxBody;
+
+  /**
+   * Creates the handler over the service; {@code retryAfterSeconds} is suggested to a Collector
+   * polling a pending job, bodies above {@code maxBody} bytes are refused (413).
+   */
+  public CollectionJobHandler(CollectionJobService service, int retryAfterSeconds, int maxBody) {
+    this.service = Objects.requireNonNull(service, "service");
+    if (retryAfterSeconds < 0) {
+      throw new IllegalArgumentException("retryAfterSeconds must not be negative");
+    }
+    if (maxBody < 1) {
+      throw new IllegalArgumentException("maxBody must be positive");
+    }
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.maxBody = maxBody;
+  }
+
+  /** Returns the core service. */
+  public CollectionJobService service() {
+    return service;
+  }
+
+  @Override
+  public HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
+      String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
+    if (resourceId == null) {
+      if (!"POST".equals(method)) {
+        return AggregateShareHandler.notAllowed("POST", taskId);
+      }
+      return create(task, contentType, body);
+    }
+    CollectionJobId id;
+    try {
+      id = CollectionJobId.fromBase64Url(resourceId);
+    } catch (DapDecodeException e) {
+      throw notFound(taskId);
+    }
+    return switch (method) {
+      case "GET" -> answer(task, service.job(taskId, id)
+          .filter(j -> j.state() != CollectionJobRecord.State.DELETED)
+          .orElseThrow(() -> notFound(taskId)));
+      case "DELETE" -> {
+        if (!service.delete(taskId, id)) {
+          throw notFound(taskId);
+        }
+        yield new HttpReply(200, Map.of(), new byte[0]);
+      }
+      default -> AggregateShareHandler.notAllowed("GET, DELETE", taskId);
+    };
+  }
+
+  private static DapProblem notFound(TaskId taskId) {
+    return DapProblem.http(404, "Not Found", "no such collection job", taskId);
+  }
+
+  private HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
+    AggregateShareHandler.checkMessageType(contentType, DapMediaType.COLLECTION_JOB_REQ, taskId);
+    if (body.length > maxBody) {
+      throw DapProblem.http(413, "Content Too Large", "the body exceeds " + maxBody + " bytes",
+          taskId);
+    }
+    CollectionJobReq req;
+    try {
+      req = CollectionJobReq.decode(body);
+    } catch (DapDecodeException e) {
+      throw DapProblem.dap(e.error(), taskId, e.getMessage());
+    }
+    return answer(task, service.create(task, req));
+  }
+
+  private HttpReply answer(TaskDefinition task, CollectionJobRecord job) {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("Location", location(task, job.jobId()));
+    return switch (job.state()) {
+      case READY -> {
+        h.put("Content-Type", DapMediaType.COLLECTION_JOB_RESP.contentType());
+        yield new HttpReply(200, h, job.response().orElseThrow().toByteArray());
+      }
+      case PENDING, DELETED -> {
+        h.put("Retry-After", Integer.toString(retryAfterSeconds));
+        yield new HttpReply(200, h, new byte[0]);
+      }
+      case FAILED -> {
+        String detail = job.errorDetail().orElse("the collection job failed");
+        Optional<DapError> error = job.errorType().flatMap(CollectionJobHandler::error);
+        throw error.isPresent() ? DapProblem.dap(error.get(), task.taskId(), detail)
+            : DapProblem.http(502, "Bad Gateway", detail, task.taskId());
+      }
+    };
+  }
+
+  private static Optional<DapError> error(String type) {
+    try {
+      return Optional.of(DapError.fromType(type));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Returns the resource path {@code {base}tasks/{task-id}/collection_jobs/{id}}, {@code {base}}
+   * being the path of the task's leader endpoint.
+   */
+  public static String location(TaskDefinition task, CollectionJobId id) {
+    return TaskRoutes.basePath(task.configuration().leaderAggregatorEndpoint()) + "tasks/"
+        + task.taskId().toBase64Url() + "/collection_jobs/" + id.toBase64Url();
+  }
+}

@@ -1,0 +1,412 @@
+package org.priodp.aggregator.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.priodp.aggregator.dap.ByteString;
+import org.priodp.aggregator.dap.HpkeCiphertext;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportId;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.LeaderAggregationJob;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.peer.HttpHelperPeer;
+import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.testing.LeaderPair;
+import org.priodp.field.FieldVector;
+import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
+
+/**
+ * The Leader's aggregation driver end to end over HTTP against a real {@link HelperServer} with
+ * its own SQLite store, the Leader on another SQLite store: reports sharded with Prio3 and sealed
+ * to both aggregators' keys are put into the Leader's client_reports, the driver runs, and then
+ * both sides' buckets unshard to the true aggregate, with equal report counts and checksums, each
+ * report counted once. Seeds are printed.
+ */
+class LeaderAggregationDriverTest {
+  @TempDir
+  Path dir;
+
+  private long seed;
+  private Random random;
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeEach
+  void seed() {
+    seed = System.nanoTime();
+    random = new Random(seed);
+    System.out.println("LeaderAggregationDriverTest seed " + seed);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = closing.size() - 1; i >= 0; i--) {
+      closing.get(i).close();
+    }
+  }
+
+  static Stream<Prio3Variant> variants() {
+    return Stream.of(new Prio3Variant.Count(), new Prio3Variant.Sum(BigInteger.valueOf(100)),
+        Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2), new Prio3Variant.Histogram(10, 3),
+        new Prio3Variant.MultihotCountVec(4, 2, 2));
+  }
+
+  /** A Helper server, the Leader's store and keys, and the task. */
+  final class Setup {
+    final LeaderPair pair;
+    final AggregateShareStore helperStore;
+    final AggregateShareStore leaderStore;
+    final HelperServer helper;
+    final HpkeConfig helperKey;
+    final HpkeConfig leaderKey;
+    final HelperHpkeKeys leaderKeys;
+    final List<List<BigInteger>> measurements = new ArrayList<>();
+    final List<ReportId> ids = new ArrayList<>();
+    final List<Long> times = new ArrayList<>();
+
+    Setup(Prio3Variant variant, boolean async) throws Exception {
+      this(variant, async, org.priodp.aggregator.dap.BatchMode.TIME_INTERVAL, 1);
+    }
+
+    Setup(Prio3Variant variant, boolean async, org.priodp.aggregator.dap.BatchMode mode,
+        long minBatchSize) throws Exception {
+      int port = LeaderPair.freePort();
+      pair = new LeaderPair(variant, random, port, mode, minBatchSize);
+      helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper-" + seed + ".db"));
+      closing.add(helperStore);
+      helper = new HelperServer(List.of(pair.helper), helperStore, RandomSource.secure(), async);
+      helper.start(port);
+      closing.add(helper::stop);
+      helperKey = helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive()
+          .config();
+      String pg = System.getenv("PRIODP_PG_URL");
+      leaderStore = Boolean.getBoolean("priodp.leaderbench.pg") && pg != null && !pg.isBlank()
+          ? JdbcAggregateShareStore.open(pg)
+          : JdbcAggregateShareStore.openSqlite(dir.resolve("leader-" + seed + ".db"));
+      closing.add(leaderStore);
+      leaderKeys = new HelperHpkeKeys(leaderStore, new SecureRandom(), Clock.systemUTC());
+      leaderKey = leaderKeys.ensureActive().config();
+    }
+
+    /** Uploads n valid reports spread over the current and the previous time unit. */
+    void upload(int n) {
+      long now = LeaderPair.now();
+      for (int i = 0; i < n; i++) {
+        List<BigInteger> m = pair.measurement();
+        long time = now - (i % 2);
+        Report r = pair.report(leaderKey, helperKey, time, m);
+        boolean inserted = leaderStore.inTaskTransaction(pair.taskId, tx -> tx.insertClientReport(
+            r.reportMetadata().reportId(), time, ByteString.copyOf(r.encode())));
+        assertTrue(inserted);
+        measurements.add(m);
+        ids.add(r.reportMetadata().reportId());
+        times.add(time);
+      }
+    }
+
+    LeaderAggregationDriver driver(int jobSize, Clock clock) {
+      HttpHelperPeer peer = HttpHelperPeer.create(new HttpHelperPeer.Options(
+          Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMillis(20),
+          Duration.ofMillis(200), Duration.ofSeconds(2)));
+      return new LeaderAggregationDriver(leaderStore, leaderKeys, peer, List.of(pair.leader),
+          clock, new LeaderAggregationDriver.Options(jobSize, 1, Duration.ofMinutes(1), 5,
+              Duration.ofSeconds(1), 2, Duration.ofMillis(100)), "test-" + jobSize);
+    }
+
+    /** The merged buckets of the two time units on one side. */
+    BatchAggregation merged(AggregateShareStore store) {
+      long now = LeaderPair.now();
+      List<BatchAggregation> buckets = store.batchAggregations(pair.taskId,
+          BatchBuckets.timeIntervalLowerBound(now - 1), BatchBuckets.timeIntervalLowerBound(now + 1));
+      Prio3 prio3 = new Prio3(pair.variant);
+      FieldVector sum = FieldVector.zeros(prio3.field(), prio3.outputLength());
+      long count = 0;
+      byte[] checksum = new byte[32];
+      for (BatchAggregation b : buckets) {
+        sum = sum.add(FieldVector.decode(prio3.field(), b.aggregateShare().toByteArray(),
+            prio3.outputLength()));
+        count += b.reportCount();
+        byte[] c = b.checksum().toByteArray();
+        for (int i = 0; i < 32; i++) {
+          checksum[i] ^= c[i];
+        }
+      }
+      return new BatchAggregation(pair.taskId, BatchBuckets.timeIntervalBucket(now),
+          ByteString.EMPTY, ByteString.copyOf(sum.encode()), count, ByteString.copyOf(checksum));
+    }
+
+    /** Checks both sides' buckets against the reports with indexes in {@code counted}. */
+    void assertAggregated(List<Integer> counted) throws Exception {
+      BatchAggregation l = merged(leaderStore);
+      BatchAggregation h = merged(helperStore);
+      List<List<BigInteger>> ms = new ArrayList<>();
+      List<ReportId> cids = new ArrayList<>();
+      for (int i : counted) {
+        ms.add(measurements.get(i));
+        cids.add(ids.get(i));
+      }
+      assertEquals(counted.size(), l.reportCount(), "Leader report count");
+      assertEquals(counted.size(), h.reportCount(), "Helper report count");
+      assertArrayEquals(LeaderPair.checksum(cids), l.checksum().toByteArray(), "Leader checksum");
+      assertArrayEquals(LeaderPair.checksum(cids), h.checksum().toByteArray(), "Helper checksum");
+      Prio3 prio3 = new Prio3(pair.variant);
+      List<BigInteger> sum = prio3.unshard(List.of(
+          FieldVector.decode(prio3.field(), l.aggregateShare().toByteArray(), prio3.outputLength()),
+          FieldVector.decode(prio3.field(), h.aggregateShare().toByteArray(), prio3.outputLength())),
+          counted.size());
+      assertEquals(pair.truth(ms), sum, "unsharded aggregate");
+    }
+
+    List<Integer> all() {
+      List<Integer> out = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        out.add(i);
+      }
+      return out;
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("variants")
+  void everyPrio3TypeAggregatesExactlyOnBothSides(Prio3Variant variant) throws Exception {
+    Setup s = new Setup(variant, false);
+    s.upload(50);
+    LeaderAggregationDriver d = s.driver(20, Clock.systemUTC());
+    assertEquals(3, d.runOnce(), "jobs of 20, 20 and 10");
+    s.assertAggregated(s.all());
+    assertEquals(0, d.runOnce(), "nothing left");
+    s.upload(5);
+    assertEquals(1, d.runOnce());
+    s.assertAggregated(s.all()); // each report counted once
+  }
+
+  @Test
+  void asynchronousHelperWithRetryAfter() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), true);
+    s.upload(30);
+    LeaderAggregationDriver d = s.driver(10, Clock.systemUTC());
+    assertEquals(3, d.runOnce());
+    s.assertAggregated(s.all());
+  }
+
+  @Test
+  void badReportsAreRejectedByTheLeaderAndNotSent() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Sum(BigInteger.valueOf(100)), false);
+    s.upload(10);
+    // a report whose Leader share is sealed to the Helper's key: the Leader cannot open it
+    List<BigInteger> m = s.pair.measurement();
+    long time = LeaderPair.now();
+    Report good = s.pair.report(s.helperKey, s.helperKey, time, m);
+    HpkeCiphertext c = good.reportMetadata() == null ? null : good.leaderEncryptedInputShare();
+    Report bad = new Report(good.reportMetadata(), good.publicShare(), new HpkeCiphertext(
+        s.leaderKey.id(), c.enc(), c.payload()), good.helperEncryptedInputShare());
+    s.leaderStore.inTaskTransaction(s.pair.taskId, tx -> tx.insertClientReport(
+        bad.reportMetadata().reportId(), time, ByteString.copyOf(bad.encode())));
+    s.leaderStore.inTaskTransaction(s.pair.taskId, tx -> tx.insertClientReport(new ReportId(
+        new byte[16]), time, ByteString.copyOf(new byte[] {1, 2, 3})));
+    assertEquals(1, s.driver(100, Clock.systemUTC()).runOnce());
+    s.assertAggregated(s.all());
+  }
+
+  @Test
+  void reportsOfABatchTheLeaderAlreadyReleasedAreNeverSentToTheHelper() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    s.upload(10); // even indexes at the current time unit, odd ones at the previous unit
+    long previous = LeaderPair.now() - 1;
+    // the Leader released a batch covering the previous unit after these reports were uploaded
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve("leader-" + seed + ".db"));
+        java.sql.PreparedStatement p = c.prepareStatement("INSERT INTO collected_intervals"
+            + " (task_id, batch_identifier, range_start, range_end) VALUES (?, ?, ?, ?)")) {
+      p.setBytes(1, s.pair.taskId.bytes());
+      p.setBytes(2, new byte[] {1});
+      p.setLong(3, Long.MIN_VALUE ^ previous);
+      p.setLong(4, Long.MIN_VALUE ^ (previous + 1));
+      p.executeUpdate();
+    }
+    assertEquals(1, s.driver(100, Clock.systemUTC()).runOnce());
+    List<Integer> current = new ArrayList<>();
+    for (int i = 0; i < 10; i += 2) {
+      current.add(i);
+    }
+    // both sides count exactly the reports of the unreleased unit: the Helper never saw the
+    // others (had it, it would count them and the released batch would mismatch)
+    s.assertAggregated(current);
+  }
+
+  @Test
+  void leaderSelectedJobsFillBatchesToTheMinimumOnBothSides() throws Exception {
+    Setup s = new Setup(Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2),
+        false, org.priodp.aggregator.dap.BatchMode.LEADER_SELECTED, 15);
+    s.upload(40);
+    LeaderAggregationDriver d = s.driver(10, Clock.systemUTC());
+    assertEquals(4, d.runOnce());
+    // jobs of 10: the first batch takes two jobs (10 < 15), the second the next two
+    java.util.Map<org.priodp.aggregator.datastore.BatchIdentifier, Long> batches =
+        new java.util.LinkedHashMap<>();
+    Prio3 prio3 = new Prio3(s.pair.variant);
+    List<FieldVector> shares = new ArrayList<>();
+    long total = 0;
+    for (org.priodp.aggregator.datastore.BatchIdentifier b : batchesOf(s)) {
+      BatchAggregation l = s.leaderStore.batchAggregation(s.pair.taskId, b).orElseThrow();
+      BatchAggregation h = s.helperStore.batchAggregation(s.pair.taskId, b).orElseThrow();
+      assertEquals(20, l.reportCount(), "Leader batch count");
+      assertEquals(l.reportCount(), h.reportCount(), "Helper batch count");
+      assertEquals(l.checksum(), h.checksum(), "checksums agree");
+      batches.put(b, l.reportCount());
+      shares.add(FieldVector.decode(prio3.field(), l.aggregateShare().toByteArray(),
+          prio3.outputLength()));
+      shares.add(FieldVector.decode(prio3.field(), h.aggregateShare().toByteArray(),
+          prio3.outputLength()));
+      total += l.reportCount();
+    }
+    assertEquals(2, batches.size(), "two batches: " + batches);
+    assertEquals(40, total);
+    FieldVector leader = shares.get(0).add(shares.get(2));
+    FieldVector helper = shares.get(1).add(shares.get(3));
+    assertEquals(s.pair.truth(s.measurements), prio3.unshard(List.of(leader, helper), 40));
+  }
+
+  /** Returns the distinct batches of the task's Leader jobs, in creation order. */
+  private List<org.priodp.aggregator.datastore.BatchIdentifier> batchesOf(Setup s)
+      throws Exception {
+    List<org.priodp.aggregator.datastore.BatchIdentifier> out = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve("leader-" + seed + ".db"));
+        java.sql.PreparedStatement p = c.prepareStatement("SELECT batch_identifier FROM"
+            + " leader_aggregation_jobs WHERE task_id = ? ORDER BY created_at_ms, job_id")) {
+      p.setBytes(1, s.pair.taskId.bytes());
+      try (java.sql.ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          org.priodp.aggregator.datastore.BatchIdentifier b =
+              org.priodp.aggregator.datastore.BatchIdentifier.of(rs.getBytes(1));
+          if (!out.contains(b)) {
+            out.add(b);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A clock the test moves. */
+  static final class MovableClock extends Clock {
+    volatile Instant now = Instant.now();
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @Test
+  void anExpiredLeaseIsTakenOverAndNothingIsCountedTwice() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    s.upload(40);
+    MovableClock clock = new MovableClock();
+    LeaderAggregationDriver dead = s.driver(20, clock);
+    LeaderAggregationDriver alive = s.driver(20, clock);
+    assertEquals(2, dead.createJobs());
+    // the dead lessee holds both jobs; while their leases run, nobody else takes them
+    LeaderAggregationJob first = dead.lease().orElseThrow();
+    LeaderAggregationJob second = dead.lease().orElseThrow();
+    assertEquals(LeaderAggregationDriver.Outcome.IDLE, alive.stepOnce());
+    // it even got as far as the Helper with the first job before it died
+    assertEquals(LeaderAggregationDriver.Outcome.FINISHED, dead.step(first));
+    clock.now = clock.now.plus(Duration.ofMinutes(2));
+    // the second job's lease expired: another driver takes it over
+    LeaderAggregationJob takenOver = alive.lease().orElseThrow();
+    assertEquals(second.jobId(), takenOver.jobId());
+    // the dead lessee wakes up and tries to commit the job it no longer holds: dropped
+    assertEquals(LeaderAggregationDriver.Outcome.LEASE_LOST, dead.step(second));
+    assertEquals(LeaderAggregationDriver.Outcome.FINISHED, alive.step(takenOver));
+    assertEquals(LeaderAggregationDriver.Outcome.IDLE, alive.stepOnce());
+    s.assertAggregated(s.all());
+    Optional<LeaderAggregationJob> j = s.leaderStore.leaderAggregationJob(s.pair.taskId,
+        second.jobId());
+    assertEquals(LeaderAggregationJob.State.FINISHED, j.orElseThrow().state());
+    assertEquals(2, j.get().leaseAttempts());
+  }
+
+  @Test
+  void aFailingHelperLeavesTheJobActiveThenAbandonsIt() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    s.upload(5);
+    s.helper.stop(); // the Helper is gone: connection refused
+    MovableClock clock = new MovableClock();
+    HttpHelperPeer peer = HttpHelperPeer.create(new HttpHelperPeer.Options(Duration.ofSeconds(2),
+        Duration.ofMillis(300), Duration.ofMillis(20), Duration.ofMillis(50),
+        Duration.ofSeconds(1)));
+    LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, peer,
+        List.of(s.pair.leader), clock, new LeaderAggregationDriver.Options(10, 1,
+            Duration.ofMinutes(1), 2, Duration.ofSeconds(30), 1, Duration.ofMillis(100)), "t");
+    assertEquals(1, d.createJobs());
+    assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce());
+    assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "not before the retry delay");
+    clock.now = clock.now.plus(Duration.ofSeconds(31));
+    assertEquals(LeaderAggregationDriver.Outcome.ABANDONED, d.stepOnce(), "second and last");
+    assertEquals(0, s.merged(s.leaderStore).reportCount());
+  }
+
+  /**
+   * Throughput, run only with {@code -Dpriodp.leaderbench.reports=N}: N Prio3Histogram(10)
+   * reports, jobs of 1000, Leader and Helper on SQLite over loopback HTTP; prints reports/s of
+   * the driver (all workers) from the first job to the last commit, report generation excluded.
+   */
+  @Test
+  void throughput() throws Exception {
+    int n = Integer.getInteger("priodp.leaderbench.reports", 0);
+    org.junit.jupiter.api.Assumptions.assumeTrue(n > 0, "-Dpriodp.leaderbench.reports not set");
+    int workers = Integer.getInteger("priodp.leaderbench.workers", 2);
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    s.upload(n);
+    HttpHelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
+    LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, peer,
+        List.of(s.pair.leader), Clock.systemUTC(), new LeaderAggregationDriver.Options(1000, 1,
+            Duration.ofMinutes(10), 10, Duration.ofSeconds(30), workers, Duration.ofMillis(20)),
+        "bench");
+    long t0 = System.nanoTime();
+    d.start();
+    while (s.merged(s.leaderStore).reportCount() < n) {
+      Thread.sleep(20);
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    d.close();
+    System.out.printf("leader aggregation: %d Prio3Histogram(10) reports, jobs of 1000, %d"
+        + " workers, SQLite: %d ms, %.0f reports/s%n", n, workers, ms, n * 1000.0 / ms);
+    s.assertAggregated(s.all());
+  }
+}

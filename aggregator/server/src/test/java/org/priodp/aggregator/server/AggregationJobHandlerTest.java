@@ -1,0 +1,972 @@
+package org.priodp.aggregator.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.hpke.HPKE;
+import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.priodp.aggregator.core.AggregationJobService;
+import org.priodp.aggregator.core.HelperHpkeKeys;
+import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.HpkeConfig;
+import org.priodp.aggregator.dap.HpkeConfigId;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
+import org.priodp.aggregator.dap.TaskExtension;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.hpke.Hpke;
+import org.priodp.aggregator.hpke.HpkeKeyPair;
+import org.priodp.aggregator.hpke.HpkeSuite;
+import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.testing.SpecTls;
+import org.priodp.field.FieldVector;
+import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.Prio3;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
+
+/**
+ * The Helper's aggregation jobs over HTTP against a Leader written in this test from DAP-18's
+ * structs ("Upload Request", "Leader Initialization", "Helper Initialization", "Obtaining
+ * Aggregate Shares") and VDAF-20's ping-pong messages, with its own TLS-presentation encoder and
+ * Bouncy Castle's HPKE, never the project's DAP codec; it shards with the project's Prio3. Real
+ * SQLite, or PostgreSQL when PRIODP_PG_URL is set. Seeds are printed.
+ */
+class AggregationJobHandlerTest {
+  private static final String TOKEN = "leader-token_0123456789";
+  private static final long PRECISION = 3600;
+
+  @TempDir
+  Path dir;
+
+  private long seed;
+  private Random random;
+
+  @BeforeEach
+  void seed() {
+    seed = System.nanoTime();
+    random = new Random(seed);
+    System.out.println("AggregationJobHandlerTest seed " + seed);
+  }
+
+  // ------------------------------------------------------------------ the test's own encoder
+
+
+  /** One VDAF of the test: the variant, DAP-18 vdaf_type and vdaf_configuration, measurements. */
+  record Vdaf(String name, Prio3Variant variant, int type, byte[] config) {}
+
+  static Stream<Arguments> vdafs() {
+    return Stream.of(
+        Arguments.of(new Vdaf("Prio3Count", new Prio3Variant.Count(), 1, new byte[0])),
+        Arguments.of(new Vdaf("Prio3Sum", new Prio3Variant.Sum(BigInteger.valueOf(100)), 2,
+            new SpecTls().u64(100).bytes())),
+        Arguments.of(new Vdaf("Prio3SumVec", Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2),
+            3, new SpecTls().u32(3).u64(5).u32(2).bytes())),
+        Arguments.of(new Vdaf("Prio3Histogram", new Prio3Variant.Histogram(4, 2), 4,
+            new SpecTls().u32(4).u32(2).bytes())),
+        Arguments.of(new Vdaf("Prio3MultihotCountVec", new Prio3Variant.MultihotCountVec(4, 2, 2),
+            5, new SpecTls().u32(4).u32(2).u64(2).bytes())));
+  }
+
+  /** A random valid measurement of the variant. */
+  List<BigInteger> measurement(Prio3Variant v) {
+    if (v instanceof Prio3Variant.Count) {
+      return List.of(BigInteger.valueOf(random.nextInt(2)));
+    }
+    if (v instanceof Prio3Variant.Sum) {
+      return List.of(BigInteger.valueOf(random.nextInt(101)));
+    }
+    if (v instanceof Prio3Variant.SumVec) {
+      return List.of(BigInteger.valueOf(random.nextInt(6)), BigInteger.valueOf(random.nextInt(6)),
+          BigInteger.valueOf(random.nextInt(6)));
+    }
+    if (v instanceof Prio3Variant.Histogram) {
+      return List.of(BigInteger.valueOf(random.nextInt(4)));
+    }
+    List<BigInteger> m = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ZERO,
+        BigInteger.ZERO, BigInteger.ZERO));
+    m.set(random.nextInt(4), BigInteger.ONE);
+    m.set(random.nextInt(4), BigInteger.ONE);
+    return m;
+  }
+
+  /** The true aggregate of measurements (one element per output coordinate). */
+  static List<BigInteger> truth(Prio3Variant v, List<List<BigInteger>> ms) {
+    int n = v instanceof Prio3Variant.Histogram h ? h.length() : ms.get(0).size();
+    BigInteger[] sum = new BigInteger[n];
+    Arrays.fill(sum, BigInteger.ZERO);
+    for (List<BigInteger> m : ms) {
+      if (v instanceof Prio3Variant.Histogram) {
+        sum[m.get(0).intValue()] = sum[m.get(0).intValue()].add(BigInteger.ONE);
+      } else {
+        for (int i = 0; i < n; i++) {
+          sum[i] = sum[i].add(m.get(i));
+        }
+      }
+    }
+    return List.of(sum);
+  }
+
+  // ------------------------------------------------------------------ the task and the server
+
+  /** The task as both sides were provisioned with it. */
+  final class Task {
+    final Vdaf vdaf;
+    final byte[] taskId = new byte[32];
+    final byte[] verifyKey = new byte[32];
+    final HpkeKeyPair collector;
+    final TaskDefinition definition;
+    final Interval taskInterval;
+
+    final BatchMode mode;
+
+    Task(Vdaf vdaf, Interval taskInterval) {
+      this(vdaf, taskInterval, BatchMode.TIME_INTERVAL);
+    }
+
+    Task(Vdaf vdaf, Interval taskInterval, BatchMode mode) {
+      this(vdaf, taskInterval, mode, new DpStrategy.NoDifferentialPrivacy());
+    }
+
+    Task(Vdaf vdaf, Interval taskInterval, BatchMode mode, DpStrategy strategy) {
+      this.mode = mode;
+      this.vdaf = vdaf;
+      this.taskInterval = taskInterval;
+      random.nextBytes(taskId);
+      random.nextBytes(verifyKey);
+      byte[] ikm = new byte[32];
+      random.nextBytes(ikm);
+      collector = new Hpke(HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm);
+      HpkeConfig collectorConfig = new HpkeConfig(new HpkeConfigId(7),
+          HpkeSuite.DAP_MANDATORY.kem(), HpkeSuite.DAP_MANDATORY.kdf(),
+          HpkeSuite.DAP_MANDATORY.aead(), collector.publicKey());
+      List<TaskExtension> ext = taskInterval == null ? List.of()
+          : List.of(TaskExtension.taskInterval(taskInterval));
+      TaskConfiguration config = TaskDefinition.configurationFor(vdaf.variant(),
+          "agg-test".getBytes(StandardCharsets.US_ASCII), "https://leader.example/",
+          "https://helper.example/dap/", PRECISION, 1, mode, ext);
+      definition = new TaskDefinition(new TaskId(taskId), Role.HELPER, config, vdaf.variant(),
+          strategy, SensitivityRule.PRIODP, collectorConfig,
+          AuthToken.of(TOKEN)).withVdafVerifyKeys(java.util.Map.of(0, verifyKey));
+    }
+
+    /** TaskConfiguration (DAP-18 "Task Configuration") encoded by the test. */
+    byte[] configuration() {
+      byte[] extensions = taskInterval == null ? new byte[0]
+          : new SpecTls().u16(1).opaque16(new SpecTls().u64(taskInterval.start().value())
+              .u64(taskInterval.duration().value()).bytes()).bytes();
+      return new SpecTls().opaque8("agg-test".getBytes(StandardCharsets.US_ASCII))
+          .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
+          .opaque16("https://helper.example/dap/".getBytes(StandardCharsets.US_ASCII))
+          .u64(PRECISION).u64(1).u8(mode == BatchMode.TIME_INTERVAL ? 1 : 2)
+          .opaque16(new byte[0]).u32(vdaf.type())
+          .opaque16(vdaf.config()).opaque16(extensions).bytes();
+    }
+
+    byte[] ctx() {
+      return new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
+    }
+
+    String jobsUrl(int port) {
+      return "http://127.0.0.1:" + port + "/dap/tasks/" + b64(taskId) + "/aggregation_jobs";
+    }
+  }
+
+  static String b64(byte[] b) {
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /** The Helper's HPKE config as the Leader read it from hpke_config. */
+  record Advertised(int id, byte[] publicKey) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Advertised a && a.id == id && Arrays.equals(a.publicKey, publicKey);
+    }
+
+    @Override
+    public int hashCode() {
+      return id;
+    }
+  }
+
+  static long now() {
+    return System.currentTimeMillis() / 1000 / PRECISION;
+  }
+
+  AggregateShareStore openStore(String name) {
+    String pg = System.getenv("PRIODP_PG_URL");
+    if (pg != null && !pg.isEmpty()) {
+      return JdbcAggregateShareStore.open(pg);
+    }
+    return JdbcAggregateShareStore.openSqlite(dir.resolve(name));
+  }
+
+  static HelperServer server(List<TaskDefinition> tasks, AggregateShareStore store) {
+    return new HelperServer(tasks, store, RandomSource.secure());
+  }
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  static HttpResponse<byte[]> send(HttpRequest.Builder b) throws Exception {
+    return HTTP.send(b.timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + TOKEN)
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  static Advertised hpkeConfig(int port, String path) throws Exception {
+    HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        + port + path)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, r.statusCode());
+    assertEquals("application/ppm-dap;message=hpke-config-list",
+        r.headers().firstValue("Content-Type").orElseThrow());
+    assertEquals("max-age=86400", r.headers().firstValue("Cache-Control").orElseThrow());
+    ByteBuffer b = ByteBuffer.wrap(r.body());
+    int listLength = b.getShort() & 0xffff;
+    assertEquals(r.body().length - 2, listLength);
+    int id = b.get() & 0xff;
+    assertEquals(0x20, b.getShort());
+    assertEquals(1, b.getShort());
+    assertEquals(1, b.getShort());
+    byte[] pk = new byte[b.getShort() & 0xffff];
+    b.get(pk);
+    return new Advertised(id, pk);
+  }
+
+  // ------------------------------------------------------------------ the Leader
+
+  /** One report as the Leader holds it. */
+  final class Report {
+    final byte[] id = new byte[16];
+    final long time;
+    final List<BigInteger> measurement;
+    Prio3.VerifyState leaderState;
+    byte[] helperPayloadReportShare;
+    byte[] verifyInit;
+
+    Report(long time, List<BigInteger> measurement) {
+      random.nextBytes(id);
+      this.time = time;
+      this.measurement = measurement;
+    }
+  }
+
+  /** Builds a report's VerifyInit: shards, seals the Helper's share, runs the Leader's init. */
+  Report report(Task t, Advertised helper, long time, List<BigInteger> m) throws Exception {
+    return report(t, helper, time, m, false, false);
+  }
+
+  /**
+   * Builds a report's VerifyInit; with {@code badPublicShare} the public share loses its last
+   * byte, with {@code privateExtension} the plaintext carries an extension of type 0xfffe (both
+   * covered by the AAD and sealed correctly, so only validation can catch them).
+   */
+  Report report(Task t, Advertised helper, long time, List<BigInteger> m, boolean badPublicShare,
+      boolean privateExtension) throws Exception {
+    Prio3 prio3 = new Prio3(t.vdaf.variant());
+    Report r = new Report(time, m);
+    byte[] rand = new byte[prio3.randSize()];
+    random.nextBytes(rand);
+    Prio3.ShardResult shard = prio3.shard(t.ctx(), m, r.id, rand);
+    Prio3.VerifyInitResult leader = prio3.verifyInit(t.verifyKey, t.ctx(), 0, r.id,
+        shard.publicShare(), shard.inputShares().get(0));
+    r.leaderState = leader.state();
+    byte[] publicShare = shard.publicShare().encode();
+    if (badPublicShare) {
+      publicShare = Arrays.copyOf(publicShare, publicShare.length - 1);
+    }
+    byte[] metadata = new SpecTls().raw(r.id).u64(time).opaque16(new byte[0]).bytes();
+    byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(metadata)
+        .opaque32(publicShare).bytes();
+    byte[] plaintext = new SpecTls().opaque16(privateExtension
+        ? new SpecTls().u16(0xfffe).opaque16(new byte[0]).bytes() : new byte[0])
+        .opaque32(shard.inputShares().get(1).encode()).bytes();
+    byte[] ciphertext = seal(helper, aad, plaintext);
+    byte[] reportShare = new SpecTls().raw(metadata).opaque32(publicShare).raw(ciphertext).bytes();
+    byte[] pingPongInit = new SpecTls().u8(0).opaque32(leader.verifierShare().encode()).bytes();
+    r.verifyInit = new SpecTls().raw(reportShare).opaque32(pingPongInit).bytes();
+    return r;
+  }
+
+  /** HpkeCiphertext {config_id; enc; payload} sealed with info "dap-18 input share" 0x01 0x03. */
+  static byte[] seal(Advertised helper, byte[] aad, byte[] plaintext) throws Exception {
+    HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
+        HPKE.aead_AES_GCM128);
+    AsymmetricKeyParameter pk = hpke.deserializePublicKey(helper.publicKey());
+    byte[] info = new SpecTls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
+        .u8(3).bytes();
+    byte[][] sealed = hpke.seal(pk, info, aad, plaintext, null, null, null);
+    return new SpecTls().u8(helper.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
+  }
+
+  /** AggregationJobInitReq {verification_key_id; agg_param; extensions; verify_inits}. */
+  static byte[] initReq(int keyId, List<Report> reports) {
+    SpecTls t = new SpecTls().u8(keyId).opaque32(new byte[0]).opaque16(new byte[0]);
+    for (Report r : reports) {
+      t.raw(r.verifyInit);
+    }
+    return t.bytes();
+  }
+
+  static HttpResponse<byte[]> postInit(Task t, int port, byte[] body) throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(t.jobsUrl(port)))
+        .header("Content-Type", "application/ppm-dap;message=aggregation-job-init-req")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
+  /** One decoded VerifyResp: type 0 continue (payload), 1 finish, 2 reject (error). */
+  record Resp(byte[] reportId, int type, byte[] payload, int error) {}
+
+  static List<Resp> decodeResp(byte[] body) {
+    ByteBuffer b = ByteBuffer.wrap(body);
+    List<Resp> out = new ArrayList<>();
+    while (b.hasRemaining()) {
+      byte[] id = new byte[16];
+      b.get(id);
+      int type = b.get() & 0xff;
+      switch (type) {
+        case 0 -> {
+          byte[] p = new byte[b.getInt()];
+          b.get(p);
+          out.add(new Resp(id, 0, p, -1));
+        }
+        case 1 -> out.add(new Resp(id, 1, null, -1));
+        case 2 -> out.add(new Resp(id, 2, null, b.get() & 0xff));
+        default -> throw new AssertionError("VerifyRespType " + type);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Checks the Helper's ping-pong finish message and finishes the Leader's verification (VDAF-20
+   * ping-pong: the Leader, having sent initialize, receives finish(verifier_message)).
+   */
+  static FieldVector leaderFinish(Task t, Report r, Resp resp) {
+    assertArrayEquals(r.id, resp.reportId());
+    assertEquals(0, resp.type(), "continue");
+    ByteBuffer b = ByteBuffer.wrap(resp.payload());
+    assertEquals(2, b.get(), "ping-pong finish");
+    byte[] msg = new byte[b.getInt()];
+    b.get(msg);
+    assertEquals(0, b.remaining());
+    Prio3 prio3 = new Prio3(t.vdaf.variant());
+    return prio3.verifyNext(r.leaderState, prio3.decodeVerifierMessage(msg));
+  }
+
+  /** Sends AggregateShareReq for [start, start+duration) and opens the Helper's share. */
+  static byte[] helperAggregateShare(Task t, int port, long start, long duration, long count,
+      byte[] checksum) throws Exception {
+    byte[] interval = new SpecTls().u64(start).u64(duration).bytes();
+    byte[] query = new SpecTls().u8(1).opaque16(interval).bytes();
+    byte[] cjr = new SpecTls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
+    byte[] body = new SpecTls().raw(cjr).raw(query).u64(count).raw(checksum).bytes();
+    HttpResponse<byte[]> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        + "/dap/tasks/" + b64(t.taskId) + "/aggregate_shares"))
+        .header("Content-Type", "application/ppm-dap;message=aggregate-share-req")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+    ByteBuffer b = ByteBuffer.wrap(r.body());
+    b.get();
+    byte[] enc = new byte[b.getShort() & 0xffff];
+    b.get(enc);
+    byte[] payload = new byte[b.getInt()];
+    b.get(payload);
+    HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
+        HPKE.aead_AES_GCM128);
+    AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(t.collector.secretKey(),
+        t.collector.publicKey());
+    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+        .u8(3).u8(0).bytes();
+    byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(cjr).bytes();
+    return hpke.open(enc, sk, info, aad, payload, null, null, null);
+  }
+
+  static byte[] checksum(List<Report> reports) throws Exception {
+    byte[] c = new byte[32];
+    for (Report r : reports) {
+      byte[] h = MessageDigest.getInstance("SHA-256").digest(r.id);
+      for (int i = 0; i < 32; i++) {
+        c[i] ^= h[i];
+      }
+    }
+    return c;
+  }
+
+  // ------------------------------------------------------------------ tests
+
+  @ParameterizedTest
+  @MethodSource("vdafs")
+  void aSpecLeaderAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf) throws Exception {
+    Task t = new Task(vdaf, null);
+    try (AggregateShareStore store = openStore("sum.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        assertEquals(helper, hpkeConfig(port, "/hpke_config"), "root and task path agree");
+        long time = now();
+        List<Report> reports = new ArrayList<>();
+        List<List<BigInteger>> ms = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          List<BigInteger> m = measurement(vdaf.variant());
+          ms.add(m);
+          reports.add(report(t, helper, time, m));
+        }
+        HttpResponse<byte[]> r = postInit(t, port, initReq(0, reports));
+        assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals("application/ppm-dap;message=aggregation-job-resp",
+            r.headers().firstValue("Content-Type").orElseThrow());
+        String location = r.headers().firstValue("Location").orElseThrow();
+        assertTrue(location.startsWith("/dap/tasks/" + b64(t.taskId) + "/aggregation_jobs/"),
+            location);
+        List<Resp> resps = decodeResp(r.body());
+        assertEquals(5, resps.size());
+        Prio3 prio3 = new Prio3(vdaf.variant());
+        List<FieldVector> leaderOut = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          leaderOut.add(leaderFinish(t, reports.get(i), resps.get(i)));
+        }
+        FieldVector leaderAgg = prio3.aggregate(leaderOut);
+        byte[] helperShare = helperAggregateShare(t, port, time, 1, 5, checksum(reports));
+        FieldVector helperAgg = prio3.decodeAggregateShare(helperShare);
+        assertEquals(truth(vdaf.variant(), ms), prio3.unshard(List.of(leaderAgg, helperAgg), 5),
+            vdaf.name() + " seed " + seed);
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void withDpTheHelpersNoisedShareUnshardsIntoTheIntervalOfItsNoise() throws Exception {
+    // the Helper noises its aggregate share (epsilon 1); the test Leader adds none, so the
+    // unsharded histogram is the truth plus one discrete Laplace draw per bucket
+    Vdaf vdaf = (Vdaf) vdafs().toList().get(3).get()[0];
+    DpStrategy strategy = DpStrategy.PureDpDiscreteLaplace.parse("1");
+    Task t = new Task(vdaf, null, BatchMode.TIME_INTERVAL, strategy);
+    try (AggregateShareStore store = openStore("dp.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        long time = now();
+        List<Report> reports = new ArrayList<>();
+        List<List<BigInteger>> ms = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          List<BigInteger> m = measurement(vdaf.variant());
+          ms.add(m);
+          reports.add(report(t, helper, time, m));
+        }
+        HttpResponse<byte[]> r = postInit(t, port, initReq(0, reports));
+        assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+        List<Resp> resps = decodeResp(r.body());
+        Prio3 prio3 = new Prio3(vdaf.variant());
+        List<FieldVector> leaderOut = new ArrayList<>();
+        for (int i = 0; i < reports.size(); i++) {
+          leaderOut.add(leaderFinish(t, reports.get(i), resps.get(i)));
+        }
+        FieldVector helperAgg = prio3.decodeAggregateShare(
+            helperAggregateShare(t, port, time, 1, reports.size(), checksum(reports)));
+        List<BigInteger> noisy = prio3.unshard(List.of(prio3.aggregate(leaderOut), helperAgg),
+            reports.size());
+        List<BigInteger> truth = truth(vdaf.variant(), ms);
+        // one aggregator's noise; at 1 - 1e-9 per bucket the check fails with probability < 4e-9
+        BigInteger h = t.definition.mechanism().noiseHalfWidthBig(1, 1 - 1e-9);
+        BigInteger p = prio3.field().modulus();
+        for (int i = 0; i < truth.size(); i++) {
+          BigInteger d = noisy.get(i).subtract(truth.get(i)).mod(p);
+          BigInteger error = d.compareTo(p.shiftRight(1)) > 0 ? d.subtract(p) : d;
+          assertTrue(error.abs().compareTo(h) <= 0, "bucket " + i + ": error " + error
+              + " beyond " + h + " (seed " + seed + ")");
+        }
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  /** Runs one job of the given reports on a fresh Histogram task and returns the responses. */
+  private List<Resp> oneJob(Task t, int port, int keyId, List<Report> reports) throws Exception {
+    HttpResponse<byte[]> r = postInit(t, port, initReq(keyId, reports));
+    assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+    return decodeResp(r.body());
+  }
+
+  private Task histogram(Interval taskInterval) {
+    return new Task((Vdaf) vdafs().toList().get(3).get()[0], taskInterval);
+  }
+
+  @Test
+  void unknownConfigIdAndDecryptFailureAreHpkeDecryptError() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("hpke.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Advertised unknown = new Advertised((helper.id() + 1) % 256, helper.publicKey());
+        byte[] otherKey = new Hpke(HpkeSuite.DAP_MANDATORY).generateKeyPair().publicKey();
+        Advertised wrongKey = new Advertised(helper.id(), otherKey);
+        Report good = report(t, helper, now(), List.of(BigInteger.ONE));
+        Report a = report(t, unknown, now(), List.of(BigInteger.ONE));
+        Report b = report(t, wrongKey, now(), List.of(BigInteger.ONE));
+        List<Resp> resps = oneJob(t, port, 0, List.of(good, a, b));
+        assertEquals(0, resps.get(0).type());
+        assertEquals(new Resp(a.id, 2, null, 5).error(), resps.get(1).error(),
+            "unknown config id: hpke_decrypt_error (DAP-18 Input Share Decryption)");
+        assertEquals(2, resps.get(1).type());
+        assertEquals(2, resps.get(2).type());
+        assertEquals(5, resps.get(2).error(), "hpke_decrypt_error");
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void replayWithinAndAcrossJobsTooEarlyOutsideTaskIntervalAndCorruptProof() throws Exception {
+    long now = now();
+    Task t = histogram(null);
+    Task past = histogram(Interval.of(now - 10, 5));
+    try (AggregateShareStore store = openStore("errors.db")) {
+      HelperServer server = server(List.of(t.definition, past.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report first = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job1 = oneJob(t, port, 0, List.of(first));
+        assertEquals(0, job1.get(0).type());
+        // the same report in a second job: report_replayed
+        Report other = report(t, helper, now, List.of(BigInteger.TWO));
+        List<Resp> job2 = oneJob(t, port, 0, List.of(other, first));
+        assertEquals(0, job2.get(0).type());
+        assertEquals(2, job2.get(1).type());
+        assertEquals(2, job2.get(1).error(), "report_replayed");
+        // too early: two hours ahead (skew 5 minutes)
+        Report early = report(t, helper, now + 2, List.of(BigInteger.ONE));
+        Report corrupt = report(t, helper, now, List.of(BigInteger.ONE));
+        // flip a byte of the Leader's verifier share inside its ping-pong initialize message
+        corrupt.verifyInit[corrupt.verifyInit.length - 1] ^= 1;
+        List<Resp> job3 = oneJob(t, port, 0, List.of(early, corrupt));
+        assertEquals(9, job3.get(0).error(), "report_too_early");
+        assertEquals(6, job3.get(1).error(), "vdaf_verify_error");
+        // the task interval [now - 10, now - 5): before it, inside, at its end
+        Report before = report(past, helper, now - 11, List.of(BigInteger.ONE));
+        Report inside = report(past, helper, now - 6, List.of(BigInteger.ONE));
+        Report after = report(past, helper, now - 5, List.of(BigInteger.ONE));
+        List<Resp> job5 = oneJob(past, port, 0, List.of(before, inside, after));
+        assertEquals(10, job5.get(0).error(), "task_not_started");
+        assertEquals(0, job5.get(1).type());
+        assertEquals(7, job5.get(2).error(), "task_expired");
+        // two accepted reports in the bucket: the Helper's share has count 2
+        byte[] share = helperAggregateShare(t, port, now, 1, 2, checksum(List.of(first, other)));
+        assertNotNull(share);
+        // batch collected: a new report in the collected bucket
+        Report late = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job4 = oneJob(t, port, 0, List.of(late));
+        assertEquals(1, job4.get(0).error(), "batch_collected");
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void retentionCollectsOldReportIdsAndOlderReportsAreDroppedSoNoReplayGetsThrough()
+      throws Exception {
+    long now = now();
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("retention.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report old = report(t, helper, now - 5, List.of(BigInteger.ONE));
+        Report recent = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job1 = oneJob(t, port, 0, List.of(old, recent));
+        assertEquals(0, job1.get(0).type());
+        assertEquals(0, job1.get(1).type());
+        // keep three hours: the cutoff is now - 3 (or now - 2 past an hour boundary)
+        org.priodp.aggregator.core.AggregationJobService service =
+            new org.priodp.aggregator.core.AggregationJobService(store,
+                new org.priodp.aggregator.core.HelperHpkeKeys(store,
+                    new java.security.SecureRandom(), java.time.Clock.systemUTC()),
+                java.time.Clock.systemUTC(),
+                org.priodp.aggregator.core.AggregationJobService.DEFAULT_CLOCK_SKEW);
+        var counts = service.collectExpired(t.definition, java.time.Duration.ofHours(3));
+        assertEquals(1, counts.reports(), "the old report's ID is collected, the recent one kept");
+        assertEquals(0, counts.jobs(), "the job was created just now");
+        assertTrue(counts.cutoff() > now - 5 && counts.cutoff() <= now - 2, "" + counts);
+        // the collected ID replayed: report_dropped (3), never accepted again; the kept one:
+        // report_replayed (2); a fresh report as old: report_dropped; a fresh recent one: accepted
+        Report oldFresh = report(t, helper, now - 4, List.of(BigInteger.ONE));
+        Report recentFresh = report(t, helper, now, List.of(BigInteger.ONE));
+        List<Resp> job2 = oneJob(t, port, 0, List.of(old, recent, oldFresh, recentFresh));
+        assertEquals(2, job2.get(0).type());
+        assertEquals(3, job2.get(0).error(), "report_dropped: its ID was collected");
+        assertEquals(2, job2.get(1).error(), "report_replayed");
+        assertEquals(3, job2.get(2).error(), "report_dropped");
+        assertEquals(0, job2.get(3).type());
+        // at the cutoff itself: still checked against the kept IDs, so accepted
+        Report atCutoff = report(t, helper, counts.cutoff(), List.of(BigInteger.ONE));
+        assertEquals(0, oneJob(t, port, 0, List.of(atCutoff)).get(0).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void replayWithinOneJobIsInvalidMessageForTheWholeJob() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("dup.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report r = report(t, helper, now(), List.of(BigInteger.ONE));
+        HttpResponse<byte[]> resp = postInit(t, port, initReq(0, List.of(r, r)));
+        assertEquals(400, resp.statusCode());
+        assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
+        // an unknown verification_key_id is invalidMessage too
+        HttpResponse<byte[]> key = postInit(t, port, initReq(1, List.of(r)));
+        assertEquals(400, key.statusCode());
+        assertTrue(new String(key.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
+        // nothing was committed: the report still aggregates
+        assertEquals(0, oneJob(t, port, 0, List.of(r)).get(0).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void creationIsIdempotentAndRepeatsReturnIdenticalBytes() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("idem.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Report> reports = List.of(report(t, helper, now(), List.of(BigInteger.ONE)),
+            report(t, helper, now(), List.of(BigInteger.TWO)));
+        byte[] body = initReq(0, reports);
+        HttpResponse<byte[]> a = postInit(t, port, body);
+        HttpResponse<byte[]> b = postInit(t, port, body);
+        assertEquals(200, b.statusCode());
+        assertArrayEquals(a.body(), b.body());
+        String location = a.headers().firstValue("Location").orElseThrow();
+        assertEquals(location, b.headers().firstValue("Location").orElseThrow());
+        for (Resp r : decodeResp(b.body())) {
+          assertEquals(0, r.type(), "a repeat is not a replay");
+        }
+        // GET with step=0 returns the stored response; without step it is refused
+        HttpResponse<byte[]> get = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + port + location + "?step=0")).GET());
+        assertEquals(200, get.statusCode());
+        assertArrayEquals(a.body(), get.body());
+        assertEquals(400, send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + location)).GET()).statusCode());
+        HttpResponse<byte[]> wrongStep = send(HttpRequest.newBuilder(URI.create(
+            "http://127.0.0.1:" + port + location + "?step=1")).GET());
+        assertTrue(new String(wrongStep.body(), StandardCharsets.UTF_8).contains("stepMismatch"));
+        // DELETE abandons the job; its reports stay committed (a later job replays them)
+        assertEquals(200, send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + location)).DELETE()).statusCode());
+        assertTrue(new String(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + location + "?step=0")).GET()).body(), StandardCharsets.UTF_8)
+            .contains("unrecognizedAggregationJob"));
+        Report fresh = report(t, helper, now(), List.of(BigInteger.ONE));
+        List<Resp> again = oneJob(t, port, 0, List.of(reports.get(0), fresh));
+        assertEquals(2, again.get(0).error(), "report_replayed after abandonment");
+        assertEquals(0, again.get(1).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void continuationOfAPrio3JobIsRefusedAndStepZeroIsInvalid() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("cont.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report r = report(t, helper, now(), List.of(BigInteger.ONE));
+        HttpResponse<byte[]> init = postInit(t, port, initReq(0, List.of(r)));
+        String location = init.headers().firstValue("Location").orElseThrow();
+        for (int step : new int[] {0, 1, 7}) {
+          byte[] body = new SpecTls().u16(step).raw(r.id).opaque32(new byte[] {2, 0, 0, 0, 0})
+              .bytes();
+          HttpResponse<byte[]> c = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+              + port + location)).header("Content-Type",
+              "application/ppm-dap;message=aggregation-job-continue-req")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+          assertEquals(400, c.statusCode());
+          String problem = new String(c.body(), StandardCharsets.UTF_8);
+          assertTrue(problem.contains(step == 7 ? "stepMismatch" : "invalidMessage"), problem);
+        }
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void asynchronousModeAnswersWithStepZeroAndRetryAfterThenTheResponse() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("async.db")) {
+      HelperServer server = new HelperServer(List.of(t.definition), store, RandomSource.secure(),
+          true);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report r = report(t, helper, now(), List.of(BigInteger.ONE));
+        HttpResponse<byte[]> init = postInit(t, port, initReq(0, List.of(r)));
+        assertEquals(200, init.statusCode());
+        String location = init.headers().firstValue("Location").orElseThrow();
+        assertTrue(location.endsWith("?step=0"), location);
+        assertEquals(0, init.body().length);
+        assertTrue(init.headers().firstValue("Retry-After").isPresent());
+        HttpResponse<byte[]> got = null;
+        for (int i = 0; i < 200; i++) {
+          got = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + location))
+              .GET());
+          if (got.body().length > 0) {
+            break;
+          }
+          Thread.sleep(50);
+        }
+        assertEquals(200, got.statusCode());
+        leaderFinish(t, r, decodeResp(got.body()).get(0));
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aTaskWithoutVerifyKeyIsRefused() throws Exception {
+    Task t = histogram(null);
+    TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
+    try (AggregateShareStore store = openStore("nokey.db")) {
+      HelperServer server = server(List.of(noKey), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        Report r = report(t, helper, now(), List.of(BigInteger.ONE));
+        HttpResponse<byte[]> resp = postInit(t, port, initReq(0, List.of(r)));
+        assertEquals(400, resp.statusCode());
+        assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("vdaf_verify_key"));
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void theSameReportInTwoConcurrentJobsOnTwoStoresIsCountedOnce() throws Exception {
+    Task t = histogram(null);
+    String name = "two.db";
+    try (AggregateShareStore a = openStore(name); AggregateShareStore b = openStore(name)) {
+      HelperHpkeKeys keysA = new HelperHpkeKeys(a, new java.security.SecureRandom(),
+          Clock.systemUTC());
+      keysA.ensureActive();
+      HelperServer sa = server(List.of(t.definition), a);
+      HelperServer sb = server(List.of(t.definition), b);
+      int pa = sa.start(0);
+      int pb = sb.start(0);
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        Advertised helper = hpkeConfig(pa, "/dap/hpke_config");
+        assertEquals(helper, hpkeConfig(pb, "/dap/hpke_config"), "one key in the database");
+        int rounds = 4;
+        int accepted = 0;
+        List<Report> all = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+          Report shared = report(t, helper, now(), List.of(BigInteger.ONE));
+          Report onlyA = report(t, helper, now(), List.of(BigInteger.ZERO));
+          Report onlyB = report(t, helper, now(), List.of(BigInteger.TWO));
+          CountDownLatch go = new CountDownLatch(1);
+          Future<List<Resp>> fa = pool.submit(() -> {
+            go.await();
+            return oneJob(t, pa, 0, List.of(shared, onlyA));
+          });
+          Future<List<Resp>> fb = pool.submit(() -> {
+            go.await();
+            return oneJob(t, pb, 0, List.of(onlyB, shared));
+          });
+          go.countDown();
+          List<Resp> ra = fa.get();
+          List<Resp> rb = fb.get();
+          int sharedOk = (ra.get(0).type() == 0 ? 1 : 0) + (rb.get(1).type() == 0 ? 1 : 0);
+          assertEquals(1, sharedOk, "the shared report is accepted by exactly one job");
+          assertEquals(0, ra.get(1).type());
+          assertEquals(0, rb.get(0).type());
+          all.addAll(List.of(shared, onlyA, onlyB));
+          accepted += 3;
+        }
+        byte[] share = helperAggregateShare(t, pa, now(), 1, accepted, checksum(all));
+        FieldVector agg = new Prio3(t.vdaf.variant()).decodeAggregateShare(share);
+        assertEquals(t.vdaf.variant().outputLength(), agg.length());
+      } finally {
+        pool.shutdownNow();
+        sa.stop();
+        sb.stop();
+      }
+    }
+  }
+
+  @Test
+  void leaderSelectedJobsNeedTheBatchIdExtensionAndFillThatBucket() throws Exception {
+    Task t = new Task((Vdaf) vdafs().toList().get(3).get()[0], null, BatchMode.LEADER_SELECTED);
+    try (AggregateShareStore store = openStore("ls.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Report> reports = List.of(report(t, helper, now(), List.of(BigInteger.ONE)),
+            report(t, helper, now(), List.of(BigInteger.TWO)));
+        HttpResponse<byte[]> missing = postInit(t, port, initReq(0, reports));
+        assertEquals(400, missing.statusCode());
+        assertTrue(new String(missing.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
+        byte[] batchId = new byte[32];
+        random.nextBytes(batchId);
+        // AggregationJobExtension { uint16 type = leader_selected_batch_id(1); opaque data<..> }
+        byte[] extensions = new SpecTls().u16(1).opaque16(batchId).bytes();
+        SpecTls body = new SpecTls().u8(0).opaque32(new byte[0]).opaque16(extensions);
+        for (Report r : reports) {
+          body.raw(r.verifyInit);
+        }
+        HttpResponse<byte[]> ok = postInit(t, port, body.bytes());
+        assertEquals(200, ok.statusCode(), new String(ok.body(), StandardCharsets.UTF_8));
+        for (Resp r : decodeResp(ok.body())) {
+          assertEquals(0, r.type());
+        }
+        var bucket = store.batchAggregation(new TaskId(t.taskId),
+            org.priodp.aggregator.core.BatchBuckets.leaderSelectedBucket(
+                new org.priodp.aggregator.dap.BatchId(batchId))).orElseThrow();
+        assertEquals(2, bucket.reportCount());
+        assertArrayEquals(checksum(reports), bucket.checksum().toByteArray());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aRetiredKeyIsNotAdvertisedButStillDecrypts() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("retire.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised old = hpkeConfig(port, "/dap/hpke_config");
+        HelperHpkeKeys keys = server.handler().aggregationJobs().orElseThrow().service().keys();
+        keys.add();
+        assertTrue(keys.retire(old.id()));
+        Advertised fresh = hpkeConfig(port, "/dap/hpke_config");
+        assertTrue(fresh.id() != old.id(), "the retired key is not advertised");
+        List<Resp> resps = oneJob(t, port, 0, List.of(
+            report(t, old, now(), List.of(BigInteger.ONE)),
+            report(t, fresh, now(), List.of(BigInteger.ONE))));
+        assertEquals(0, resps.get(0).type(), "sealed to the retired key");
+        assertEquals(0, resps.get(1).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aJobLargerThanTheAggregateShareLimitIsAccepted() throws Exception {
+    Task t = new Task((Vdaf) vdafs().toList().get(0).get()[0], null);
+    try (AggregateShareStore store = openStore("big.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Report> reports = new ArrayList<>();
+        while (initReq(0, reports).length <= AggregateShareHandler.DEFAULT_MAX_BODY) {
+          reports.add(report(t, helper, now(), List.of(BigInteger.ONE)));
+        }
+        List<Resp> resps = oneJob(t, port, 0, reports);
+        assertEquals(reports.size(), resps.size());
+        assertEquals(0, resps.get(resps.size() - 1).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
+    Task t = histogram(null);
+    try (AggregateShareStore store = openStore("invalid.db")) {
+      HelperServer server = server(List.of(t.definition), store);
+      int port = server.start(0);
+      try {
+        Advertised helper = hpkeConfig(port, "/dap/hpke_config");
+        List<Resp> resps = oneJob(t, port, 0, List.of(
+            report(t, helper, now(), List.of(BigInteger.ONE), true, false),
+            report(t, helper, now(), List.of(BigInteger.ONE), false, true),
+            report(t, helper, now(), List.of(BigInteger.ONE), false, false)));
+        assertEquals(8, resps.get(0).error(), "invalid_message: public share");
+        assertEquals(8, resps.get(1).error(), "invalid_message: unrecognized extension");
+        assertEquals(0, resps.get(2).type());
+      } finally {
+        server.stop();
+      }
+    }
+  }
+
+  @Test
+  void jobIdIsDerivedFromTaskAndRequest() {
+    TaskId a = new TaskId(new byte[32]);
+    byte[] other = new byte[32];
+    other[0] = 1;
+    var d1 = AggregationJobService.digest(new byte[] {1});
+    var d2 = AggregationJobService.digest(new byte[] {2});
+    assertEquals(AggregationJobService.jobId(a, d1), AggregationJobService.jobId(a, d1));
+    assertTrue(!AggregationJobService.jobId(a, d1).equals(AggregationJobService.jobId(a, d2)));
+    assertTrue(!AggregationJobService.jobId(a, d1).equals(
+        AggregationJobService.jobId(new TaskId(other), d1)));
+    assertNotNull(NoisedShareService.class);
+  }
+}

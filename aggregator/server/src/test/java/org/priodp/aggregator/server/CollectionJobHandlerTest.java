@@ -1,0 +1,315 @@
+package org.priodp.aggregator.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.core.CollectionJobService;
+import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.dap.CollectionJobId;
+import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.testing.CollectionFixture;
+import org.priodp.aggregator.testing.Fixture;
+import org.priodp.aggregator.testing.InProcessHelperPeer;
+import org.priodp.aggregator.testing.MutableClock;
+import org.priodp.aggregator.testing.SpecCollector;
+import org.priodp.aggregator.testing.SpecTls;
+import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.dp.DpStrategy;
+
+/**
+ * The Leader's collection_jobs resources as a Collector written from DAP-18's structs ({@link
+ * SpecCollector}) uses them, through the Leader's request handler (routing, the Collector's
+ * token, media types, problem documents), with a Helper in process on a store of its own and
+ * jobs stepped by {@link CollectionJobDriver#runOnce}. The Leader's store is PostgreSQL when
+ * PRIODP_PG_URL is set, else SQLite. Seeds are printed.
+ */
+class CollectionJobHandlerTest {
+  private static final String REQ = DapMediaType.COLLECTION_JOB_REQ.contentType();
+  private static final String COLLECTOR = "Bearer " + CollectionFixture.COLLECTOR_TOKEN;
+  private static final Duration RETRY = Duration.ofSeconds(5);
+
+  @TempDir
+  Path dir;
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+  }
+
+  /** A Leader and a Helper, each with its own store, and the Leader's handler. */
+  final class Pair {
+    final CollectionFixture lf;
+    final AggregateShareStore leaderStore;
+    final AggregateShareStore helperStore;
+    final NoisedShareService leaderShares;
+    final NoisedShareService helperShares;
+    final List<Runnable> helperQueue = new ArrayList<>();
+    final InProcessHelperPeer peer;
+    final MutableClock clock = new MutableClock(Instant.ofEpochSecond(5000));
+    final CollectionJobDriver driver;
+    final AggregateShareHandler leader;
+
+    Pair(DpStrategy strategy, boolean asyncHelper, long seed) {
+      byte[] id = new byte[32];
+      new java.security.SecureRandom().nextBytes(id);
+      Fixture f = new Fixture(90, new TaskId(id), strategy, Fixture.PRECISION, null, false);
+      lf = new CollectionFixture(f);
+      String pg = System.getenv("PRIODP_PG_URL");
+      leaderStore = pg != null && !pg.isBlank() ? JdbcAggregateShareStore.open(pg)
+          : JdbcAggregateShareStore.openSqlite(dir.resolve("leader.db"));
+      helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper.db"));
+      open.add(leaderStore);
+      open.add(helperStore);
+      leaderShares = new NoisedShareService(leaderStore, RandomSource.seeded(
+          ByteBuffer.allocate(8).putLong(seed).array()), clock);
+      helperShares = new NoisedShareService(helperStore, RandomSource.seeded(
+          ByteBuffer.allocate(8).putLong(~seed).array()), clock);
+      AggregateShareHandler helper = new AggregateShareHandler(List.of(f.task), helperStore,
+          helperShares, AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null,
+          null, asyncHelper ? new AggregateShareHandler.AsyncShares(helperQueue::add, 1) : null);
+      peer = new InProcessHelperPeer(helper, 0);
+      CollectionJobService service = new CollectionJobService(leaderStore, leaderShares, peer,
+          clock, Duration.ofMinutes(5), RETRY, "test");
+      driver = new CollectionJobDriver(service, List.of(lf.leader), 1, Duration.ofSeconds(1));
+      leader = new AggregateShareHandler(List.of(lf.leader), leaderStore, leaderShares,
+          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null,
+          new CollectionJobHandler(service, 2, AggregateShareHandler.DEFAULT_MAX_BODY));
+      lf.writeLeaderBuckets(leaderStore, 4);
+      f.writeBuckets(helperStore, 4);
+    }
+
+    String jobs() {
+      return "/tasks/" + lf.f.taskId.toBase64Url() + "/collection_jobs";
+    }
+
+    HttpReply post(byte[] body) {
+      return leader.handle("POST", jobs(), COLLECTOR, REQ, body);
+    }
+
+    HttpReply get(String location) {
+      return leader.handle("GET", location, COLLECTOR, null, null);
+    }
+
+    void runHelperQueue() {
+      List<Runnable> q = new ArrayList<>(helperQueue);
+      helperQueue.clear();
+      q.forEach(Runnable::run);
+    }
+  }
+
+  private static long seed(String test) {
+    long seed = Long.getLong("priodp.seed", System.nanoTime());
+    System.out.println("CollectionJobHandlerTest." + test + " seed=" + seed);
+    return seed;
+  }
+
+  private static void assertPending(HttpReply r, String location) {
+    assertEquals(200, r.status());
+    assertEquals(0, r.body().length);
+    assertEquals(location, r.headers().get("Location"));
+    assertEquals("2", r.headers().get("Retry-After"));
+  }
+
+  private static BigInteger[] unshard(Pair p, HttpReply ready, byte[] cjr) throws Exception {
+    assertEquals(200, ready.status());
+    assertEquals(DapMediaType.COLLECTION_JOB_RESP.contentType(), ready.contentType());
+    SpecCollector.Resp resp = SpecCollector.Resp.decode(ready.body());
+    assertEquals(60, resp.reportCount());
+    assertEquals(10, resp.start());
+    assertEquals(3, resp.duration());
+    byte[] aad = SpecCollector.aad(p.lf.f.taskId.bytes(),
+        SpecCollector.histogramTaskConfiguration(8, 2, Fixture.PRECISION, 10, new byte[0]), cjr);
+    byte[] leader = SpecCollector.open(p.lf.f.collectorKey, SpecCollector.LEADER, resp.leader(),
+        aad);
+    byte[] helper = SpecCollector.open(p.lf.f.collectorKey, SpecCollector.HELPER, resp.helper(),
+        aad);
+    assertFalse(p.lf.f.task.mechanism().addsNoise() && Arrays.equals(leader,
+        p.lf.leaderUnnoised(0, 3)), "the Leader released its un-noised share");
+    return SpecCollector.unshard(leader, helper);
+  }
+
+  @Test
+  void withDpTheCollectorPollsAndUnshardsIntoTheIntervalsOneDrawPerAggregator()
+      throws Exception {
+    long seed = seed("withDpTheCollectorPollsAndUnshardsIntoTheIntervals");
+    Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1"), true, seed);
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    HttpReply created = p.post(cjr);
+    String location = created.headers().get("Location");
+    assertTrue(location != null && location.startsWith(p.jobs() + "/"), String.valueOf(location));
+    assertEquals(p.jobs() + "/" + CollectionJobService.jobId(p.lf.f.taskId, cjr).toBase64Url(),
+        location);
+    assertPending(created, location);
+    assertPending(p.post(cjr), location);
+    assertPending(p.get(location), location);
+    // the Helper defers; the Leader's noised share is persisted, the job still pending
+    assertEquals(1, p.driver.runOnce());
+    assertEquals(List.of("POST 200 empty Retry-After=1"), p.peer.seen);
+    assertPending(p.get(location), location);
+    assertEquals(1, p.leaderShares.noiseDraws());
+    p.runHelperQueue();
+    assertEquals(0, p.driver.runOnce(), "not due before the retry delay");
+    p.clock.advance(RETRY);
+    assertEquals(1, p.driver.runOnce());
+    HttpReply ready = p.get(location);
+    BigInteger[] result = unshard(p, ready, cjr);
+    BigInteger h = p.lf.leader.mechanism().noiseHalfWidthBig(2, 1 - 1e-9);
+    long[] truth = CollectionFixture.truth(0, 3);
+    for (int i = 0; i < 8; i++) {
+      BigInteger error = result[i].subtract(BigInteger.valueOf(truth[i]));
+      assertTrue(error.abs().compareTo(h) <= 0, "coordinate " + i + ": error " + error
+          + " beyond " + h + " (seed " + seed + ")");
+    }
+    assertEquals(1, p.leaderShares.noiseDraws());
+    assertEquals(1, p.helperShares.noiseDraws());
+    // repeats answer the same bytes; another overlapping request is refused
+    assertArrayEquals(ready.body(), p.post(cjr).body());
+    assertArrayEquals(ready.body(), p.get(location).body());
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(12, 2)), 400,
+        "urn:ietf:params:ppm:dap:error:batchOverlap");
+    // DELETE, then the job is gone; the identical POST finds it again, nothing redrawn
+    assertEquals(200, p.leader.handle("DELETE", location, COLLECTOR, null, null).status());
+    AggregateShareHandlerTest.assertProblem(p.get(location), 404, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("DELETE", location, COLLECTOR, null,
+        null), 404, "about:blank");
+    HttpReply again = p.post(cjr);
+    assertEquals(location, again.headers().get("Location"));
+    assertArrayEquals(ready.body(), again.body());
+    assertEquals(1, p.leaderShares.noiseDraws());
+    assertEquals(1, p.helperShares.noiseDraws());
+  }
+
+  @Test
+  void withoutDpTheResultIsExactAndAFailedJobAnswersTheHelpersError() throws Exception {
+    Pair p = new Pair(new DpStrategy.NoDifferentialPrivacy(), false, seed("withoutDpExact"));
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    String location = p.post(cjr).headers().get("Location");
+    assertEquals(1, p.driver.runOnce());
+    BigInteger[] result = unshard(p, p.get(location), cjr);
+    long[] truth = CollectionFixture.truth(0, 3);
+    for (int i = 0; i < 8; i++) {
+      assertEquals(BigInteger.valueOf(truth[i]), result[i], "coordinate " + i);
+    }
+    // the Helper's bucket 13 disagrees on the count: the Helper refuses, the job fails with it
+    p.helperStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(
+        p.lf.f.taskId, org.priodp.aggregator.core.BatchBuckets.timeIntervalBucket(13),
+        org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
+            p.lf.f.share(3)), 19, org.priodp.aggregator.dap.ByteString.copyOf(
+            Fixture.bucketChecksum(3))));
+    byte[] cjr2 = SpecCollector.collectionJobReq(13, 1);
+    String failed = p.post(cjr2).headers().get("Location");
+    assertEquals(1, p.driver.runOnce());
+    JsonNode n = AggregateShareHandlerTest.assertProblem(p.get(failed), 400,
+        "urn:ietf:params:ppm:dap:error:batchMismatch");
+    assertEquals(p.lf.f.taskId.toBase64Url(), n.get("taskid").asText());
+    AggregateShareHandlerTest.assertProblem(p.post(cjr2), 400,
+        "urn:ietf:params:ppm:dap:error:batchMismatch");
+  }
+
+  @Test
+  void refusalsAreProblemDocumentsAndDrawNothing() throws Exception {
+    Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1"), false, seed("refusals"));
+    byte[] ok = SpecCollector.collectionJobReq(10, 3);
+    String jobs = p.jobs();
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, null, REQ, ok), 401,
+        "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, "Bearer wrong", REQ,
+        ok), 401, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, "Bearer "
+        + Fixture.TOKEN, REQ, ok), 401, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR,
+        DapMediaType.AGGREGATE_SHARE_REQ.contentType(), ok), 415, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR, null, ok),
+        415, "about:blank");
+    HttpReply get = p.leader.handle("GET", jobs, COLLECTOR, null, null);
+    AggregateShareHandlerTest.assertProblem(get, 405, "about:blank");
+    assertEquals("POST", get.headers().get("Allow"));
+    AggregateShareHandlerTest.assertProblem(p.post(new byte[70_000]), 413, "about:blank");
+    String dap = "urn:ietf:params:ppm:dap:error:";
+    AggregateShareHandlerTest.assertProblem(p.post(new byte[3]), 400, dap + "invalidMessage");
+    AggregateShareHandlerTest.assertProblem(p.post(Arrays.copyOf(ok, ok.length + 1)), 400,
+        dap + "invalidMessage");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(new SpecTls()
+        .u8(SpecCollector.LEADER_SELECTED).opaque16(new byte[0]).bytes(), new byte[0],
+        new byte[0])), 400, dap + "invalidMessage");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+        SpecCollector.timeIntervalQuery(10, 3), new byte[] {1}, new byte[0])), 400,
+        dap + "invalidAggregationParameter");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(10, 0)), 400,
+        dap + "batchInvalid");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(-1L, 2)), 400,
+        dap + "batchInvalid");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+        SpecCollector.timeIntervalQuery(10, 3), new byte[0],
+        new SpecTls().u16(7).opaque16(new byte[0]).bytes())), 400, dap + "unsupportedExtension");
+    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+        SpecCollector.timeIntervalQuery(10, 3), new byte[0], new SpecTls().u16(7)
+            .opaque16(new byte[0]).u16(7).opaque16(new byte[0]).bytes())), 400,
+        dap + "invalidExtension");
+    String unknown = jobs + "/" + new CollectionJobId(new byte[16]).toBase64Url();
+    AggregateShareHandlerTest.assertProblem(p.get(unknown), 404, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.get(jobs + "/not-an-id!"), 404, "about:blank");
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("DELETE", unknown, COLLECTOR, null,
+        null), 404, "about:blank");
+    HttpReply put = p.leader.handle("PUT", unknown, COLLECTOR, REQ, ok);
+    AggregateShareHandlerTest.assertProblem(put, 405, "about:blank");
+    assertEquals("GET, DELETE", put.headers().get("Allow"));
+    AggregateShareHandlerTest.assertProblem(p.leader.handle("GET", unknown, null, null, null),
+        401, "about:blank");
+    assertEquals(0, p.driver.runOnce(), "no job was created");
+    assertEquals(0, p.leaderShares.noiseDraws());
+    assertEquals(0, p.peer.calls.get());
+  }
+
+  /**
+   * Seeded mutation fuzzer: 20,000 mutated CollectionJobReq bodies (after one valid job was
+   * collected); every answer is a 200 or a 4xx problem document, never a 5xx, and nothing is
+   * drawn for any of them (no job of a mutated request becomes ready without its batch).
+   */
+  @Test
+  void mutatedBodiesNeverGetAServerError() throws Exception {
+    long seed = seed("mutatedBodiesNeverGetAServerError");
+    java.util.Random rnd = new java.util.Random(seed);
+    Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1"), false, seed);
+    byte[] base = SpecCollector.collectionJobReq(10, 3);
+    p.post(base);
+    assertEquals(1, p.driver.runOnce());
+    int cases = Integer.getInteger("priodp.fuzz.cases", 20_000);
+    int[] statuses = new int[600];
+    for (int i = 0; i < cases; i++) {
+      byte[] body = Mutator.mutate(base, rnd);
+      HttpReply r = p.post(body);
+      statuses[r.status()]++;
+      if (r.status() >= 500 || (r.status() >= 400
+          && !"application/problem+json".equals(r.contentType()))) {
+        throw new AssertionError("seed " + seed + " case " + i + ": status " + r.status()
+            + " for body " + java.util.HexFormat.of().formatHex(body));
+      }
+    }
+    System.out.println("CollectionJobHandlerTest.mutatedBodies: 200=" + statuses[200] + " 400="
+        + statuses[400] + " 413=" + statuses[413]);
+    assertTrue(statuses[400] > 0);
+    assertEquals(1, p.leaderShares.noiseDraws());
+  }
+}
