@@ -1,0 +1,27 @@
+package org.priodp.noise.compress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.module.ModuleDescriptor;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * module-info: the tests run in the named module, which exports only the public API (the
+ * compression packages that were exported by org.priodp.noise before the split).
+ */
+class ModuleInfoTest {
+
+  @Test
+  void exportsOnlyThePublicApi() {
+    Module m = SharedRandomness.class.getModule();
+    assertTrue(m.isNamed(), "the tests run on the module path");
+    assertEquals("org.priodp.noise.compress", m.getName());
+    Set<String> exported = m.getDescriptor().exports().stream()
+        .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+    assertEquals(Set.of("org.priodp.noise.compress", "org.priodp.noise.compress.dql",
+        "org.priodp.noise.compress.ppr", "org.priodp.noise.compress.requantization"), exported);
+  }
+}
