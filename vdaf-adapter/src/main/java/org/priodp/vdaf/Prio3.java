@@ -1,20 +1,17 @@
 package org.priodp.vdaf;
 
 import java.math.BigInteger;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.priodp.field.DecodeException;
 import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
 import org.priodp.vdaf.VdafException.Reason;
 import org.priodp.vdaf.internal.Circuit;
-import org.priodp.vdaf.internal.Circuits;
 import org.priodp.vdaf.internal.Flp;
 import org.priodp.vdaf.internal.TestOnlyPrio3;
 
@@ -30,6 +27,11 @@ import org.priodp.vdaf.internal.TestOnlyPrio3;
  *
  * <p>Every operation checks its arguments and messages; on bad input it throws {@link
  * VdafException} and nothing else.
+ *
+ * <p>This class is the API: it checks the arguments, aggregates, decodes, and holds the
+ * messages. The work follows the specification's sections in package-private classes: {@code
+ * Prio3Sharding} (the Client's side), {@code Prio3Verification} (the aggregators' side) and
+ * {@code Prio3Xof} (the auxiliary functions both use).
  */
 public final class Prio3 {
 
@@ -45,14 +47,6 @@ public final class Prio3 {
   /** The longest application context string: a domain separation tag holds at most 65535 bytes. */
   public static final int MAX_CTX_LENGTH = XofTurboShake128.MAX_DST_LENGTH - 8;
 
-  static final int USAGE_MEAS_SHARE = 1;
-  static final int USAGE_PROOF_SHARE = 2;
-  static final int USAGE_JOINT_RANDOMNESS = 3;
-  static final int USAGE_PROVE_RANDOMNESS = 4;
-  static final int USAGE_QUERY_RANDOMNESS = 5;
-  static final int USAGE_JOINT_RAND_SEED = 6;
-  static final int USAGE_JOINT_RAND_PART = 7;
-
   private static final int SEED = XofTurboShake128.SEED_SIZE;
 
   private final Prio3Variant variant;
@@ -61,7 +55,8 @@ public final class Prio3 {
   private final int shares;
   private final int proofs;
   private final Circuit circuit;
-  private final Flp flp;
+  private final Prio3Sharding sharding;
+  private final Prio3Verification verification;
   private final PrimeField field;
 
   /**
@@ -81,7 +76,7 @@ public final class Prio3 {
   public Prio3(Prio3Variant variant, int shares) {
     this(
         requireVariant(variant),
-        Circuits.forVariant(variant),
+        variant.circuit(),
         variant.algorithm().id(),
         variant.algorithm().specName(),
         variant.proofs(),
@@ -95,7 +90,10 @@ public final class Prio3 {
     }
     this.variant = variant;
     this.circuit = circuit;
-    this.flp = new Flp(circuit);
+    Flp flp = new Flp(circuit);
+    Prio3Xof xof = new Prio3Xof(circuit, id, proofs);
+    this.sharding = new Prio3Sharding(circuit, flp, xof, shares, proofs);
+    this.verification = new Prio3Verification(circuit, flp, xof, name, shares, proofs);
     this.field = circuit.field();
     this.algorithmId = id;
     this.name = name;
@@ -223,66 +221,7 @@ public final class Prio3 {
     checkCtx(ctx);
     checkLength("nonce", nonce, NONCE_SIZE);
     checkLength("rand", rand, randSize());
-    long[] meas = circuit.encode(measurement);
-    byte[][] seeds = new byte[rand.length / SEED][];
-    for (int i = 0; i < seeds.length; i++) {
-      seeds[i] = Arrays.copyOfRange(rand, i * SEED, (i + 1) * SEED);
-    }
-    boolean jr = usesJointRand();
-    int w = field.words();
-    int measLen = circuit.measLen();
-    byte[][] helperShares = new byte[shares - 1][];
-    byte[][] helperBlinds = new byte[shares - 1][];
-    byte[] leaderBlind = null;
-    byte[] proveSeed;
-    if (jr) {
-      for (int j = 0; j < shares - 1; j++) {
-        helperShares[j] = seeds[2 * j];
-        helperBlinds[j] = seeds[2 * j + 1];
-      }
-      leaderBlind = seeds[2 * (shares - 1)];
-      proveSeed = seeds[2 * (shares - 1) + 1];
-    } else {
-      System.arraycopy(seeds, 0, helperShares, 0, shares - 1);
-      proveSeed = seeds[shares - 1];
-    }
-
-    long[] leaderMeasShare = meas.clone();
-    byte[][] jointRandParts = jr ? new byte[shares][] : new byte[0][];
-    for (int j = 0; j < shares - 1; j++) {
-      long[] helperMeasShare = helperMeasShare(ctx, j + 1, helperShares[j]);
-      field.subVec(leaderMeasShare, helperMeasShare, leaderMeasShare, measLen);
-      if (jr) {
-        jointRandParts[j + 1] = jointRandPart(ctx, j + 1, helperBlinds[j], helperMeasShare, nonce);
-      }
-    }
-    long[] jointRands = new long[0];
-    if (jr) {
-      jointRandParts[0] = jointRandPart(ctx, 0, leaderBlind, leaderMeasShare, nonce);
-      jointRands = jointRands(ctx, jointRandSeed(ctx, jointRandParts));
-    }
-    long[] proveRands = proveRands(ctx, proveSeed);
-    int proofLen = circuit.proofLen();
-    int proveRandLen = circuit.proveRandLen();
-    int jointRandLen = circuit.jointRandLen();
-    long[] leaderProofsShare = field.newArray(proofLen * proofs);
-    for (int i = 0; i < proofs; i++) {
-      long[] proveRand = slice(proveRands, i * proveRandLen, proveRandLen);
-      long[] jointRand = slice(jointRands, i * jointRandLen, jointRandLen);
-      long[] proof = flp.prove(meas, proveRand, jointRand);
-      System.arraycopy(proof, 0, leaderProofsShare, i * proofLen * w, proofLen * w);
-    }
-    for (int j = 0; j < shares - 1; j++) {
-      long[] helperProofs = helperProofsShare(ctx, j + 1, helperShares[j]);
-      field.subVec(leaderProofsShare, helperProofs, leaderProofsShare, proofLen * proofs);
-    }
-    List<InputShare> inputShares = new ArrayList<>(shares);
-    inputShares.add(new InputShare(field, 0, leaderMeasShare, leaderProofsShare, null, leaderBlind));
-    for (int j = 0; j < shares - 1; j++) {
-      inputShares.add(
-          new InputShare(field, j + 1, null, null, helperShares[j], jr ? helperBlinds[j] : null));
-    }
-    return new ShardResult(new PublicShare(jointRandParts), inputShares);
+    return sharding.shard(ctx, measurement, nonce, rand);
   }
 
   // ------------------------------------------------------------------ verification
@@ -308,49 +247,7 @@ public final class Prio3 {
     checkCtx(ctx);
     checkLength("nonce", nonce, NONCE_SIZE);
     checkAggId(aggId);
-    checkPublicShare(publicShare);
-    checkInputShare(inputShare, aggId);
-    boolean jr = usesJointRand();
-    int w = field.words();
-
-    long[] measShare;
-    long[] proofsShare;
-    if (aggId == 0) {
-      measShare = inputShare.measShare;
-      proofsShare = inputShare.proofsShare;
-    } else {
-      measShare = helperMeasShare(ctx, aggId, inputShare.share);
-      proofsShare = helperProofsShare(ctx, aggId, inputShare.share);
-    }
-    long[] outShare = circuit.truncate(measShare);
-
-    byte[] correctedJointRandSeed = null;
-    byte[] jointRandPart = null;
-    long[] jointRands = new long[0];
-    if (jr) {
-      jointRandPart = jointRandPart(ctx, aggId, inputShare.blind, measShare, nonce);
-      byte[][] parts = publicShare.jointRandParts.clone();
-      parts[aggId] = jointRandPart;
-      correctedJointRandSeed = jointRandSeed(ctx, parts);
-      jointRands = jointRands(ctx, correctedJointRandSeed);
-    }
-
-    long[] queryRands = queryRands(verifyKey, ctx, nonce);
-    int proofLen = circuit.proofLen();
-    int queryRandLen = circuit.queryRandLen();
-    int jointRandLen = circuit.jointRandLen();
-    int verifierLen = circuit.verifierLen();
-    long[] verifiersShare = field.newArray(verifierLen * proofs);
-    for (int i = 0; i < proofs; i++) {
-      long[] proofShare = slice(proofsShare, i * proofLen, proofLen);
-      long[] queryRand = slice(queryRands, i * queryRandLen, queryRandLen);
-      long[] jointRand = slice(jointRands, i * jointRandLen, jointRandLen);
-      long[] verifier = flp.query(measShare, proofShare, queryRand, jointRand, shares);
-      System.arraycopy(verifier, 0, verifiersShare, i * verifierLen * w, verifierLen * w);
-    }
-    return new VerifyInitResult(
-        new VerifyState(field, outShare, correctedJointRandSeed),
-        new VerifierShare(field, verifiersShare, jointRandPart));
+    return verification.init(verifyKey, ctx, aggId, nonce, publicShare, inputShare);
   }
 
   /**
@@ -368,25 +265,7 @@ public final class Prio3 {
           "need " + shares + " verifier shares, got "
               + (verifierShares == null ? "null" : verifierShares.size()));
     }
-    boolean jr = usesJointRand();
-    int verifierLen = circuit.verifierLen();
-    long[] verifiers = field.newArray(verifierLen * proofs);
-    byte[][] parts = new byte[jr ? shares : 0][];
-    for (int i = 0; i < shares; i++) {
-      VerifierShare vs = verifierShares.get(i);
-      checkVerifierShare(vs, i);
-      field.addVec(verifiers, vs.verifiersShare, verifiers, verifierLen * proofs);
-      if (jr) {
-        parts[i] = vs.jointRandPart;
-      }
-    }
-    for (int i = 0; i < proofs; i++) {
-      if (!flp.decide(slice(verifiers, i * verifierLen, verifierLen))) {
-        throw new VdafException(
-            Reason.PROOF_REJECTED, "proof " + i + " of " + proofs + " failed the verifier check");
-      }
-    }
-    return new VerifierMessage(jr ? jointRandSeed(ctx, parts) : null);
+    return verification.toMessage(ctx, verifierShares);
   }
 
   /**
@@ -400,18 +279,7 @@ public final class Prio3 {
     if (state == null || verifierMessage == null) {
       throw new VdafException(Reason.INVALID_ARGUMENT, "verify state and message must be non-null");
     }
-    if (state.field != field || field.length(state.outShare) != circuit.outputLen()
-        || (state.correctedJointRandSeed != null) != usesJointRand()) {
-      throw new VdafException(Reason.INVALID_ARGUMENT, "verify state does not belong to " + name);
-    }
-    byte[] seed = verifierMessage.jointRandSeed;
-    byte[] corrected = state.correctedJointRandSeed;
-    boolean equal =
-        seed == null ? corrected == null : corrected != null && MessageDigest.isEqual(seed, corrected);
-    if (!equal) {
-      throw new VdafException(Reason.JOINT_RAND_MISMATCH, "joint randomness check failed");
-    }
-    return FieldVector.ofWords(field, state.outShare);
+    return verification.next(state, verifierMessage);
   }
 
   // ------------------------------------------------------------------ aggregation
@@ -550,7 +418,7 @@ public final class Prio3 {
 
   /** The public share: the joint randomness parts, or nothing without joint randomness. */
   public static final class PublicShare {
-    private final byte[][] jointRandParts;
+    final byte[][] jointRandParts;
 
     PublicShare(byte[][] jointRandParts) {
       this.jointRandParts = jointRandParts;
@@ -590,12 +458,12 @@ public final class Prio3 {
    * seed they are expanded from; with joint randomness each also holds a blind.
    */
   public static final class InputShare {
-    private final PrimeField field;
-    private final int aggregatorId;
-    private final long[] measShare;
-    private final long[] proofsShare;
-    private final byte[] share;
-    private final byte[] blind;
+    final PrimeField field;
+    final int aggregatorId;
+    final long[] measShare;
+    final long[] proofsShare;
+    final byte[] share;
+    final byte[] blind;
 
     InputShare(
         PrimeField field,
@@ -662,9 +530,9 @@ public final class Prio3 {
 
   /** A verifier share: the aggregator's share of each verifier and its joint randomness part. */
   public static final class VerifierShare {
-    private final PrimeField field;
-    private final long[] verifiersShare;
-    private final byte[] jointRandPart;
+    final PrimeField field;
+    final long[] verifiersShare;
+    final byte[] jointRandPart;
 
     VerifierShare(PrimeField field, long[] verifiersShare, byte[] jointRandPart) {
       this.field = field;
@@ -697,7 +565,7 @@ public final class Prio3 {
 
   /** The verifier message: the joint randomness seed, or nothing without joint randomness. */
   public static final class VerifierMessage {
-    private final byte[] jointRandSeed;
+    final byte[] jointRandSeed;
 
     VerifierMessage(byte[] jointRandSeed) {
       this.jointRandSeed = jointRandSeed;
@@ -724,9 +592,9 @@ public final class Prio3 {
    * output share and the joint randomness seed it computed.
    */
   public static final class VerifyState {
-    private final PrimeField field;
-    private final long[] outShare;
-    private final byte[] correctedJointRandSeed;
+    final PrimeField field;
+    final long[] outShare;
+    final byte[] correctedJointRandSeed;
 
     VerifyState(PrimeField field, long[] outShare, byte[] correctedJointRandSeed) {
       this.field = field;
@@ -735,83 +603,6 @@ public final class Prio3 {
     }
   }
 
-  // ------------------------------------------------------------------ auxiliary functions
-
-  private byte[] dst(int usage, byte[] ctx) {
-    byte[] d = new byte[8 + ctx.length];
-    d[0] = (byte) VERSION;
-    d[1] = 0; // algorithm class: VDAF
-    d[2] = (byte) (algorithmId >>> 24);
-    d[3] = (byte) (algorithmId >>> 16);
-    d[4] = (byte) (algorithmId >>> 8);
-    d[5] = (byte) algorithmId;
-    d[6] = (byte) (usage >>> 8);
-    d[7] = (byte) usage;
-    System.arraycopy(ctx, 0, d, 8, ctx.length);
-    return d;
-  }
-
-  private long[] helperMeasShare(byte[] ctx, int aggId, byte[] share) {
-    return XofTurboShake128.expandIntoVec(
-        field, share, dst(USAGE_MEAS_SHARE, ctx), new byte[] {(byte) aggId}, circuit.measLen());
-  }
-
-  private long[] helperProofsShare(byte[] ctx, int aggId, byte[] share) {
-    return XofTurboShake128.expandIntoVec(
-        field,
-        share,
-        dst(USAGE_PROOF_SHARE, ctx),
-        new byte[] {(byte) proofs, (byte) aggId},
-        circuit.proofLen() * proofs);
-  }
-
-  private long[] proveRands(byte[] ctx, byte[] proveSeed) {
-    return XofTurboShake128.expandIntoVec(
-        field,
-        proveSeed,
-        dst(USAGE_PROVE_RANDOMNESS, ctx),
-        new byte[] {(byte) proofs},
-        circuit.proveRandLen() * proofs);
-  }
-
-  private long[] queryRands(byte[] verifyKey, byte[] ctx, byte[] nonce) {
-    byte[] binder = new byte[1 + nonce.length];
-    binder[0] = (byte) proofs;
-    System.arraycopy(nonce, 0, binder, 1, nonce.length);
-    return XofTurboShake128.expandIntoVec(
-        field, verifyKey, dst(USAGE_QUERY_RANDOMNESS, ctx), binder, circuit.queryRandLen() * proofs);
-  }
-
-  private byte[] jointRandPart(byte[] ctx, int aggId, byte[] blind, long[] measShare, byte[] nonce) {
-    int n = field.length(measShare);
-    byte[] binder = new byte[1 + nonce.length + n * field.encodedSize()];
-    binder[0] = (byte) aggId;
-    System.arraycopy(nonce, 0, binder, 1, nonce.length);
-    field.encode(measShare, n, binder, 1 + nonce.length);
-    return XofTurboShake128.deriveSeed(blind, dst(USAGE_JOINT_RAND_PART, ctx), binder);
-  }
-
-  private byte[] jointRandSeed(byte[] ctx, byte[][] parts) {
-    byte[] binder = new byte[parts.length * SEED];
-    for (int i = 0; i < parts.length; i++) {
-      System.arraycopy(parts[i], 0, binder, i * SEED, SEED);
-    }
-    return XofTurboShake128.deriveSeed(new byte[SEED], dst(USAGE_JOINT_RAND_SEED, ctx), binder);
-  }
-
-  private long[] jointRands(byte[] ctx, byte[] seed) {
-    return XofTurboShake128.expandIntoVec(
-        field,
-        seed,
-        dst(USAGE_JOINT_RANDOMNESS, ctx),
-        new byte[] {(byte) proofs},
-        circuit.jointRandLen() * proofs);
-  }
-
-  private long[] slice(long[] v, int from, int len) {
-    int w = field.words();
-    return Arrays.copyOfRange(v, from * w, (from + len) * w);
-  }
 
   // ------------------------------------------------------------------ checks
 
@@ -858,46 +649,6 @@ public final class Prio3 {
     if (aggId < 0 || aggId >= shares) {
       throw new VdafException(
           Reason.INVALID_ARGUMENT, "aggregator id must be in [0, " + shares + "), got " + aggId);
-    }
-  }
-
-  private void checkPublicShare(PublicShare ps) {
-    if (ps == null) {
-      throw new VdafException(Reason.INVALID_ARGUMENT, "public share is null");
-    }
-    if (ps.jointRandParts.length != (usesJointRand() ? shares : 0)) {
-      throw new VdafException(
-          Reason.MALFORMED_MESSAGE, "public share does not hold one part per aggregator");
-    }
-  }
-
-  private void checkInputShare(InputShare s, int aggId) {
-    if (s == null) {
-      throw new VdafException(Reason.INVALID_ARGUMENT, "input share is null");
-    }
-    boolean ok =
-        s.field == field
-            && (s.aggregatorId == 0) == (aggId == 0)
-            && (s.blind != null) == usesJointRand();
-    if (ok && aggId == 0) {
-      ok = field.length(s.measShare) == circuit.measLen()
-          && field.length(s.proofsShare) == circuit.proofLen() * proofs;
-    }
-    if (!ok) {
-      throw new VdafException(
-          Reason.MALFORMED_MESSAGE, "input share does not fit " + name + " for aggregator " + aggId);
-    }
-  }
-
-  private void checkVerifierShare(VerifierShare vs, int i) {
-    if (vs == null) {
-      throw new VdafException(Reason.INVALID_ARGUMENT, "verifier share " + i + " is null");
-    }
-    if (vs.field != field
-        || field.length(vs.verifiersShare) != circuit.verifierLen() * proofs
-        || (vs.jointRandPart != null) != usesJointRand()) {
-      throw new VdafException(
-          Reason.MALFORMED_MESSAGE, "verifier share " + i + " does not fit " + name);
     }
   }
 }

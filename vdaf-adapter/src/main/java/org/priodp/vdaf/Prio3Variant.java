@@ -15,13 +15,22 @@ import org.priodp.field.Field128;
 import org.priodp.field.Field64;
 import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
+import org.priodp.vdaf.dp.Sensitivity;
+import org.priodp.vdaf.dp.SensitivityRule;
+import org.priodp.vdaf.internal.Circuit;
+import org.priodp.vdaf.internal.Circuits;
 
 /**
  * The parameters of a Prio3 variant (VDAF draft-20, section "Variants"), validated at
  * construction. Each variant knows its specification name, its parameters by name, its field,
  * its algorithm id, the number of proofs, the length of the encoded measurement ({@code
  * MEAS_LEN}) and of the aggregate share ({@code OUTPUT_LEN}), its DAP-18 {@code
- * vdaf_configuration} encoding, and how to decode an aggregate result.
+ * vdaf_configuration} encoding, how to decode an aggregate result, its validity circuit, its
+ * {@link Sensitivity}, and how one measurement is written as text ({@link #parseMeasurement}).
+ *
+ * <p>A variant answers every question that depends on which variant it is through a method each
+ * record implements; nothing outside these types tests which variant it holds. Adding a variant
+ * means adding a record (with its algorithm id and name) and its circuit.
  *
  * <p>{@link #parse} is the one way to build a variant from a name and textual parameters (task
  * files, the command line and the test vectors all use it); {@link #parameters} writes them
@@ -29,6 +38,8 @@ import org.priodp.field.PrimeField;
  *
  * <p>The set is closed.
  */
+// "exports": circuit() returns the unexported Circuit, by design (only Prio3 uses it).
+@SuppressWarnings("exports")
 public sealed interface Prio3Variant
     permits Prio3Variant.Count,
         Prio3Variant.Sum,
@@ -97,6 +108,35 @@ public sealed interface Prio3Variant
     return BigInteger.ONE;
   }
 
+  /**
+   * Returns the validity circuit Prio3 proves and verifies measurements against (section
+   * "Variants"), a new instance on each call. Its type lives in the module's unexported {@code
+   * org.priodp.vdaf.internal}: only this module can use it; elsewhere, use {@link Prio3}.
+   */
+  Circuit circuit();
+
+  /**
+   * Returns the global sensitivity of the variant's aggregation function under replacement of one
+   * measurement, under the given rule (see {@link Sensitivity} for the table); {@link
+   * Sensitivity#of(Prio3Variant, SensitivityRule)} is the usual way to ask.
+   *
+   * @throws NullPointerException if the rule is null
+   */
+  Sensitivity sensitivity(SensitivityRule rule);
+
+  /**
+   * Parses one measurement written as text (the {@code upload} command's arguments and files)
+   * into the list {@link Prio3#shard} takes: 0 or 1 (Prio3Count), an integer in [0,
+   * max_measurement] (Prio3Sum), a bucket index in [0, length) (Prio3Histogram), a
+   * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec) or of 0 and
+   * 1 with at most max_weight ones (Prio3MultihotCountVec). Each number is decimal digits;
+   * spaces around the text and around each element are ignored.
+   *
+   * @throws IllegalArgumentException saying what was expected, naming the element of a vector
+   *     and the value out of range, e.g. "element 2: expected integers in [0, 9], got 10"
+   */
+  List<BigInteger> parseMeasurement(String text);
+
   /** Returns the field the variant computes in: the algorithm's field. */
   default PrimeField field() {
     return algorithm().field();
@@ -156,6 +196,22 @@ public sealed interface Prio3Variant
     }
 
     @Override
+    public Circuit circuit() {
+      return new Circuits.Count(field());
+    }
+
+    /** Returns L1 = L2^2 = 1: replacing 0 by 1 changes the count by 1. */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      return new Sensitivity(BigInteger.ONE, BigInteger.ONE, rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      return List.of(MeasurementText.integer(text, BigInteger.ONE, "0 or 1"));
+    }
+
+    @Override
     public int measurementLength() {
       return 1;
     }
@@ -191,6 +247,23 @@ public sealed interface Prio3Variant
     @Override
     public byte[] vdafConfiguration() {
       return ByteBuffer.allocate(8).putLong(uint64("max_measurement", maxMeasurement)).array();
+    }
+
+    @Override
+    public Circuit circuit() {
+      return new Circuits.Sum(field(), maxMeasurement);
+    }
+
+    /** Returns L1 = max_measurement, L2^2 = max_measurement^2 under either rule. */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      return new Sensitivity(maxMeasurement, maxMeasurement.pow(2), rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      return List.of(MeasurementText.integer(text, maxMeasurement,
+          "an integer in [0, " + maxMeasurement + "]"));
     }
 
     @Override
@@ -276,6 +349,30 @@ public sealed interface Prio3Variant
     }
 
     @Override
+    public Circuit circuit() {
+      return new Circuits.SumVec(field, length, maxMeasurement, chunkLength);
+    }
+
+    /**
+     * Returns L1 = length * m, L2^2 = length * m^2 with m = max_measurement, or m = 2^bits - 1
+     * under {@link SensitivityRule#JANUS_COMPATIBLE}.
+     */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      BigInteger perCoordinate = rule == SensitivityRule.JANUS_COMPATIBLE
+          ? BigInteger.ONE.shiftLeft(bits()).subtract(BigInteger.ONE)
+          : maxMeasurement;
+      BigInteger n = BigInteger.valueOf(length);
+      return new Sensitivity(n.multiply(perCoordinate), n.multiply(perCoordinate.pow(2)), rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      return MeasurementText.vector(text, length, maxMeasurement,
+          "integers in [0, " + maxMeasurement + "]");
+    }
+
+    @Override
     public BigInteger maxContribution() {
       return maxMeasurement;
     }
@@ -313,6 +410,23 @@ public sealed interface Prio3Variant
     @Override
     public byte[] vdafConfiguration() {
       return ByteBuffer.allocate(8).putInt(length).putInt(chunkLength).array();
+    }
+
+    @Override
+    public Circuit circuit() {
+      return new Circuits.Histogram(field(), length, chunkLength);
+    }
+
+    /** Returns L1 = L2^2 = 2: one count goes down by 1, another up by 1. */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      return new Sensitivity(BigInteger.TWO, BigInteger.TWO, rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      return List.of(MeasurementText.integer(text, BigInteger.valueOf(length - 1L),
+          "a bucket index in [0, " + length + ")"));
     }
 
     @Override
@@ -365,6 +479,28 @@ public sealed interface Prio3Variant
     @Override
     public byte[] vdafConfiguration() {
       return ByteBuffer.allocate(16).putInt(length).putInt(chunkLength).putLong(maxWeight).array();
+    }
+
+    @Override
+    public Circuit circuit() {
+      return new Circuits.MultihotCountVec(field(), length, maxWeight, chunkLength);
+    }
+
+    /** Returns L1 = L2^2 = min(2 max_weight, length): that many coordinates change by 1. */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      BigInteger d = BigInteger.valueOf(Math.min(2L * maxWeight, length));
+      return new Sensitivity(d, d, rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      List<BigInteger> bits = MeasurementText.vector(text, length, BigInteger.ONE, "0 or 1");
+      long weight = bits.stream().filter(BigInteger.ONE::equals).count();
+      if (weight > maxWeight) {
+        throw new IllegalArgumentException(weight + " ones, max_weight is " + maxWeight);
+      }
+      return bits;
     }
 
     @Override

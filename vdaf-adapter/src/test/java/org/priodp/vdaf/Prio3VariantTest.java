@@ -15,6 +15,9 @@ import org.junit.jupiter.api.function.Executable;
 import org.priodp.field.Field128;
 import org.priodp.field.Field64;
 import org.priodp.field.FieldVector;
+import org.priodp.vdaf.dp.Sensitivity;
+import org.priodp.vdaf.dp.SensitivityRule;
+import org.priodp.vdaf.internal.Circuit;
 
 /** The Prio3 parameter types: derived lengths and ids, and rejection of every bad parameter. */
 class Prio3VariantTest {
@@ -201,5 +204,129 @@ class Prio3VariantTest {
     assertEquals(BigInteger.valueOf(5), Prio3Variant.SumVec.of(2, BigInteger.valueOf(5), 1).maxContribution());
     assertEquals(BigInteger.ONE, new Prio3Variant.Histogram(4, 2).maxContribution());
     assertEquals(BigInteger.ONE, new Prio3Variant.MultihotCountVec(4, 2, 2).maxContribution());
+  }
+
+  // ------------------------------------------------------------------ what each variant answers
+
+  private static List<BigInteger> ints(long... v) {
+    return java.util.Arrays.stream(v).mapToObj(BigInteger::valueOf).toList();
+  }
+
+  @Test
+  void eachVariantBuildsItsCircuit() {
+    for (Prio3Variant v : examples()) {
+      Circuit c = v.circuit();
+      assertEquals(v.field(), c.field(), v.describe());
+      assertEquals(v.measurementLength(), c.measLen(), v.describe());
+      assertEquals(v.outputLength(), c.outputLen(), v.describe());
+      assertTrue(c != v.circuit(), "a new circuit on each call");
+    }
+    // the circuit encodes the variant's measurements: Sum(255) as 8 bits, Histogram as one-hot
+    Circuit sum = new Prio3Variant.Sum(BigInteger.valueOf(255)).circuit();
+    assertEquals(8, Field64.FIELD.length(sum.encode(ints(255))));
+    Circuit histogram = new Prio3Variant.Histogram(4, 2).circuit();
+    assertEquals(FieldVector.fromSigned(Field128.FIELD, 0, 0, 1, 0),
+        FieldVector.ofWords(Field128.FIELD, histogram.encode(ints(2))));
+  }
+
+  @Test
+  void eachVariantAnswersItsSensitivityUnderEitherRule() {
+    for (Prio3Variant v : examples()) {
+      for (SensitivityRule rule : SensitivityRule.values()) {
+        Sensitivity s = v.sensitivity(rule);
+        assertEquals(rule, s.rule());
+        assertEquals(Sensitivity.of(v, rule), s, v.describe());
+      }
+      assertThrows(NullPointerException.class, () -> v.sensitivity(null), v.describe());
+    }
+    // only the SumVec differs between the rules: 2^bits - 1 = 7 in place of max_measurement 5
+    Prio3Variant.SumVec v = Prio3Variant.SumVec.of(2, BigInteger.valueOf(5), 1);
+    assertEquals(BigInteger.TEN, v.sensitivity(SensitivityRule.PRIODP).l1());
+    assertEquals(BigInteger.valueOf(14), v.sensitivity(SensitivityRule.JANUS_COMPATIBLE).l1());
+    Prio3Variant.Sum s = new Prio3Variant.Sum(BigInteger.valueOf(5));
+    assertEquals(s.sensitivity(SensitivityRule.PRIODP), new Sensitivity(BigInteger.valueOf(5),
+        BigInteger.valueOf(25), SensitivityRule.PRIODP));
+    assertEquals(BigInteger.valueOf(5), s.sensitivity(SensitivityRule.JANUS_COMPATIBLE).l1());
+  }
+
+  private static void refuses(Prio3Variant v, String text, String message) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> v.parseMeasurement(text), text);
+    assertEquals(message, e.getMessage(), v.describe() + " '" + text + "'");
+  }
+
+  @Test
+  void countParsesZeroOrOne() {
+    Prio3Variant c = new Prio3Variant.Count();
+    assertEquals(ints(1), c.parseMeasurement(" 1 "));
+    assertEquals(ints(0), c.parseMeasurement("0"));
+    assertEquals(ints(0), c.parseMeasurement("000"));
+    refuses(c, "2", "expected 0 or 1, got 2");
+    refuses(c, "-1", "expected 0 or 1");
+    refuses(c, "", "expected 0 or 1");
+    refuses(c, "1,0", "expected 0 or 1");
+    refuses(c, "1" + "0".repeat(40), "expected 0 or 1");
+    assertThrows(NullPointerException.class, () -> c.parseMeasurement(null));
+  }
+
+  @Test
+  void sumParsesAnIntegerUpToMaxMeasurement() {
+    Prio3Variant s = new Prio3Variant.Sum(BigInteger.valueOf(255));
+    assertEquals(ints(255), s.parseMeasurement("255"));
+    assertEquals(ints(0), s.parseMeasurement("\t0\n"));
+    refuses(s, "256", "expected an integer in [0, 255], got 256");
+    refuses(s, "-1", "expected an integer in [0, 255]");
+    refuses(s, "+1", "expected an integer in [0, 255]");
+    refuses(s, "1.5", "expected an integer in [0, 255]");
+    refuses(s, "0x10", "expected an integer in [0, 255]");
+  }
+
+  @Test
+  void histogramParsesABucketIndex() {
+    Prio3Variant h = new Prio3Variant.Histogram(4, 2);
+    assertEquals(ints(3), h.parseMeasurement("3"));
+    assertEquals(ints(0), h.parseMeasurement(" 0"));
+    refuses(h, "4", "expected a bucket index in [0, 4), got 4");
+    refuses(h, "x", "expected a bucket index in [0, 4)");
+    refuses(h, "0,1,0,0", "expected a bucket index in [0, 4)");
+  }
+
+  @Test
+  void sumVecParsesLengthCommaSeparatedIntegers() {
+    Prio3Variant v = Prio3Variant.SumVec.of(3, BigInteger.valueOf(9), 2);
+    assertEquals(ints(1, 0, 9), v.parseMeasurement("1, 0,9"));
+    assertEquals(ints(1, 0, 9), v.parseMeasurement(" 1 , 0 , 9 "));
+    refuses(v, "1,2", "expected 3 comma-separated integers in [0, 9], got 2 values");
+    refuses(v, "1", "expected 3 comma-separated integers in [0, 9], got 1 value");
+    refuses(v, "1,2,3,", "expected 3 comma-separated integers in [0, 9], got 4 values");
+    refuses(v, "1,10,2", "element 2: expected integers in [0, 9], got 10");
+    refuses(v, "1,,2", "element 2: expected integers in [0, 9]");
+    refuses(v, "a,1,2", "element 1: expected integers in [0, 9]");
+    // the multiproof SumVec reads the same text
+    assertEquals(ints(1, 0, 9), Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(9), 2, 3)
+        .parseMeasurement("1,0,9"));
+  }
+
+  @Test
+  void multihotParsesBitsUpToMaxWeightOnes() {
+    Prio3Variant m = new Prio3Variant.MultihotCountVec(4, 2, 2);
+    assertEquals(ints(1, 0, 1, 0), m.parseMeasurement("1,0,1,0"));
+    assertEquals(ints(0, 0, 0, 0), m.parseMeasurement("0,0,0,0"));
+    refuses(m, "1,1,1,0", "3 ones, max_weight is 2");
+    refuses(m, "1,2,0,0", "element 2: expected 0 or 1, got 2");
+    refuses(m, "1,0,0", "expected 4 comma-separated 0 or 1, got 3 values");
+  }
+
+  @Test
+  void everyParsedMeasurementIsOnePrio3Shards() {
+    String[] texts = {"1", "255", "9,0,9,1,2,3,4,5,6,7", "1,2,3", "1,2,3", "3", "1,0,0,0,0,0,0,0,0,1"};
+    List<Prio3Variant> variants = examples();
+    for (int i = 0; i < variants.size(); i++) {
+      Prio3Variant v = variants.get(i);
+      List<BigInteger> m = v.parseMeasurement(texts[i]);
+      Prio3 prio3 = new Prio3(v);
+      assertEquals(prio3.shares(), prio3.shard(new byte[0], m, new byte[Prio3.NONCE_SIZE],
+          new byte[prio3.randSize()]).inputShares().size(), v.describe());
+    }
   }
 }

@@ -60,12 +60,41 @@ public final class AggregationLoad {
 
   private AggregationLoad() {}
 
-  /** The VDAFs the generator can drive. */
+  /**
+   * The VDAFs the generator can drive; each draws its random measurements and says what one
+   * measurement adds to the aggregate.
+   */
   public enum Vdaf {
     /** Prio3Histogram(length 10, chunk 4). */
-    HISTOGRAM10(new Prio3Variant.Histogram(10, 4)),
+    HISTOGRAM10(new Prio3Variant.Histogram(10, 4)) {
+      @Override
+      List<BigInteger> measurement(SecureRandom random) {
+        return List.of(BigInteger.valueOf(random.nextInt(10)));
+      }
+
+      @Override
+      List<BigInteger> contribution(List<BigInteger> measurement) {
+        List<BigInteger> out = new ArrayList<>(java.util.Collections.nCopies(10, BigInteger.ZERO));
+        out.set(measurement.get(0).intValueExact(), BigInteger.ONE);
+        return out;
+      }
+    },
     /** Prio3SumVec(length 100, max 255, chunk 10). */
-    SUMVEC100(Prio3Variant.SumVec.of(100, BigInteger.valueOf(255), 10));
+    SUMVEC100(Prio3Variant.SumVec.of(100, BigInteger.valueOf(255), 10)) {
+      @Override
+      List<BigInteger> measurement(SecureRandom random) {
+        List<BigInteger> m = new ArrayList<>(100);
+        for (int i = 0; i < 100; i++) {
+          m.add(BigInteger.valueOf(random.nextInt(256)));
+        }
+        return m;
+      }
+
+      @Override
+      List<BigInteger> contribution(List<BigInteger> measurement) {
+        return measurement;
+      }
+    };
 
     final Prio3Variant variant;
 
@@ -78,16 +107,11 @@ public final class AggregationLoad {
       return valueOf(s.toUpperCase(java.util.Locale.ROOT));
     }
 
-    List<BigInteger> measurement(SecureRandom random) {
-      if (this == HISTOGRAM10) {
-        return List.of(BigInteger.valueOf(random.nextInt(10)));
-      }
-      List<BigInteger> m = new ArrayList<>(100);
-      for (int i = 0; i < 100; i++) {
-        m.add(BigInteger.valueOf(random.nextInt(256)));
-      }
-      return m;
-    }
+    /** Returns a random valid measurement. */
+    abstract List<BigInteger> measurement(SecureRandom random);
+
+    /** Returns what the measurement adds to the aggregate, one integer per output element. */
+    abstract List<BigInteger> contribution(List<BigInteger> measurement);
   }
 
   /**

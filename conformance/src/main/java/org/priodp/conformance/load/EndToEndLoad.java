@@ -95,14 +95,10 @@ public final class EndToEndLoad {
   /** The {@code task new} options of a VDAF of the load generator. */
   static List<String> taskNewOptions(AggregationLoad.Vdaf vdaf) {
     Prio3Variant v = vdaf.variant;
-    if (v instanceof Prio3Variant.Histogram h) {
-      return List.of("--vdaf", "Prio3Histogram", "--length", String.valueOf(h.length()),
-          "--chunk-length", String.valueOf(h.chunkLength()));
-    }
-    Prio3Variant.SumVec s = (Prio3Variant.SumVec) v;
-    return List.of("--vdaf", "Prio3SumVec", "--length", String.valueOf(s.length()),
-        "--max-measurement", s.maxMeasurement().toString(), "--chunk-length",
-        String.valueOf(s.chunkLength()));
+    List<String> options = new ArrayList<>(List.of("--vdaf", v.specName()));
+    v.parameters().forEach((name, value) ->
+        options.addAll(List.of("--" + name.replace('_', '-'), value)));
+    return List.copyOf(options);
   }
 
   /**
@@ -275,7 +271,7 @@ public final class EndToEndLoad {
     if (helperCount != n) {
       throw new IllegalStateException("the Helper counted " + helperCount + " of " + n);
     }
-    List<BigInteger> truth = truth(vdaf.variant, ms);
+    List<BigInteger> truth = truth(vdaf, ms);
     if (!truth.equals(result.result().estimates())) {
       throw new IllegalStateException("collected " + result.result().estimates()
           + ", expected " + truth);
@@ -285,17 +281,13 @@ public final class EndToEndLoad {
         Runtime.getRuntime().availableProcessors());
   }
 
-  private static List<BigInteger> truth(Prio3Variant variant, List<List<BigInteger>> ms) {
-    int len = variant instanceof Prio3Variant.Histogram h ? h.length() : ms.get(0).size();
-    BigInteger[] sum = new BigInteger[len];
+  private static List<BigInteger> truth(AggregationLoad.Vdaf vdaf, List<List<BigInteger>> ms) {
+    BigInteger[] sum = new BigInteger[vdaf.variant.outputLength()];
     Arrays.fill(sum, BigInteger.ZERO);
     for (List<BigInteger> m : ms) {
-      if (variant instanceof Prio3Variant.Histogram) {
-        sum[m.get(0).intValueExact()] = sum[m.get(0).intValueExact()].add(BigInteger.ONE);
-      } else {
-        for (int i = 0; i < len; i++) {
-          sum[i] = sum[i].add(m.get(i));
-        }
+      List<BigInteger> c = vdaf.contribution(m);
+      for (int i = 0; i < sum.length; i++) {
+        sum[i] = sum[i].add(c.get(i));
       }
     }
     return List.of(sum);

@@ -1,5 +1,6 @@
 package org.priodp.vdaf.dp;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.noise.Budget;
@@ -23,6 +24,10 @@ import org.priodp.noise.Rational;
  * same size that differ in that one measurement. A user who contributes k reports to a batch
  * gets k epsilon (for zCDP k^2 rho) by group privacy. Each collection of a batch spends the
  * budget once; budgets across batches, collections and tasks are the operator's to track.
+ *
+ * <p>A strategy answers every question that depends on which strategy it is (its name and
+ * parameters, its guarantee, whether it has a fixed-work sampler) through a method each record
+ * implements; nothing outside these types tests which strategy it holds.
  */
 public sealed interface DpStrategy
     permits DpStrategy.NoDifferentialPrivacy,
@@ -60,6 +65,41 @@ public sealed interface DpStrategy
   /** Returns a one-line description for people, e.g. "PureDpDiscreteLaplace(epsilon=1/2)". */
   String describe();
 
+  /**
+   * Returns the name task files write in {@code "dp_strategy"}: "NoDifferentialPrivacy",
+   * "PureDpDiscreteLaplace" or "ZCdpDiscreteGaussian".
+   */
+  String name();
+
+  /**
+   * Returns the parameters by the names task files use, as exact fractions or integers
+   * ({@link Rational#toString()}): {epsilon} for PureDpDiscreteLaplace, {rho} for
+   * ZCdpDiscreteGaussian, none for NoDifferentialPrivacy.
+   */
+  Map<String, String> parameters();
+
+  /**
+   * Returns the guarantee the budget buys, for people: "pure DP", "zCDP", or "none" when the
+   * strategy adds no noise.
+   */
+  String guarantee();
+
+  /**
+   * Returns true if the strategy has a fixed-work sampler ({@link #hardenedSampler}): only
+   * PureDpDiscreteLaplace has one (which may still refuse a scale too large for it).
+   */
+  boolean hasHardenedSampler();
+
+  /**
+   * Returns the budget as people read it, the parameters as "name = value", e.g. "epsilon = 1/2";
+   * empty when the strategy adds no noise.
+   */
+  default Optional<String> describeBudget() {
+    return parameters().entrySet().stream()
+        .map(e -> e.getKey() + " = " + e.getValue())
+        .reduce((a, b) -> a + ", " + b);
+  }
+
   /** No noise: the aggregate share is released as computed. No privacy guarantee. */
   record NoDifferentialPrivacy() implements DpStrategy {
     @Override
@@ -80,7 +120,27 @@ public sealed interface DpStrategy
 
     @Override
     public String describe() {
+      return name();
+    }
+
+    @Override
+    public String name() {
       return "NoDifferentialPrivacy";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of();
+    }
+
+    @Override
+    public String guarantee() {
+      return "none";
+    }
+
+    @Override
+    public boolean hasHardenedSampler() {
+      return false;
     }
   }
 
@@ -126,6 +186,26 @@ public sealed interface DpStrategy
     public String describe() {
       return "PureDpDiscreteLaplace(epsilon=" + epsilon + ")";
     }
+
+    @Override
+    public String name() {
+      return "PureDpDiscreteLaplace";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of("epsilon", epsilon.toString());
+    }
+
+    @Override
+    public String guarantee() {
+      return "pure DP";
+    }
+
+    @Override
+    public boolean hasHardenedSampler() {
+      return true;
+    }
   }
 
   /** rho-zCDP: discrete Gaussian noise with sigma^2 = (L2 sensitivity)^2 / (2 rho). */
@@ -163,6 +243,26 @@ public sealed interface DpStrategy
     @Override
     public String describe() {
       return "ZCdpDiscreteGaussian(rho=" + rho + ")";
+    }
+
+    @Override
+    public String name() {
+      return "ZCdpDiscreteGaussian";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of("rho", rho.toString());
+    }
+
+    @Override
+    public String guarantee() {
+      return "zCDP";
+    }
+
+    @Override
+    public boolean hasHardenedSampler() {
+      return false;
     }
   }
 }

@@ -44,28 +44,10 @@ public record Sensitivity(BigInteger l1, BigInteger l2Squared, SensitivityRule r
     return of(variant, SensitivityRule.PRIODP);
   }
 
-  /** Returns the sensitivity of a variant under the given rule. */
+  /** Returns the sensitivity of a variant under the given rule ({@link Prio3Variant#sensitivity}). */
   public static Sensitivity of(Prio3Variant variant, SensitivityRule rule) {
     Objects.requireNonNull(variant, "variant");
     Objects.requireNonNull(rule, "rule");
-    if (variant instanceof Prio3Variant.Count) {
-      return new Sensitivity(BigInteger.ONE, BigInteger.ONE, rule);
-    } else if (variant instanceof Prio3Variant.Sum s) {
-      return new Sensitivity(s.maxMeasurement(), s.maxMeasurement().pow(2), rule);
-    } else if (variant instanceof Prio3Variant.SumVec v) {
-      BigInteger perCoordinate = rule == SensitivityRule.JANUS_COMPATIBLE
-          ? BigInteger.ONE.shiftLeft(v.bits()).subtract(BigInteger.ONE)
-          : v.maxMeasurement();
-      BigInteger length = BigInteger.valueOf(v.length());
-      return new Sensitivity(
-          length.multiply(perCoordinate), length.multiply(perCoordinate.pow(2)), rule);
-    } else if (variant instanceof Prio3Variant.Histogram) {
-      BigInteger two = BigInteger.TWO;
-      return new Sensitivity(two, two, rule);
-    } else if (variant instanceof Prio3Variant.MultihotCountVec m) {
-      BigInteger d = BigInteger.valueOf(Math.min(2L * m.maxWeight(), m.length()));
-      return new Sensitivity(d, d, rule);
-    }
-    throw new AssertionError("unknown variant " + variant);
+    return variant.sensitivity(rule);
   }
 }

@@ -4,30 +4,14 @@ import java.math.BigInteger;
 import java.util.List;
 import org.priodp.field.Field64;
 import org.priodp.field.PrimeField;
-import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The validity circuits of the Prio3 variants (VDAF draft-20, section "Variants"), plus the
- * degree-3 test circuit of the reference implementation's test vectors.
+ * degree-3 test circuit of the reference implementation's test vectors. Each variant builds its
+ * own ({@link org.priodp.vdaf.Prio3Variant#circuit()}).
  */
 public final class Circuits {
   private Circuits() {}
-
-  /** Returns the circuit of a variant. */
-  public static Circuit forVariant(Prio3Variant variant) {
-    if (variant instanceof Prio3Variant.Count) {
-      return new Count(variant.field());
-    } else if (variant instanceof Prio3Variant.Sum s) {
-      return new Sum(s.field(), s.maxMeasurement());
-    } else if (variant instanceof Prio3Variant.SumVec s) {
-      return new SumVec(s.field(), s.length(), s.maxMeasurement(), s.chunkLength());
-    } else if (variant instanceof Prio3Variant.Histogram h) {
-      return new Histogram(h.field(), h.length(), h.chunkLength());
-    } else if (variant instanceof Prio3Variant.MultihotCountVec m) {
-      return new MultihotCountVec(m.field(), m.length(), m.maxWeight(), m.chunkLength());
-    }
-    throw new IllegalArgumentException("unknown variant " + variant);
-  }
 
   // ------------------------------------------------------------------ Count
 

@@ -1,10 +1,13 @@
 package org.priodp.vdaf.dp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -83,6 +86,50 @@ class DpStrategyTest {
     for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC));
       assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
+    }
+  }
+
+  @Test
+  void eachStrategyAnswersItsNameParametersAndGuarantee() {
+    DpStrategy none = new DpStrategy.NoDifferentialPrivacy();
+    DpStrategy laplace = DpStrategy.PureDpDiscreteLaplace.parse("0.5");
+    DpStrategy gaussian = DpStrategy.ZCdpDiscreteGaussian.parse("1/8");
+    assertEquals("NoDifferentialPrivacy", none.name());
+    assertEquals("PureDpDiscreteLaplace", laplace.name());
+    assertEquals("ZCdpDiscreteGaussian", gaussian.name());
+    assertEquals(Map.of(), none.parameters());
+    assertEquals(Map.of("epsilon", "1/2"), laplace.parameters());
+    assertEquals(Map.of("rho", "1/8"), gaussian.parameters());
+    assertEquals(Map.of("epsilon", "3"), DpStrategy.PureDpDiscreteLaplace.parse("3").parameters());
+    assertEquals("none", none.guarantee());
+    assertEquals("pure DP", laplace.guarantee());
+    assertEquals("zCDP", gaussian.guarantee());
+    assertEquals(Optional.empty(), none.describeBudget());
+    assertEquals(Optional.of("epsilon = 1/2"), laplace.describeBudget());
+    assertEquals(Optional.of("rho = 1/8"), gaussian.describeBudget());
+    // the name and parameters describe the strategy exactly: they read back to an equal one
+    assertEquals(laplace, DpStrategy.PureDpDiscreteLaplace.parse(laplace.parameters().get("epsilon")));
+    assertEquals(gaussian, DpStrategy.ZCdpDiscreteGaussian.parse(gaussian.parameters().get("rho")));
+    assertEquals(none.name(), none.describe());
+    // the budget text agrees with budget(): present exactly when there is a budget
+    for (DpStrategy s : new DpStrategy[] {none, laplace, gaussian}) {
+      assertEquals(s.budget().isPresent(), s.describeBudget().isPresent(), s.describe());
+      assertEquals(s.budget().isPresent(), !s.parameters().isEmpty(), s.describe());
+    }
+  }
+
+  @Test
+  void hasHardenedSamplerSaysWhetherHardenedSamplerCanAnswer() {
+    assertTrue(DpStrategy.PureDpDiscreteLaplace.parse("1/2").hasHardenedSampler());
+    assertFalse(new DpStrategy.NoDifferentialPrivacy().hasHardenedSampler());
+    assertFalse(DpStrategy.ZCdpDiscreteGaussian.parse("1").hasHardenedSampler());
+    for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(),
+        DpStrategy.PureDpDiscreteLaplace.parse("1/2"), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
+      if (s.hasHardenedSampler()) {
+        s.hardenedSampler(SUMVEC);
+      } else {
+        assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC), s.describe());
+      }
     }
   }
 }

@@ -93,4 +93,18 @@ class SensitivityTest {
         () -> new Sensitivity(BigInteger.ONE, big(-1), SensitivityRule.PRIODP));
     assertThrows(NullPointerException.class, () -> Sensitivity.of(null));
   }
+
+  @Test
+  void ofAsksTheVariant() {
+    Prio3Variant[] variants = {new Prio3Variant.Count(), new Prio3Variant.Sum(big(7)),
+        Prio3Variant.SumVec.of(3, big(5), 1), new Prio3Variant.Histogram(4, 2),
+        new Prio3Variant.MultihotCountVec(10, 2, 3)};
+    for (Prio3Variant v : variants) {
+      for (SensitivityRule rule : SensitivityRule.values()) {
+        assertEquals(v.sensitivity(rule), Sensitivity.of(v, rule), v.describe());
+      }
+      assertEquals(v.sensitivity(SensitivityRule.PRIODP), Sensitivity.of(v));
+      assertThrows(NullPointerException.class, () -> Sensitivity.of(v, null));
+    }
+  }
 }

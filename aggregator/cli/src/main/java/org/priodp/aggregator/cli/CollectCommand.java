@@ -200,13 +200,10 @@ public final class CollectCommand implements PrioDpSubcommand {
 
   /** Returns the line that says what privacy budget the release of this batch spent. */
   static String budget(TaskParameters p) {
-    if (p.dpStrategy() instanceof org.priodp.vdaf.dp.DpStrategy.PureDpDiscreteLaplace l) {
-      return "privacy budget spent on this batch: epsilon = " + l.epsilon() + " (pure DP)";
-    }
-    if (p.dpStrategy() instanceof org.priodp.vdaf.dp.DpStrategy.ZCdpDiscreteGaussian g) {
-      return "privacy budget spent on this batch: rho = " + g.rho() + " (zCDP)";
-    }
-    return "no differential privacy: the task adds no noise";
+    return p.dpStrategy().describeBudget()
+        .map(b -> "privacy budget spent on this batch: " + b
+            + " (" + p.dpStrategy().guarantee() + ")")
+        .orElse("no differential privacy: the task adds no noise");
   }
 
   private static void csv(PrintWriter out, CollectorResult r) {

@@ -183,56 +183,6 @@ public final class UploadCommand implements PrioDpSubcommand {
    * 1 with at most max_weight ones (Prio3MultihotCountVec).
    */
   static List<BigInteger> parse(Prio3Variant variant, String text) {
-    String t = text.strip();
-    if (variant instanceof Prio3Variant.Count) {
-      return List.of(range(t, BigInteger.ONE, "0 or 1"));
-    }
-    if (variant instanceof Prio3Variant.Sum s) {
-      return List.of(range(t, s.maxMeasurement(),
-          "an integer in [0, " + s.maxMeasurement() + "]"));
-    }
-    if (variant instanceof Prio3Variant.Histogram h) {
-      return List.of(range(t, BigInteger.valueOf(h.length() - 1L),
-          "a bucket index in [0, " + h.length() + ")"));
-    }
-    if (variant instanceof Prio3Variant.SumVec v) {
-      return vector(t, v.length(), v.maxMeasurement(),
-          "integers in [0, " + v.maxMeasurement() + "]");
-    }
-    Prio3Variant.MultihotCountVec m = (Prio3Variant.MultihotCountVec) variant;
-    List<BigInteger> bits = vector(t, m.length(), BigInteger.ONE, "0 or 1");
-    long weight = bits.stream().filter(BigInteger.ONE::equals).count();
-    if (weight > m.maxWeight()) {
-      throw new IllegalArgumentException(weight + " ones, max_weight is " + m.maxWeight());
-    }
-    return bits;
-  }
-
-  private static List<BigInteger> vector(String t, int length, BigInteger max, String what) {
-    String[] parts = t.split(",", -1);
-    if (parts.length != length) {
-      throw new IllegalArgumentException("expected " + length + " comma-separated " + what
-          + ", got " + parts.length + " value" + (parts.length == 1 ? "" : "s"));
-    }
-    List<BigInteger> out = new ArrayList<>(length);
-    for (int i = 0; i < parts.length; i++) {
-      try {
-        out.add(range(parts[i].strip(), max, what));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("element " + (i + 1) + ": " + e.getMessage(), e);
-      }
-    }
-    return out;
-  }
-
-  private static BigInteger range(String t, BigInteger max, String what) {
-    if (!t.matches("[0-9]{1,40}")) {
-      throw new IllegalArgumentException("expected " + what);
-    }
-    BigInteger v = new BigInteger(t);
-    if (v.compareTo(max) > 0) {
-      throw new IllegalArgumentException("expected " + what + ", got " + v);
-    }
-    return v;
+    return variant.parseMeasurement(text);
   }
 }

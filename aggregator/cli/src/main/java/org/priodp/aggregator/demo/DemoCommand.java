@@ -136,8 +136,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     SensitivityRule rule = SensitivityRule.parse("--sensitivity-rule", "priodp");
     Prio3DpMechanism mechanism = Prio3DpMechanism.of(variant, strategy, rule);
     out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s%n",
-        clients, length, chunk, strategy instanceof DpStrategy.PureDpDiscreteLaplace l
-            ? "epsilon = " + l.epsilon() : "no differential privacy");
+        clients, length, chunk, strategy.describeBudget().orElse("no differential privacy"));
     out.printf("  %s%n", mechanism.describeNoise());
     out.flush();
 

@@ -87,15 +87,8 @@ public final class ClientTaskFile {
       vdaf.put(p.getKey(), new java.math.BigInteger(p.getValue()));
     }
     ObjectNode dp = n.putObject("dp_strategy");
-    if (dpStrategy instanceof DpStrategy.PureDpDiscreteLaplace l) {
-      dp.put("dp_strategy", "PureDpDiscreteLaplace");
-      dp.put("epsilon", l.epsilon().toString());
-    } else if (dpStrategy instanceof DpStrategy.ZCdpDiscreteGaussian g) {
-      dp.put("dp_strategy", "ZCdpDiscreteGaussian");
-      dp.put("rho", g.rho().toString());
-    } else {
-      dp.put("dp_strategy", "NoDifferentialPrivacy");
-    }
+    dp.put("dp_strategy", dpStrategy.name());
+    dpStrategy.parameters().forEach(dp::put);
     n.put("sensitivity_rule", sensitivityRule.spelling());
     return n;
   }

@@ -226,7 +226,7 @@ public final class TaskFile {
   /** The default sampler: hardened where it applies (a Laplace task of a supported scale). */
   private static boolean hardenedByDefault(Prio3Variant variant, DpStrategy strategy,
       SensitivityRule rule) {
-    if (!(strategy instanceof DpStrategy.PureDpDiscreteLaplace)) {
+    if (!strategy.hasHardenedSampler()) {
       return false;
     }
     try {
