@@ -12,8 +12,8 @@ import org.priodp.field.PrimeField;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.SeededRandomSource;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.dp.Collector;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.DpUnsharder;
+import org.priodp.vdaf.dp.UnshardResult;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 
@@ -42,7 +42,7 @@ class AdapterPrivacyAuditTest {
       SplittableRandom masks, RandomSource rnd) {
     Prio3Variant v = honest.variant();
     PrimeField f = v.field();
-    Collector collector = Collector.of(honest);
+    DpUnsharder collector = DpUnsharder.of(honest);
     FieldVector aggregate = FieldVector.fromSigned(f, truth);
     long[] out = new long[RUNS];
     for (int run = 0; run < RUNS; run++) {
@@ -60,7 +60,7 @@ class AdapterPrivacyAuditTest {
       FieldVector helperShare = aggregate.sub(leaderShare);
       byte[] leader = honest.addNoiseToAggShare(leaderShare.encode(), rnd);
       byte[] helper = helperShare.encode(); // the other aggregator adds no noise
-      CollectorResult r = collector.unshard(List.of(leader, helper), reports);
+      UnshardResult r = collector.unshard(List.of(leader, helper), reports);
       long s = Long.MAX_VALUE;
       for (int j = 0; j < truth.length; j++) {
         if (direction[j] != 0) {

@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.priodp.conformance.internal.Json;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.dp.Collector;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.DpUnsharder;
+import org.priodp.vdaf.dp.UnshardResult;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 
@@ -81,14 +81,14 @@ class CollectorVectorTest {
     }
     long reports = ((List<Object>) v.get("reports")).size();
 
-    CollectorResult exact = Collector.of(Prio3DpMechanism.of(variant, new DpStrategy.NoDifferentialPrivacy()))
+    UnshardResult exact = DpUnsharder.of(Prio3DpMechanism.of(variant, new DpStrategy.NoDifferentialPrivacy()))
         .unshard(shares, reports);
     assertEquals(expected, exact.fieldValues(), name);
     assertEquals(expected, exact.estimates(), name);
     assertEquals(BigInteger.ZERO, exact.halfWidth());
 
     // with a DP strategy the same shares lift to the same values (they lie in [0, reports * max])
-    CollectorResult lifted = Collector.of(Prio3DpMechanism.of(variant, DpStrategy.PureDpDiscreteLaplace.parse("1")))
+    UnshardResult lifted = DpUnsharder.of(Prio3DpMechanism.of(variant, DpStrategy.PureDpDiscreteLaplace.parse("1")))
         .unshard(shares, reports);
     assertEquals(expected, lifted.estimates(), name);
     assertEquals(shares.size(), lifted.noisedShares());

@@ -17,7 +17,7 @@ import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.aggregator.task.TimeText;
 import org.priodp.aggregator.taskfile.CollectorTaskFile;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.UnshardResult;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -182,7 +182,7 @@ public final class CollectCommand implements PrioDpSubcommand {
   }
 
   private static void table(PrintWriter out, TaskParameters p, CollectionResult c) {
-    CollectorResult r = c.result();
+    UnshardResult r = c.result();
     long precision = p.configuration().timePrecision();
     Interval i = c.interval();
     out.printf("task %s: %d reports from %s to %s, %s%n", p.taskId().toBase64Url(),
@@ -206,7 +206,7 @@ public final class CollectCommand implements PrioDpSubcommand {
         .orElse("no differential privacy: the task adds no noise");
   }
 
-  private static void csv(PrintWriter out, CollectorResult r) {
+  private static void csv(PrintWriter out, UnshardResult r) {
     out.println("index,estimate,lower,upper");
     for (int k = 0; k < r.estimates().size(); k++) {
       out.println(k + "," + r.estimates().get(k) + "," + r.lower(k) + "," + r.upper(k));
@@ -214,7 +214,7 @@ public final class CollectCommand implements PrioDpSubcommand {
   }
 
   private static String json(TaskParameters p, CollectionResult c, Prio3DpMechanism m) {
-    CollectorResult r = c.result();
+    UnshardResult r = c.result();
     long precision = p.configuration().timePrecision();
     java.util.List<BigInteger> lo = new java.util.ArrayList<>();
     java.util.List<BigInteger> hi = new java.util.ArrayList<>();

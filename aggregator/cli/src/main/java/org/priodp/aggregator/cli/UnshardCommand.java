@@ -5,8 +5,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.dp.Collector;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.DpUnsharder;
+import org.priodp.vdaf.dp.UnshardResult;
 import org.priodp.vdaf.dp.PostProcessing;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 import picocli.CommandLine.Command;
@@ -79,17 +79,17 @@ public final class UnshardCommand implements PrioDpSubcommand {
       bytes.add(CliIo.hex("aggregate share " + (i + 1), shares.get(i)));
     }
     Prio3DpMechanism m = Prio3DpMechanism.of(variant, dp.strategy(), dp.rule());
-    Collector c = Collector.of(m)
+    DpUnsharder c = DpUnsharder.of(m)
         .withConfidence(SensitivityCommand.parseConfidence(confidence))
         .withPostProcessing(PostProcessing.parse(postProcess.strip()));
-    CollectorResult r = c.unshard(bytes, n);
+    UnshardResult r = c.unshard(bytes, n);
     PrintWriter w = spec.commandLine().getOut();
     w.println(toJson(r, m));
     w.flush();
     return 0;
   }
 
-  static String toJson(CollectorResult r, Prio3DpMechanism m) {
+  static String toJson(UnshardResult r, Prio3DpMechanism m) {
     List<BigInteger> lo = new ArrayList<>();
     List<BigInteger> hi = new ArrayList<>();
     for (int i = 0; i < r.estimates().size(); i++) {

@@ -1,14 +1,14 @@
 package org.priodp.aggregator.demo;
 
 import java.io.PrintWriter;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.UnshardResult;
 
 /** Prints the collector's view next to the truth: bucket, true count, noisy count, interval. */
 final class DemoTable {
   private DemoTable() {}
 
   /** Prints one row per bucket and a closing line on how many intervals cover the truth. */
-  static int print(PrintWriter out, long[] trueCounts, CollectorResult result) {
+  static int print(PrintWriter out, long[] trueCounts, UnshardResult result) {
     int covered = 0;
     out.printf("%n  %6s  %10s  %10s  %-24s%n", "bucket", "true count", "noisy count",
         String.format("%.0f%% interval", 100 * result.confidence()));

@@ -2,7 +2,7 @@ package org.priodp.aggregator.client;
 
 import java.util.Objects;
 import org.priodp.aggregator.dap.Interval;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.UnshardResult;
 
 /**
  * A finished collection (DAP-18 "Collection Job Finalization"): the report count and the
@@ -12,7 +12,7 @@ import org.priodp.vdaf.dp.CollectorResult;
  * @param interval the smallest interval, in time_precision units, holding every report's time
  * @param result the unsharded aggregate: estimates and their confidence intervals
  */
-public record CollectionResult(long reportCount, Interval interval, CollectorResult result) {
+public record CollectionResult(long reportCount, Interval interval, UnshardResult result) {
   /** Rejects nulls and a negative count. */
   public CollectionResult {
     Objects.requireNonNull(interval, "interval");

@@ -25,7 +25,7 @@ import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.TaskParameters;
-import org.priodp.vdaf.dp.Collector;
+import org.priodp.vdaf.dp.DpUnsharder;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
@@ -96,7 +96,7 @@ public final class DapCollector {
   public static DapCollector of(CollectorTask file, HttpClient http, Duration timeout) {
     return new DapCollector(file.parameters(), file.collectorAuthToken(), file.hpkeConfig(),
         file.hpkeKey(), http, d -> Thread.sleep(d.toMillis()), timeout,
-        Collector.DEFAULT_CONFIDENCE);
+        DpUnsharder.DEFAULT_CONFIDENCE);
   }
 
   /** Returns the collection job request of a query: no aggregation parameter (Prio3), no extension. */
@@ -184,7 +184,7 @@ public final class DapCollector {
     AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.configuration(), req);
     byte[] leader = open(Role.LEADER, aad, resp.leaderEncryptedAggShare());
     byte[] helper = open(Role.HELPER, aad, resp.helperEncryptedAggShare());
-    Collector collector = Collector.of(Prio3DpMechanism.of(task.variant(), task.dpStrategy(),
+    DpUnsharder collector = DpUnsharder.of(Prio3DpMechanism.of(task.variant(), task.dpStrategy(),
         task.sensitivityRule())).withConfidence(confidence);
     try {
       return new CollectionResult(resp.reportCount(), resp.interval(),

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.vdaf.Prio3Variant;
-import org.priodp.vdaf.dp.CollectorResult;
+import org.priodp.vdaf.dp.UnshardResult;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.PostProcessing;
 
@@ -15,7 +15,7 @@ import org.priodp.vdaf.dp.PostProcessing;
 class CollectionResultTest {
   @Test
   void refusesNegativeCountsAndNulls() {
-    CollectorResult r = new CollectorResult(new Prio3Variant.Count(),
+    UnshardResult r = new UnshardResult(new Prio3Variant.Count(),
         new DpStrategy.NoDifferentialPrivacy(), 1, 0, List.of(BigInteger.ONE),
         List.of(BigInteger.ONE), BigInteger.ZERO, 0.95, "exact", PostProcessing.NONE, List.of());
     new CollectionResult(1, Interval.of(1, 1), r);

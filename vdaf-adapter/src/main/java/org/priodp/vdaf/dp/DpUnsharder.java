@@ -11,7 +11,7 @@ import org.priodp.vdaf.Prio3Algorithm;
 import org.priodp.vdaf.Prio3Variant;
 
 /**
- * The collector side of a noised Prio3 aggregation: unshards the aggregators' (noised)
+ * The DP-aware unshard of a noised Prio3 aggregation (the decoder the DAP Collector runs): unshards the aggregators' (noised)
  * aggregate shares, lifts the result from the field to the integers, and reports per coordinate
  * the confidence interval of the total noise (DESIGN.md "Facts: the mechanism", collector
  * decoding).
@@ -30,7 +30,7 @@ import org.priodp.vdaf.Prio3Variant;
  * the intervals account for all of them. Post-processing is off by default and, when asked for,
  * reported apart from the estimates. Instances are immutable.
  */
-public final class Collector {
+public final class DpUnsharder {
   /** The default coverage of the reported intervals. */
   public static final double DEFAULT_CONFIDENCE = 0.95;
 
@@ -44,7 +44,7 @@ public final class Collector {
   private final double confidence;
   private final PostProcessing postProcessing;
 
-  private Collector(Prio3DpMechanism mechanism, double confidence, PostProcessing postProcessing) {
+  private DpUnsharder(Prio3DpMechanism mechanism, double confidence, PostProcessing postProcessing) {
     this.mechanism = Objects.requireNonNull(mechanism, "mechanism");
     if (!(confidence > 0 && confidence < 1)) {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
@@ -62,18 +62,18 @@ public final class Collector {
    * Returns a collector for aggregates noised by {@code mechanism} (the same variant, strategy
    * and sensitivity rule as the aggregators), with 95% intervals and no post-processing.
    */
-  public static Collector of(Prio3DpMechanism mechanism) {
-    return new Collector(mechanism, DEFAULT_CONFIDENCE, PostProcessing.NONE);
+  public static DpUnsharder of(Prio3DpMechanism mechanism) {
+    return new DpUnsharder(mechanism, DEFAULT_CONFIDENCE, PostProcessing.NONE);
   }
 
   /** Returns a copy with intervals of the given coverage, in (0, 1). */
-  public Collector withConfidence(double confidence) {
-    return new Collector(mechanism, confidence, postProcessing);
+  public DpUnsharder withConfidence(double confidence) {
+    return new DpUnsharder(mechanism, confidence, postProcessing);
   }
 
   /** Returns a copy that also reports post-processed values. */
-  public Collector withPostProcessing(PostProcessing postProcessing) {
-    return new Collector(mechanism, confidence, postProcessing);
+  public DpUnsharder withPostProcessing(PostProcessing postProcessing) {
+    return new DpUnsharder(mechanism, confidence, postProcessing);
   }
 
   /** Returns the mechanism. */
@@ -92,7 +92,7 @@ public final class Collector {
    *     if the field cannot represent the aggregate plus noise unambiguously ({@link
    *     #checkDecodable})
    */
-  public CollectorResult unshard(List<byte[]> aggregateShares, long numMeasurements) {
+  public UnshardResult unshard(List<byte[]> aggregateShares, long numMeasurements) {
     Objects.requireNonNull(aggregateShares, "aggregateShares");
     Prio3Variant variant = mechanism.variant();
     PrimeField field = variant.field();
@@ -120,7 +120,7 @@ public final class Collector {
    *     length, numMeasurements < 0, or (with DP) the field cannot represent the aggregate plus
    *     noise unambiguously ({@link #checkDecodable})
    */
-  public CollectorResult unshardVectors(List<FieldVector> aggregateShares, long numMeasurements) {
+  public UnshardResult unshardVectors(List<FieldVector> aggregateShares, long numMeasurements) {
     Objects.requireNonNull(aggregateShares, "aggregateShares");
     Prio3Variant variant = mechanism.variant();
     if (aggregateShares.isEmpty()) {
@@ -155,7 +155,7 @@ public final class Collector {
       case ROUND_HISTOGRAM_TO_COUNT -> roundToCount(
           clamp(estimates, BigInteger.valueOf(numMeasurements)), BigInteger.valueOf(numMeasurements));
     };
-    return new CollectorResult(variant, mechanism.strategy(), numMeasurements, noisedShares,
+    return new UnshardResult(variant, mechanism.strategy(), numMeasurements, noisedShares,
         fieldValues, estimates, halfWidth, confidence, noiseNote(noisedShares), postProcessing, post);
   }
 

@@ -15,7 +15,7 @@ import org.priodp.vdaf.Prio3Variant;
  * [estimate - halfWidth, estimate + halfWidth] covers the noise-free value with probability at
  * least {@code confidence}. Without DP the estimates are the exact VDAF result in [0, p).
  * With DP each estimate is the integer representative of the field value nearest the valid
- * range of the aggregate widened by the noise ({@link Collector} describes the lift).
+ * range of the aggregate widened by the noise ({@link DpUnsharder} describes the lift).
  *
  * @param variant the VDAF parameters
  * @param strategy the DP strategy the aggregators used
@@ -32,7 +32,7 @@ import org.priodp.vdaf.Prio3Variant;
  * @param postProcessing the post-processing applied, {@link PostProcessing#NONE} by default
  * @param postProcessed the post-processed values; empty when {@code postProcessing} is NONE
  */
-public record CollectorResult(
+public record UnshardResult(
     Prio3Variant variant,
     DpStrategy strategy,
     long numMeasurements,
@@ -46,7 +46,7 @@ public record CollectorResult(
     List<BigInteger> postProcessed) {
 
   /** Copies the lists and checks their lengths. */
-  public CollectorResult {
+  public UnshardResult {
     Objects.requireNonNull(variant, "variant");
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(noiseNote, "noiseNote");

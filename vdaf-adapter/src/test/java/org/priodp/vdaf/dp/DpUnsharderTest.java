@@ -35,7 +35,7 @@ import org.priodp.vdaf.Prio3Variant;
  * input. The unshard of every official Prio3 vector is checked in the conformance module
  * (CollectorVectorTest).
  */
-class CollectorTest {
+class DpUnsharderTest {
 
   /** Secret-shares a vector of integers: a random share and the difference. */
   static List<FieldVector> secretShare(PrimeField f, long[] truth, SplittableRandom rnd) {
@@ -53,7 +53,7 @@ class CollectorTest {
     List<FieldVector> shares = secretShare(Field128.FIELD, truth, new SplittableRandom(seed));
     byte[] leader = m.addNoiseToAggShare(shares.get(0).encode(), SeededRandomSource.fromHex("aa"));
     byte[] helper = m.addNoiseToAggShare(shares.get(1).encode(), SeededRandomSource.fromHex("bb"));
-    CollectorResult r = Collector.of(m).unshard(List.of(leader, helper), 21);
+    UnshardResult r = DpUnsharder.of(m).unshard(List.of(leader, helper), 21);
     NoiseSampler s = m.sampler().orElseThrow();
     RandomSource a = SeededRandomSource.fromHex("aa");
     RandomSource b = SeededRandomSource.fromHex("bb");
@@ -85,14 +85,14 @@ class CollectorTest {
     for (DpStrategy strategy : new DpStrategy[] {
         DpStrategy.PureDpDiscreteLaplace.parse("0.5"), DpStrategy.ZCdpDiscreteGaussian.parse("0.05")}) {
       Prio3DpMechanism m = Prio3DpMechanism.of(h, strategy);
-      Collector c = Collector.of(m);
+      DpUnsharder c = DpUnsharder.of(m);
       SplittableRandom masks = new SplittableRandom(seed);
       RandomSource rnd = SeededRandomSource.fromHex(Long.toHexString(seed));
       int runs = 3000;
       long covered = 0;
       for (int run = 0; run < runs; run++) {
         List<FieldVector> shares = secretShare(Field128.FIELD, truth, masks);
-        CollectorResult r = c.unshardVectors(List.of(
+        UnshardResult r = c.unshardVectors(List.of(
             m.addNoiseToAggShare(shares.get(0), rnd), m.addNoiseToAggShare(shares.get(1), rnd)), 117);
         for (int i = 0; i < truth.length; i++) {
           BigInteger t = BigInteger.valueOf(truth[i]);
@@ -104,7 +104,7 @@ class CollectorTest {
       double n = runs * truth.length;
       double coverage = covered / n;
       System.out.printf("%s: coverage %.4f, half-width %d%n", strategy.describe(), coverage,
-          m.noiseHalfWidth(2, Collector.DEFAULT_CONFIDENCE));
+          m.noiseHalfWidth(2, DpUnsharder.DEFAULT_CONFIDENCE));
       assertTrue(coverage >= 0.95 - 4 * Math.sqrt(0.95 * 0.05 / n), strategy.describe() + " coverage " + coverage);
     }
   }
@@ -129,7 +129,7 @@ class CollectorTest {
     String hexB = Long.toHexString(seed) + "b";
     byte[] leader = m.addNoiseToAggShare(mask.encode(), SeededRandomSource.fromHex(hexA));
     byte[] helper = m.addNoiseToAggShare(other.encode(), SeededRandomSource.fromHex(hexB));
-    CollectorResult r = Collector.of(m).unshard(List.of(leader, helper), reports);
+    UnshardResult r = DpUnsharder.of(m).unshard(List.of(leader, helper), reports);
 
     NoiseSampler s = m.sampler().orElseThrow();
     BigInteger noise = s.sampleBig(SeededRandomSource.fromHex(hexA)).add(s.sampleBig(SeededRandomSource.fromHex(hexB)));
@@ -157,7 +157,7 @@ class CollectorTest {
     List<FieldVector> shares = secretShare(Field128.FIELD, truth, new SplittableRandom(seed));
     RandomSource a = SeededRandomSource.fromHex(Long.toHexString(seed) + "0a");
     RandomSource b = SeededRandomSource.fromHex(Long.toHexString(seed) + "0b");
-    CollectorResult r = Collector.of(m).unshardVectors(
+    UnshardResult r = DpUnsharder.of(m).unshardVectors(
         List.of(m.addNoiseToAggShare(shares.get(0), a), m.addNoiseToAggShare(shares.get(1), b)), 10);
     assertTrue(r.halfWidth().bitLength() > 63, "half-width " + r.halfWidth());
     NoiseSampler s = m.sampler().orElseThrow();
@@ -181,14 +181,14 @@ class CollectorTest {
     BigInteger p = BigInteger.valueOf(101);
     BigInteger lo = BigInteger.valueOf(-10);
     BigInteger hi = BigInteger.valueOf(60); // 71 integers; the other 30 residues lie in (60, 91)
-    assertEquals(BigInteger.valueOf(60), Collector.liftNearest(BigInteger.valueOf(60), lo, hi, p));
-    assertEquals(BigInteger.valueOf(-10), Collector.liftNearest(BigInteger.valueOf(91), lo, hi, p));
-    assertEquals(BigInteger.valueOf(-1), Collector.liftNearest(BigInteger.valueOf(100), lo, hi, p));
-    assertEquals(BigInteger.valueOf(75), Collector.liftNearest(BigInteger.valueOf(75), lo, hi, p), "15 above, 16 below");
-    assertEquals(BigInteger.valueOf(-25), Collector.liftNearest(BigInteger.valueOf(76), lo, hi, p), "16 above, 15 below");
-    assertEquals(BigInteger.valueOf(-26), Collector.liftNearest(BigInteger.valueOf(75), lo, BigInteger.valueOf(59), p),
+    assertEquals(BigInteger.valueOf(60), DpUnsharder.liftNearest(BigInteger.valueOf(60), lo, hi, p));
+    assertEquals(BigInteger.valueOf(-10), DpUnsharder.liftNearest(BigInteger.valueOf(91), lo, hi, p));
+    assertEquals(BigInteger.valueOf(-1), DpUnsharder.liftNearest(BigInteger.valueOf(100), lo, hi, p));
+    assertEquals(BigInteger.valueOf(75), DpUnsharder.liftNearest(BigInteger.valueOf(75), lo, hi, p), "15 above, 16 below");
+    assertEquals(BigInteger.valueOf(-25), DpUnsharder.liftNearest(BigInteger.valueOf(76), lo, hi, p), "16 above, 15 below");
+    assertEquals(BigInteger.valueOf(-26), DpUnsharder.liftNearest(BigInteger.valueOf(75), lo, BigInteger.valueOf(59), p),
         "16 above and 16 below: the lower");
-    assertEquals(BigInteger.valueOf(0), Collector.liftNearest(BigInteger.ZERO, lo, hi, p));
+    assertEquals(BigInteger.valueOf(0), DpUnsharder.liftNearest(BigInteger.ZERO, lo, hi, p));
   }
 
   /**
@@ -202,37 +202,37 @@ class CollectorTest {
         DpStrategy.PureDpDiscreteLaplace.parse("1073741824"));
     FieldVector zero = FieldVector.zeros(org.priodp.field.Field64.FIELD, 1);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Collector.of(huge).unshardVectors(List.of(zero, zero), 4));
+        () -> DpUnsharder.of(huge).unshardVectors(List.of(zero, zero), 4));
     System.out.println("refusal: " + e.getMessage());
     assertTrue(e.getMessage().startsWith("Prio3Sum(max_measurement=4611686018427387904) with 4 reports"), e.getMessage());
     assertTrue(e.getMessage().contains("spans >= p = 18446744069414584321; Field64 cannot represent it unambiguously"),
         e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> Collector.of(huge).checkDecodable(2, 4));
-    Collector.of(huge).checkDecodable(2, 3);
+    assertThrows(IllegalArgumentException.class, () -> DpUnsharder.of(huge).checkDecodable(2, 4));
+    DpUnsharder.of(huge).checkDecodable(2, 3);
     // with epsilon 1 the scale is 2^62 and the noise alone outgrows Field64: even 0 reports are refused
-    Collector wide = Collector.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(62)),
+    DpUnsharder wide = DpUnsharder.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(62)),
         DpStrategy.PureDpDiscreteLaplace.parse("1")));
     assertThrows(IllegalArgumentException.class, () -> wide.checkDecodable(2, 0));
 
     // the figures docs/PRIVACY.md quotes: Sum(2^40) at epsilon 1 decodes up to 16,777,154 reports;
     // a Field64 VDAF with Laplace scale 2^59 cannot be decoded at all, one with 2^58 can
-    Collector sum40 = Collector.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(40)),
+    DpUnsharder sum40 = DpUnsharder.of(Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(40)),
         DpStrategy.PureDpDiscreteLaplace.parse("1")));
     sum40.checkDecodable(2, 16_777_154);
     assertThrows(IllegalArgumentException.class, () -> sum40.checkDecodable(2, 16_777_155));
-    Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+    DpUnsharder.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
         DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(58)))).checkDecodable(2, 0);
-    assertThrows(IllegalArgumentException.class, () -> Collector.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
+    assertThrows(IllegalArgumentException.class, () -> DpUnsharder.of(Prio3DpMechanism.of(new Prio3Variant.Count(),
         DpStrategy.PureDpDiscreteLaplace.parse("1/" + BigInteger.ONE.shiftLeft(59)))).checkDecodable(2, 0));
 
     // at the threshold: Count with scale 1.6e17, so that 2h is about 2^63 and n = p - 1 - 2h fits a long
     BigInteger p = org.priodp.field.Field64.FIELD.modulus();
     Prio3DpMechanism count = Prio3DpMechanism.of(new Prio3Variant.Count(),
         DpStrategy.PureDpDiscreteLaplace.parse("1/160000000000000000"));
-    BigInteger h = count.noiseHalfWidthBig(2, 1 - Collector.LIFT_FAILURE_PROBABILITY);
+    BigInteger h = count.noiseHalfWidthBig(2, 1 - DpUnsharder.LIFT_FAILURE_PROBABILITY);
     long n = p.subtract(BigInteger.ONE).subtract(h.shiftLeft(1)).longValueExact();
     System.out.printf("Count at scale 1.6e17: h = %s, the largest decodable report count is %d%n", h, n);
-    Collector c = Collector.of(count);
+    DpUnsharder c = DpUnsharder.of(count);
     c.checkDecodable(2, n); // hi - lo = n + 2h = p - 1: p integers, each residue once
     IllegalArgumentException over = assertThrows(IllegalArgumentException.class, () -> c.checkDecodable(2, n + 1));
     assertTrue(over.getMessage().startsWith("Prio3Count with " + (n + 1) + " reports"), over.getMessage());
@@ -251,31 +251,31 @@ class CollectorTest {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
     Prio3DpMechanism m = Prio3DpMechanism.of(h, DpStrategy.PureDpDiscreteLaplace.parse("1"));
     List<FieldVector> shares = List.of(FieldVector.fromSigned(Field128.FIELD, -3, 6, 2, 25));
-    CollectorResult none = Collector.of(m).unshardVectors(shares, 10);
+    UnshardResult none = DpUnsharder.of(m).unshardVectors(shares, 10);
     assertEquals(bigs(-3, 6, 2, 25), none.estimates());
-    CollectorResult clamp = Collector.of(m).withPostProcessing(PostProcessing.CLAMP).unshardVectors(shares, 10);
+    UnshardResult clamp = DpUnsharder.of(m).withPostProcessing(PostProcessing.CLAMP).unshardVectors(shares, 10);
     assertEquals(bigs(-3, 6, 2, 25), clamp.estimates(), "estimates stay as they are");
     assertEquals(bigs(0, 6, 2, 10), clamp.postProcessed());
-    CollectorResult round = Collector.of(m).withPostProcessing(PostProcessing.ROUND_HISTOGRAM_TO_COUNT)
+    UnshardResult round = DpUnsharder.of(m).withPostProcessing(PostProcessing.ROUND_HISTOGRAM_TO_COUNT)
         .unshardVectors(shares, 10);
     // clamp to [0, 10]: 0 6 2 10 (sum 18); x 10/18: 0, 3.33, 1.11, 5.56 -> 0 3 1 5 + 1 to the largest remainder (5.56)
     assertEquals(bigs(0, 3, 1, 6), round.postProcessed());
     assertEquals(PostProcessing.ROUND_HISTOGRAM_TO_COUNT, round.postProcessing());
 
     Prio3DpMechanism sum = Prio3DpMechanism.of(new Prio3Variant.Sum(BigInteger.valueOf(7)), DpStrategy.PureDpDiscreteLaplace.parse("1"));
-    CollectorResult s = Collector.of(sum).withPostProcessing(PostProcessing.CLAMP)
+    UnshardResult s = DpUnsharder.of(sum).withPostProcessing(PostProcessing.CLAMP)
         .unshardVectors(List.of(FieldVector.fromSigned(org.priodp.field.Field64.FIELD, 40)), 5);
     assertEquals(bigs(35), s.postProcessed(), "Sum clamps to 5 * 7");
     assertThrows(IllegalArgumentException.class,
-        () -> Collector.of(sum).withPostProcessing(PostProcessing.ROUND_HISTOGRAM_TO_COUNT));
+        () -> DpUnsharder.of(sum).withPostProcessing(PostProcessing.ROUND_HISTOGRAM_TO_COUNT));
   }
 
   @Test
   void roundToCountHandCases() {
-    assertEquals(bigs(1, 1, 1, 0), Collector.roundToCount(bigs(0, 0, 0, 0), BigInteger.valueOf(3)));
-    assertEquals(bigs(2, 1, 1), Collector.roundToCount(bigs(1, 1, 1), BigInteger.valueOf(4)));
-    assertEquals(bigs(0, 7), Collector.roundToCount(bigs(0, 3), BigInteger.valueOf(7)));
-    assertEquals(bigs(0, 0), Collector.roundToCount(bigs(4, 9), BigInteger.ZERO));
+    assertEquals(bigs(1, 1, 1, 0), DpUnsharder.roundToCount(bigs(0, 0, 0, 0), BigInteger.valueOf(3)));
+    assertEquals(bigs(2, 1, 1), DpUnsharder.roundToCount(bigs(1, 1, 1), BigInteger.valueOf(4)));
+    assertEquals(bigs(0, 7), DpUnsharder.roundToCount(bigs(0, 3), BigInteger.valueOf(7)));
+    assertEquals(bigs(0, 0), DpUnsharder.roundToCount(bigs(4, 9), BigInteger.ZERO));
     assertEquals(PostProcessing.CLAMP, PostProcessing.parse("clamp"));
     assertThrows(IllegalArgumentException.class, () -> PostProcessing.parse("nope"));
   }
@@ -283,7 +283,7 @@ class CollectorTest {
   @Test
   void badInputIsRefusedWithClearMessages() {
     Prio3DpMechanism m = Prio3DpMechanism.of(new Prio3Variant.Histogram(4, 2), DpStrategy.PureDpDiscreteLaplace.parse("1"));
-    Collector c = Collector.of(m);
+    DpUnsharder c = DpUnsharder.of(m);
     byte[] good = FieldVector.zeros(Field128.FIELD, 4).encode();
     DecodeException len = assertThrows(DecodeException.class, () -> c.unshard(List.of(good, new byte[63]), 1));
     assertTrue(len.getMessage().startsWith("aggregate share 2 of 2 (Prio3Histogram, 4 Field128 elements)"), len.getMessage());
