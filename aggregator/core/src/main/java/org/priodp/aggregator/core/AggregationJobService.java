@@ -53,7 +53,7 @@ import org.priodp.vdaf.Prio3;
  * {@code continue} whose payload is the ping-pong {@code finish} message carrying the verifier
  * message, and its output share is committed at initialization.
  *
- * <p>Job-level checks refuse with {@link DapRefusal}: a task without a VDAF verification key or a
+ * <p>Job-level checks refuse with {@link Refusal}: a task without a VDAF verification key or a
  * verification_key_id that names none of the task's keys (invalidMessage), an unknown aggregation
  * job extension (unsupportedExtension), a leader_selected_batch_id missing in leader-selected mode
  * or present in time-interval mode (invalidMessage), a non-empty aggregation parameter
@@ -143,35 +143,35 @@ public final class AggregationJobService {
 
   /**
    * Applies the job-level checks of DAP-18 "Helper Initialization" and returns the batch bucket
-   * of a leader-selected job (empty in time-interval mode); throws {@link DapRefusal}.
+   * of a leader-selected job (empty in time-interval mode); throws {@link Refusal}.
    */
   public Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req) {
     TaskId taskId = task.taskId();
     if (!task.canAggregate()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "this task has no vdaf_verify_key"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "this task has no vdaf_verify_key"
           + " configured on the Helper, so it cannot aggregate");
     }
     if (task.vdafVerifyKey(req.verificationKeyId()).isEmpty()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
           + req.verificationKeyId() + " names no VDAF verification key of the task");
     }
     for (AggregationJobExtension e : req.extensions()) {
       if (e.extensionType() != AggregationJobExtension.LEADER_SELECTED_BATCH_ID) {
-        throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "aggregation job extension"
+        throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "aggregation job extension"
             + " type " + e.extensionType() + " is not supported");
       }
     }
     Optional<BatchId> batchId = req.leaderSelectedBatchId();
     if (task.configuration().batchMode() == BatchMode.LEADER_SELECTED && batchId.isEmpty()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "a leader-selected task needs the"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a leader-selected task needs the"
           + " leader_selected_batch_id aggregation job extension");
     }
     if (task.configuration().batchMode() == BatchMode.TIME_INTERVAL && batchId.isPresent()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"
           + " allowed in a time-interval task");
     }
     if (req.aggParam().length() != 0) {
-      throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "Prio3 takes an empty"
+      throw Refusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "Prio3 takes an empty"
           + " aggregation parameter");
     }
     return batchId;
@@ -201,7 +201,7 @@ public final class AggregationJobService {
   /**
    * Runs the job to its response and stores it (synchronous handling, or the background step of
    * an accepted job); returns the stored job, which for a repeated request is the existing one.
-   * A DapRefusal raised after {@link #accept} is stored as the job's failure and rethrown.
+   * A Refusal raised after {@link #accept} is stored as the job's failure and rethrown.
    */
   public AggregationJobRecord initialize(TaskDefinition task, AggregationJobInitReq req,
       ByteString requestDigest) {
@@ -238,7 +238,7 @@ public final class AggregationJobService {
   }
 
   /** Stores a failure of a pending job (asynchronous handling). */
-  public void fail(TaskId taskId, AggregationJobId id, DapRefusal refusal) {
+  public void fail(TaskId taskId, AggregationJobId id, Refusal refusal) {
     store.inTaskTransaction(taskId, tx -> {
       tx.aggregationJob(id).filter(j -> j.state() == AggregationJobRecord.State.PENDING)
           .ifPresent(j -> tx.putAggregationJob(j.failed(refusal.error().type(),
@@ -260,32 +260,32 @@ public final class AggregationJobService {
     TaskId taskId = task.taskId();
     AggregationJobRecord job = store.aggregationJob(taskId, id)
         .filter(j -> j.state() != AggregationJobRecord.State.ABANDONED)
-        .orElseThrow(() -> DapRefusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
+        .orElseThrow(() -> Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
             "no such aggregation job"));
     if (req.step() == 0) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "a continuation step must not be 0");
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a continuation step must not be 0");
     }
     if (req.step() == job.step()) {
       if (!job.stepDigest().equals(requestDigest)) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "step " + req.step() + " was"
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "step " + req.step() + " was"
             + " already handled for a different request; a job cannot be rewound");
       }
       return job;
     }
     if (req.step() == job.step() + 1) {
       if (job.state() != AggregationJobRecord.State.READY) {
-        throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job is not ready for step "
+        throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job is not ready for step "
             + req.step());
       }
       if (!req.verifyContinues().isEmpty()) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "report "
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "report "
             + req.verifyContinues().get(0).reportId().toBase64Url() + " is not awaiting"
             + " continuation: Prio3 verification finishes at initialization");
       }
-      throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job has no report awaiting"
+      throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job has no report awaiting"
           + " continuation: Prio3 verification finishes at initialization");
     }
-    throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
+    throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
         + ", the request is for step " + req.step());
   }
 

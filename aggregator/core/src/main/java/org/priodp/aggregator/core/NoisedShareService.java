@@ -108,7 +108,7 @@ public final class NoisedShareService {
 
   /**
    * Returns the released share for the request, creating it (noise drawn once, then sealed) if
-   * this is the first time; throws {@link DapRefusal} for a request the spec says to refuse.
+   * this is the first time; throws {@link Refusal} for a request the spec says to refuse.
    */
   public ReleasedAggregateShare release(TaskDefinition task, AggregateShareReq req) {
     return release(task, req, tx -> true);
@@ -186,7 +186,7 @@ public final class NoisedShareService {
       Interval i = t.batchInterval();
       CollectedInterval r = new CollectedInterval(i.start().value(), i.end().value());
       if (tx.collectedIntervalOverlaps(r)) {
-        throw DapRefusal.of(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
+        throw Refusal.of(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
             + " a batch that was already collected");
       }
       range = Optional.of(r);
@@ -208,7 +208,7 @@ public final class NoisedShareService {
       ByteString digest,
       T value) {
     if (!MessageDigest.isEqual(stored.toByteArray(), digest.toByteArray())) {
-      throw DapRefusal.of(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
+      throw Refusal.of(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
           + " collected by a different aggregate share request; only a byte-identical repeat is"
           + " answered");
     }
@@ -220,11 +220,11 @@ public final class NoisedShareService {
     BatchSelector selector = req.batchSelector();
     var mode = task.configuration().batchMode();
     if (selector.batchMode() != mode || req.collectionJobReq().query().batchMode() != mode) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "batch mode: the task uses "
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "batch mode: the task uses "
           + mode.specName());
     }
     if (!selector.isConsistentWith(req.collectionJobReq().query())) {
-      throw DapRefusal.of(DapError.BATCH_INVALID, taskId,
+      throw Refusal.of(DapError.BATCH_INVALID, taskId,
           "batch_selector is not consistent with the query");
     }
     if (selector instanceof BatchSelector.TimeInterval t) {
@@ -232,17 +232,17 @@ public final class NoisedShareService {
       // at least one bucket (a duration of at least one unit).
       Interval i = t.batchInterval();
       if (i.duration().value() == 0 || !i.isWellFormed()) {
-        throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "batch interval must have a"
+        throw Refusal.of(DapError.BATCH_INVALID, taskId, "batch interval must have a"
             + " duration of at least one time_precision unit and must not overflow");
       }
       Optional<Interval> taskInterval = task.configuration().taskInterval();
       if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
-        throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "batch interval is not within the"
+        throw Refusal.of(DapError.BATCH_INVALID, taskId, "batch interval is not within the"
             + " task_interval extension of the task");
       }
     }
     if (!req.collectionJobReq().extensions().isEmpty()) {
-      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
+      throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
           + " this aggregator supports no collection job extensions, got type "
           + req.collectionJobReq().extensions().get(0).extensionType());
     }
@@ -284,7 +284,7 @@ public final class NoisedShareService {
       if (aggParam == null) {
         aggParam = b.aggregationParameter();
       } else if (!aggParam.equals(b.aggregationParameter())) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
             + " with different aggregation parameters");
       }
       byte[] encoded = b.aggregateShare().toByteArray();
@@ -315,20 +315,20 @@ public final class NoisedShareService {
     // Refusals name the failed check, never this aggregator's report count: a batch that is not
     // released must not leak how many reports it holds.
     if (Long.compareUnsigned(m.reportCount(), min) < 0) {
-      throw DapRefusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
+      throw Refusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
           + " than the task's minimum batch size " + Long.toUnsignedString(min));
     }
     ByteString aggParam = req.collectionJobReq().aggParam();
     if (m.aggParam() != null && !m.aggParam().equals(aggParam)) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
           + " not match the aggregation parameter of the batch");
     }
     if (m.reportCount() != req.reportCount()) {
-      throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
+      throw Refusal.of(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
           + " aggregator's count for the batch");
     }
     if (!MessageDigest.isEqual(m.checksum(), req.checksum().toByteArray())) {
-      throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
+      throw Refusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
           + " aggregator's checksum for the batch");
     }
     byte[] noised;

@@ -41,7 +41,7 @@ class NoisedShareServiceTest {
   }
 
   private static DapError refusal(Runnable r) {
-    return assertThrows(DapRefusal.class, r::run).error();
+    return assertThrows(Refusal.class, r::run).dapError().orElseThrow();
   }
 
   @Test
@@ -143,8 +143,8 @@ class NoisedShareServiceTest {
           try {
             s.release(f.task, f.request(from, from + 16));
             return true;
-          } catch (DapRefusal p) {
-            assertEquals(DapError.BATCH_OVERLAP, p.error());
+          } catch (Refusal p) {
+            assertEquals(DapError.BATCH_OVERLAP, p.dapError().orElseThrow());
             return false;
           }
         }));

@@ -281,9 +281,9 @@ class UploadServiceTest {
       TaskDefinition helper = new TaskDefinition(leader.taskId(), Role.HELPER,
           leader.configuration(), leader.variant(), leader.dpStrategy(),
           leader.sensitivityRule(), leader.collectorHpkeConfig(), leader.authToken());
-      DapRefusal e = assertThrows(DapRefusal.class, () -> s.upload(helper,
+      Refusal e = assertThrows(Refusal.class, () -> s.upload(helper,
           new UploadRequest(List.of())));
-      assertEquals(DapError.UNRECOGNIZED_TASK, e.error());
+      assertEquals(DapError.UNRECOGNIZED_TASK, e.dapError().orElseThrow());
     }
   }
 
