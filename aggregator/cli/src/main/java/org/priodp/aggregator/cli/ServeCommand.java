@@ -267,7 +267,8 @@ public final class ServeCommand implements PrioDpSubcommand {
       leaderAggregation = new org.priodp.aggregator.core.LeaderAggregationDriver(store,
           server.handler().aggregationJobs().get().service().keys(),
           helperPeer(),
-          routes.leaderTasks(), java.time.Clock.systemUTC(),
+          routes.leaderTasks(), java.time.Clock.systemUTC(), new java.security.SecureRandom(),
+          new DaemonThreads("priodp-leader-aggregation"),
           new org.priodp.aggregator.core.LeaderAggregationDriver.Options(jobSize, 1, lease,
               defaults.maxAttempts(), defaults.retryDelay(), workers, defaults.pollInterval()),
           org.priodp.aggregator.core.LeaderAggregationDriver.defaultOwner());
