@@ -63,26 +63,29 @@ import org.priodp.noise.RandomSource;
  * releases the merged share as is; a DP task never does. Thread-safe.
  */
 public final class NoisedShareService {
-  /**
-   * Fault injection for crash tests, off unless the system property
-   * {@code priodp.faultInjection.haltAfterNoisePersisted} is {@code true}: the process halts
-   * right after a batch's noised share is persisted and before it is sealed and released.
-   */
-  static final boolean HALT_AFTER_NOISE_PERSISTED =
-      Boolean.getBoolean("priodp.faultInjection.haltAfterNoisePersisted");
-
   private static final int STRIPES = 64;
   private final AggregateShareStore store;
   private final RandomSource rnd;
   private final Clock clock;
+  private final ReleaseObserver observer;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final AtomicLong draws = new AtomicLong();
 
   /** Creates the service over a store, a noise source (used under a lock) and a clock. */
   public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock) {
+    this(store, rnd, clock, ReleaseObserver.NONE);
+  }
+
+  /**
+   * Creates the service as {@link #NoisedShareService(AggregateShareStore, RandomSource, Clock)}
+   * that tells {@code observer} of every noised share persisted before its release.
+   */
+  public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock,
+      ReleaseObserver observer) {
     this.store = Objects.requireNonNull(store, "store");
     this.rnd = Objects.requireNonNull(rnd, "rnd");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.observer = Objects.requireNonNull(observer, "observer");
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -156,11 +159,7 @@ public final class NoisedShareService {
       }
       NoisedAggregateShare share = store.inTaskTransaction(taskId,
           tx -> noisedShareOnce(tx, task, req, batch, digest, mayDraw));
-      if (HALT_AFTER_NOISE_PERSISTED) {
-        // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
-        // where noise is persisted but no sealed share is
-        Runtime.getRuntime().halt(137);
-      }
+      observer.noisePersisted(taskId, batch);
       return seal(task, req, batch, digest, share);
     } finally {
       lock.unlock();
