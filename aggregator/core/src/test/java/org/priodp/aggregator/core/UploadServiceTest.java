@@ -380,8 +380,7 @@ class UploadServiceTest {
     }
   }
 
-  // ------------------------------------------------------------- two stores, one database
-
+  /** Opens a store of the backend: two opens of one PostgreSQL database, or SQLite files. */
   private JdbcAggregateShareStore open(String backend, String name) {
     if (backend.equals("postgresql")) {
       return JdbcAggregateShareStore.open(System.getenv(PG_ENV));
