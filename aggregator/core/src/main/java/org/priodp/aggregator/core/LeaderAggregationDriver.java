@@ -381,7 +381,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
     }
     int[] counted = {0};
-    Map<ReportError, Integer> skipped = new EnumMap<>(ReportError.class);
     store.inTaskTransaction(taskId, tx -> {
       Optional<LeaderAggregationJob> now = tx.leaderAggregationJob(job.jobId());
       if (now.isEmpty() || now.get().state() != LeaderAggregationJob.State.ACTIVE
@@ -394,23 +393,19 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       java.util.Set<ReportId> replayed = tx.aggregatedAmong(
           accepted.stream().map(Initialized::reportId).toList());
       Map<ReportId, Long> committed = new LinkedHashMap<>();
-      skipped.clear(); // the transaction may run again
       for (int i = 0; i < accepted.size(); i++) {
         Initialized in = accepted.get(i);
         long time = in.time();
         if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
-          skipped.merge(ReportError.REPORT_DROPPED, 1, Integer::sum); // on the Helper too
-          continue;
+          continue; // report_dropped on the Helper too
         }
         BatchIdentifier bucket = job.batch().orElseGet(() -> BatchBuckets.timeIntervalBucket(time));
         if (job.batch().isPresent() ? tx.noisedShare(bucket).isPresent()
             : collected(collected, time)) {
-          skipped.merge(ReportError.BATCH_COLLECTED, 1, Integer::sum);
-          continue;
+          continue; // batch_collected
         }
         if (replayed.contains(in.reportId())) {
-          skipped.merge(ReportError.REPORT_REPLAYED, 1, Integer::sum); // already counted
-          continue;
+          continue; // already counted (report_replayed)
         }
         buckets.computeIfAbsent(bucket,
             k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
@@ -425,7 +420,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       tx.finishLeaderAggregationJob(job.jobId(), now());
       return null;
     });
-    skipped.forEach((e, n) -> rejected.merge(e, n, Integer::sum));
     if (LOG.isDebugEnabled()) {
       StringBuilder why = new StringBuilder();
       rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));

@@ -40,11 +40,6 @@ final class PingPong {
     return out;
   }
 
-  /** Returns a copy of the VDAF application context. */
-  byte[] ctx() {
-    return ctx.clone();
-  }
-
   /** A report's state after a transition (VDAF-20 "Ping-Pong Topology": State). */
   sealed interface State permits Continued, FinishedWithOutbound, Finished, Rejected {}
 
