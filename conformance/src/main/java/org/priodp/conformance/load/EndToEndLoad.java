@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
+import org.priodp.aggregator.cli.DaemonThreads;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDp;
 import org.priodp.aggregator.client.CollectionResult;
@@ -157,9 +158,11 @@ public final class EndToEndLoad {
       leader.start(leaderPort);
       LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
       LeaderAggregationDriver driver = new LeaderAggregationDriver(leaderStore, keys, peer,
-          List.of(leaderTask), Clock.systemUTC(), new LeaderAggregationDriver.Options(jobSize,
-              d.minJobSize(), d.leaseDuration(), d.maxAttempts(), d.retryDelay(), d.workers(),
-              d.pollInterval()), LeaderAggregationDriver.defaultOwner());
+          List.of(leaderTask), Clock.systemUTC(), new SecureRandom(),
+          new DaemonThreads("priodp-leader-aggregation"),
+          new LeaderAggregationDriver.Options(jobSize, d.minJobSize(), d.leaseDuration(),
+              d.maxAttempts(), d.retryDelay(), d.workers(), d.pollInterval()),
+          LeaderAggregationDriver.defaultOwner());
       driver.start();
       try {
         return measure(vdaf, reports, uploaders, perRequest, leaderTask, clientTask,

@@ -155,6 +155,10 @@ public final class ServeCommand implements PrioDpSubcommand {
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
 
+  /** Hears of each noised share persisted before its release: none (replaceable in tests). */
+  org.priodp.aggregator.core.ReleaseObserver releaseObserver =
+      org.priodp.aggregator.core.ReleaseObserver.NONE;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     // 1. options, without touching the outside world
@@ -195,7 +199,8 @@ public final class ServeCommand implements PrioDpSubcommand {
     // 3. the store, then the socket
     JdbcAggregateShareStore store = openStore(dbProperties);
     HelperServer server = HelperServer.serving(tasks, store, RandomSource.secure(),
-        asyncAggregation, org.priodp.aggregator.server.UploadHandler.of(store), helperPeer());
+        asyncAggregation, org.priodp.aggregator.server.UploadHandler.of(store), helperPeer(),
+        releaseObserver);
     server.handler().aggregationJobs().ifPresent(j -> {
       var hpkeKey = j.service().keys().ensureActive();
       LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
@@ -267,7 +272,8 @@ public final class ServeCommand implements PrioDpSubcommand {
       leaderAggregation = new org.priodp.aggregator.core.LeaderAggregationDriver(store,
           server.handler().aggregationJobs().get().service().keys(),
           helperPeer(),
-          routes.leaderTasks(), java.time.Clock.systemUTC(),
+          routes.leaderTasks(), java.time.Clock.systemUTC(), new java.security.SecureRandom(),
+          new DaemonThreads("priodp-leader-aggregation"),
           new org.priodp.aggregator.core.LeaderAggregationDriver.Options(jobSize, 1, lease,
               defaults.maxAttempts(), defaults.retryDelay(), workers, defaults.pollInterval()),
           org.priodp.aggregator.core.LeaderAggregationDriver.defaultOwner());

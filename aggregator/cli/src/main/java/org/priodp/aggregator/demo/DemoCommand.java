@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.priodp.aggregator.cli.DaemonThreads;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
 import org.priodp.aggregator.client.CollectionResult;
@@ -205,7 +206,8 @@ public final class DemoCommand implements PrioDpSubcommand {
         LeaderAggregationDriver.Options defaults = LeaderAggregationDriver.Options.defaults();
         driver = new LeaderAggregationDriver(leaderStore,
             s.leader().handler().aggregationJobs().orElseThrow().service().keys(), peer,
-            List.of(leaderTask), Clock.systemUTC(),
+            List.of(leaderTask), Clock.systemUTC(), random,
+            new DaemonThreads("priodp-leader-aggregation"),
             new LeaderAggregationDriver.Options(defaults.jobSize(), 1, defaults.leaseDuration(),
                 defaults.maxAttempts(), Duration.ofSeconds(1), defaults.workers(),
                 Duration.ofMillis(100)),

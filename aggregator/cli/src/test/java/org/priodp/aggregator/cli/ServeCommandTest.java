@@ -77,11 +77,15 @@ class ServeCommandTest {
     assertTrue(err.toString().contains("tasks[0].dp_strategy.epsilon"), err.toString());
   }
 
-  private Process startServer(Path config, Path db, Path log, String... jvmFlags) throws Exception {
+  private Process startServer(Path config, Path db, Path log) throws Exception {
+    return startServer(PrioDp.class, config, db, log);
+  }
+
+  /** Starts {@code serve} in a JVM whose main class is {@code main}. */
+  private Process startServer(Class<?> main, Path config, Path db, Path log) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
         "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC"));
-    cmd.addAll(List.of(jvmFlags));
-    cmd.addAll(List.of("org.priodp.aggregator.cli.PrioDp", "serve", "--config", config.toString(),
+    cmd.addAll(List.of(main.getName(), "serve", "--config", config.toString(),
         "--port", "0", "--db", "jdbc:sqlite:" + db));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -208,8 +212,8 @@ class ServeCommandTest {
 
   /**
    * Crashes the server at the worst moment, deterministically: after the batch's noise is
-   * persisted and before any sealed share exists (fault injection halts the JVM there, like
-   * SIGKILL). The restarted server must seal and release exactly that persisted noise, draw
+   * persisted and before any sealed share exists (the test main {@link HaltAfterNoisePersisted}
+   * halts the JVM there, like SIGKILL). The restarted server must seal and release exactly that persisted noise, draw
    * nothing new, and answer repeats with the same bytes.
    */
   @Test
@@ -225,8 +229,7 @@ class ServeCommandTest {
     AggregateShareReq req = f.request(0, 2);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
 
-    Process crashing = startServer(config, db, log,
-        "-Dpriodp.faultInjection.haltAfterNoisePersisted=true");
+    Process crashing = startServer(HaltAfterNoisePersisted.class, config, db, log);
     int port = awaitPort(crashing);
     assertThrows(java.io.IOException.class,
         () -> client.send(post(port, f, req), HttpResponse.BodyHandlers.ofByteArray()),

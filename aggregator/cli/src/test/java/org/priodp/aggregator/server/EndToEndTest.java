@@ -123,7 +123,9 @@ class EndToEndTest {
     keys.ensureActive();
     leader.start(leaderPort);
     driver = new LeaderAggregationDriver(leaderStore, keys, peer, leaderTasks,
-        Clock.systemUTC(), LeaderAggregationDriver.Options.defaults(),
+        Clock.systemUTC(), new java.security.SecureRandom(),
+        new org.priodp.aggregator.cli.DaemonThreads("priodp-leader-aggregation"),
+        LeaderAggregationDriver.Options.defaults(),
         LeaderAggregationDriver.defaultOwner());
     driver.start();
   }

@@ -1,6 +1,5 @@
 package org.priodp.aggregator.core;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,17 +18,9 @@ import org.priodp.aggregator.dap.AggregationJobResp;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.ByteString;
-import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapError;
-import org.priodp.aggregator.dap.InputShareAad;
-import org.priodp.aggregator.dap.InputShareEncryption;
-import org.priodp.aggregator.dap.Interval;
-import org.priodp.aggregator.dap.PingPongMessage;
-import org.priodp.aggregator.dap.PlaintextInputShare;
 import org.priodp.aggregator.dap.ReportError;
-import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.dap.ReportShare;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.VerifyInit;
 import org.priodp.aggregator.dap.VerifyResp;
@@ -38,9 +29,7 @@ import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
-import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.datastore.TaskTransaction;
-import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
 
@@ -53,22 +42,17 @@ import org.priodp.vdaf.Prio3;
  * {@code continue} whose payload is the ping-pong {@code finish} message carrying the verifier
  * message, and its output share is committed at initialization.
  *
- * <p>Job-level checks refuse with {@link DapRefusal}: a task without a VDAF verification key or a
+ * <p>Job-level checks refuse with {@link Refusal}: a task without a VDAF verification key or a
  * verification_key_id that names none of the task's keys (invalidMessage), an unknown aggregation
  * job extension (unsupportedExtension), a leader_selected_batch_id missing in leader-selected mode
  * or present in time-interval mode (invalidMessage), a non-empty aggregation parameter
  * (invalidAggregationParameter; Prio3's is empty). Per-report failures are values: a VerifyResp
  * {@code reject} with the ReportError.
  *
- * <p>Per report: the Helper's input share is opened with the key named by its config id, active
- * or retired; an unknown config id or a failed open is {@code hpke_decrypt_error} (DAP-18 "Input
- * Share Decryption" names that one error for both; {@code hpke_unknown_config_id} is an upload
- * error). Then: an undecodable plaintext, public share or input share is {@code invalid_message};
- * a time beyond now plus the clock skew is {@code report_too_early}; before or after the
- * task_interval is {@code task_not_started} or {@code task_expired}; any report extension
- * (this aggregator recognizes none), a repeated type or a bad order is {@code invalid_message};
- * a failed VDAF verification, including a leader message that is not a ping-pong initialize, is
- * {@code vdaf_verify_error}.
+ * <p>Per report: the {@link ReportIntake} the Leader shares (decryption, validation, Prio3's
+ * {@code verify_init}, each failure a report error), then the Helper's {@link
+ * PingPong#helperInitialized} on the Leader's message, whose failure, including a message that is
+ * not a ping-pong initialize, is {@code vdaf_verify_error}.
  *
  * <p>Commitment: in one task transaction per job (serialized with every other job of the task,
  * across processes), a report whose ID was committed before is {@code report_replayed}, one
@@ -84,12 +68,11 @@ public final class AggregationJobService {
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
   private static final byte[] ID_LABEL =
       "prio-dp aggregation job id v1".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] CTX_PREFIX = "dap-18".getBytes(StandardCharsets.US_ASCII);
 
   private final AggregateShareStore store;
   private final HelperHpkeKeys keys;
   private final Clock clock;
-  private final Duration clockSkew;
+  private final ReportIntake intake;
 
   /** Creates the service over a store and key ring, tolerating {@code clockSkew}. */
   public AggregationJobService(AggregateShareStore store, HelperHpkeKeys keys, Clock clock,
@@ -97,10 +80,7 @@ public final class AggregationJobService {
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.clockSkew = Objects.requireNonNull(clockSkew, "clockSkew");
-    if (clockSkew.isNegative()) {
-      throw new IllegalArgumentException("clock skew must not be negative");
-    }
+    this.intake = new ReportIntake(keys, clock, clockSkew);
   }
 
   /** Returns the key ring. */
@@ -124,13 +104,6 @@ public final class AggregationJobService {
         AggregationJobId.LENGTH));
   }
 
-  /** Returns the VDAF application context {@code "dap-18" || task_id}. */
-  static byte[] ctx(TaskId taskId) {
-    byte[] out = Arrays.copyOf(CTX_PREFIX, CTX_PREFIX.length + TaskId.LENGTH);
-    System.arraycopy(taskId.bytes(), 0, out, CTX_PREFIX.length, TaskId.LENGTH);
-    return out;
-  }
-
   /** Returns the clock's instant at the store's millisecond precision. */
   private java.time.Instant now() {
     return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
@@ -143,35 +116,35 @@ public final class AggregationJobService {
 
   /**
    * Applies the job-level checks of DAP-18 "Helper Initialization" and returns the batch bucket
-   * of a leader-selected job (empty in time-interval mode); throws {@link DapRefusal}.
+   * of a leader-selected job (empty in time-interval mode); throws {@link Refusal}.
    */
   public Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req) {
     TaskId taskId = task.taskId();
     if (!task.canAggregate()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "this task has no vdaf_verify_key"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "this task has no vdaf_verify_key"
           + " configured on the Helper, so it cannot aggregate");
     }
     if (task.vdafVerifyKey(req.verificationKeyId()).isEmpty()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
           + req.verificationKeyId() + " names no VDAF verification key of the task");
     }
     for (AggregationJobExtension e : req.extensions()) {
       if (e.extensionType() != AggregationJobExtension.LEADER_SELECTED_BATCH_ID) {
-        throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "aggregation job extension"
+        throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "aggregation job extension"
             + " type " + e.extensionType() + " is not supported");
       }
     }
     Optional<BatchId> batchId = req.leaderSelectedBatchId();
     if (task.configuration().batchMode() == BatchMode.LEADER_SELECTED && batchId.isEmpty()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "a leader-selected task needs the"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a leader-selected task needs the"
           + " leader_selected_batch_id aggregation job extension");
     }
     if (task.configuration().batchMode() == BatchMode.TIME_INTERVAL && batchId.isPresent()) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"
           + " allowed in a time-interval task");
     }
     if (req.aggParam().length() != 0) {
-      throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "Prio3 takes an empty"
+      throw Refusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "Prio3 takes an empty"
           + " aggregation parameter");
     }
     return batchId;
@@ -201,7 +174,7 @@ public final class AggregationJobService {
   /**
    * Runs the job to its response and stores it (synchronous handling, or the background step of
    * an accepted job); returns the stored job, which for a repeated request is the existing one.
-   * A DapRefusal raised after {@link #accept} is stored as the job's failure and rethrown.
+   * A Refusal raised after {@link #accept} is stored as the job's failure and rethrown.
    */
   public AggregationJobRecord initialize(TaskDefinition task, AggregationJobInitReq req,
       ByteString requestDigest) {
@@ -214,13 +187,11 @@ public final class AggregationJobService {
     }
     byte[] verifyKey = task.vdafVerifyKey(req.verificationKeyId()).orElseThrow();
     List<Prepared> prepared = new ArrayList<>(req.verifyInits().size());
-    Map<Integer, HelperHpkeKey> keyCache = new LinkedHashMap<>();
-    for (HelperHpkeKey k : keys.all()) {
-      keyCache.put(k.config().id().value(), k);
-    }
     Prio3 prio3 = new Prio3(task.variant());
+    ReportIntake.Job reports = intake.job(task, prio3, verifyKey);
+    PingPong pingPong = new PingPong(prio3, taskId);
     for (VerifyInit v : req.verifyInits()) {
-      prepared.add(prepare(task, prio3, verifyKey, keyCache, v));
+      prepared.add(prepare(reports, pingPong, v));
     }
     return store.inTaskTransaction(taskId, tx -> {
       Optional<AggregationJobRecord> again = tx.aggregationJob(id);
@@ -238,7 +209,7 @@ public final class AggregationJobService {
   }
 
   /** Stores a failure of a pending job (asynchronous handling). */
-  public void fail(TaskId taskId, AggregationJobId id, DapRefusal refusal) {
+  public void fail(TaskId taskId, AggregationJobId id, Refusal refusal) {
     store.inTaskTransaction(taskId, tx -> {
       tx.aggregationJob(id).filter(j -> j.state() == AggregationJobRecord.State.PENDING)
           .ifPresent(j -> tx.putAggregationJob(j.failed(refusal.error().type(),
@@ -260,32 +231,32 @@ public final class AggregationJobService {
     TaskId taskId = task.taskId();
     AggregationJobRecord job = store.aggregationJob(taskId, id)
         .filter(j -> j.state() != AggregationJobRecord.State.ABANDONED)
-        .orElseThrow(() -> DapRefusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
+        .orElseThrow(() -> Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
             "no such aggregation job"));
     if (req.step() == 0) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "a continuation step must not be 0");
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a continuation step must not be 0");
     }
     if (req.step() == job.step()) {
       if (!job.stepDigest().equals(requestDigest)) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "step " + req.step() + " was"
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "step " + req.step() + " was"
             + " already handled for a different request; a job cannot be rewound");
       }
       return job;
     }
     if (req.step() == job.step() + 1) {
       if (job.state() != AggregationJobRecord.State.READY) {
-        throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job is not ready for step "
+        throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job is not ready for step "
             + req.step());
       }
       if (!req.verifyContinues().isEmpty()) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "report "
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "report "
             + req.verifyContinues().get(0).reportId().toBase64Url() + " is not awaiting"
             + " continuation: Prio3 verification finishes at initialization");
       }
-      throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job has no report awaiting"
+      throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job has no report awaiting"
           + " continuation: Prio3 verification finishes at initialization");
     }
-    throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
+    throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
         + ", the request is for step " + req.step());
   }
 
@@ -343,80 +314,25 @@ public final class AggregationJobService {
   private record Prepared(ReportId reportId, long time, ReportError error, FieldVector outShare,
       byte[] outbound) {}
 
-  private Prepared prepare(TaskDefinition task, Prio3 prio3, byte[] verifyKey,
-      Map<Integer, HelperHpkeKey> keyCache, VerifyInit v) {
-    ReportShare rs = v.reportShare();
-    ReportId reportId = rs.reportId();
-    long time = rs.reportMetadata().time().value();
-    HelperHpkeKey key = keyCache.get(rs.encryptedInputShare().configId().value());
-    if (key == null) {
-      return reject(reportId, time, ReportError.HPKE_DECRYPT_ERROR);
+  /**
+   * Runs the shared intake and then the Helper's ping-pong initialization on the Leader's message
+   * (DAP-18 "Helper Initialization").
+   */
+  private static Prepared prepare(ReportIntake.Job reports, PingPong pingPong, VerifyInit v) {
+    ReportIntake.Outcome in = reports.prepare(v.reportShare());
+    if (in instanceof ReportIntake.Rejected r) {
+      return reject(r.reportId(), r.time(), r.error());
     }
-    PlaintextInputShare plaintext;
-    try {
-      plaintext = InputShareEncryption.open(key.config(), HelperHpkeKeys.keyPair(key),
-          task.role(), InputShareAad.of(task.taskId(), task.configuration(), rs),
-          rs.encryptedInputShare());
-    } catch (HpkeException | RuntimeException e) {
-      if (e instanceof DapDecodeException) {
-        return reject(reportId, time, ReportError.INVALID_MESSAGE);
-      }
-      return reject(reportId, time, ReportError.HPKE_DECRYPT_ERROR);
+    ReportIntake.Prepared p = (ReportIntake.Prepared) in;
+    if (pingPong.helperInitialized(p.init(), v.payload().toByteArray())
+        instanceof PingPong.FinishedWithOutbound f) {
+      return new Prepared(p.reportId(), p.time(), null, f.outShare(), f.outbound().encode());
     }
-    Prio3.PublicShare publicShare;
-    Prio3.InputShare inputShare;
-    try {
-      publicShare = prio3.decodePublicShare(rs.publicShare().toByteArray());
-      inputShare = prio3.decodeInputShare(1, plaintext.payload().toByteArray());
-    } catch (IllegalArgumentException e) { // VdafException and DapDecodeException included
-      return reject(reportId, time, ReportError.INVALID_MESSAGE);
-    }
-    if (tooEarly(task, time)) {
-      return reject(reportId, time, ReportError.REPORT_TOO_EARLY);
-    }
-    Optional<Interval> ti = task.configuration().taskInterval();
-    if (ti.isPresent()) {
-      if (Long.compareUnsigned(time, ti.get().start().value()) < 0) {
-        return reject(reportId, time, ReportError.TASK_NOT_STARTED);
-      }
-      if (Long.compareUnsigned(time, ti.get().end().value()) >= 0) {
-        return reject(reportId, time, ReportError.TASK_EXPIRED);
-      }
-    }
-    if (ReportExtension.validate(rs.reportMetadata().publicExtensions(),
-        plaintext.privateExtensions(), type -> false).isPresent()) {
-      return reject(reportId, time, ReportError.INVALID_MESSAGE);
-    }
-    byte[] ctx = ctx(task.taskId());
-    try {
-      Prio3.VerifyInitResult init = prio3.verifyInit(verifyKey, ctx, 1, reportId.bytes(),
-          publicShare, inputShare);
-      PingPongMessage inbound = PingPongMessage.decode(v.payload().toByteArray());
-      if (!(inbound instanceof PingPongMessage.Initialize initialize)) {
-        return reject(reportId, time, ReportError.VDAF_VERIFY_ERROR);
-      }
-      Prio3.VerifierShare leaderShare = prio3.decodeVerifierShare(
-          initialize.verifierShare().toByteArray());
-      Prio3.VerifierMessage message = prio3.verifierSharesToMessage(ctx,
-          List.of(leaderShare, init.verifierShare()));
-      FieldVector out = prio3.verifyNext(init.state(), message);
-      byte[] outbound = new PingPongMessage.Finish(message.encode()).encode();
-      return new Prepared(reportId, time, null, out, outbound);
-    } catch (IllegalArgumentException e) { // VdafException, DapDecodeException
-      return reject(reportId, time, ReportError.VDAF_VERIFY_ERROR);
-    }
+    return reject(p.reportId(), p.time(), ReportError.VDAF_VERIFY_ERROR);
   }
 
   private static Prepared reject(ReportId id, long time, ReportError error) {
     return new Prepared(id, time, error, null, null);
-  }
-
-  private boolean tooEarly(TaskDefinition task, long time) {
-    BigInteger reportSeconds = new BigInteger(Long.toUnsignedString(time))
-        .multiply(new BigInteger(Long.toUnsignedString(task.configuration().timePrecision())));
-    BigInteger limit = BigInteger.valueOf(clock.instant().getEpochSecond())
-        .add(BigInteger.valueOf(clockSkew.getSeconds()));
-    return reportSeconds.compareTo(limit) > 0;
   }
 
   private static AggregationJobResp commit(TaskTransaction tx, TaskDefinition task, Prio3 prio3,

@@ -139,7 +139,7 @@ public final class CollectionJobService {
 
   /**
    * Creates the collection job of {@code req} for the Leader task, or returns the existing job of
-   * a byte-identical request; throws {@link DapRefusal} as the class comment lists.
+   * a byte-identical request; throws {@link Refusal} as the class comment lists.
    */
   public CollectionJobRecord create(TaskDefinition task, CollectionJobReq req) {
     Objects.requireNonNull(task, "task");
@@ -150,15 +150,15 @@ public final class CollectionJobService {
     }
     BatchMode mode = task.configuration().batchMode();
     if (req.query().batchMode() != mode) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "query.batch_mode: the task uses "
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "query.batch_mode: the task uses "
           + mode.specName());
     }
     if (req.aggParam().length() != 0) {
-      throw DapRefusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
+      throw Refusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
           + " takes no aggregation parameter, so it must be empty");
     }
     if (!req.extensions().isEmpty()) {
-      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
+      throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
           + " supports no collection job extensions, got type "
           + req.extensions().get(0).extensionType());
     }
@@ -167,12 +167,12 @@ public final class CollectionJobService {
     }
     Interval i = q.batchInterval();
     if (i.duration().value() == 0 || !i.isWellFormed()) {
-      throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval must have a"
+      throw Refusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval must have a"
           + " duration of at least one time_precision unit and must not overflow");
     }
     Optional<Interval> taskInterval = task.configuration().taskInterval();
     if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
-      throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval is not within"
+      throw Refusal.of(DapError.BATCH_INVALID, taskId, "query.batch_interval is not within"
           + " the task_interval extension of the task");
     }
     byte[] request = req.encode();
@@ -200,12 +200,12 @@ public final class CollectionJobService {
       }
       if (tx.collectedIntervalOverlaps(new org.priodp.aggregator.datastore.CollectedInterval(
           i.start().value(), i.end().value()))) {
-        throw DapRefusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps a"
+        throw Refusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps a"
             + " batch that was already collected");
       }
       for (CollectionJobRecord other : tx.collectionJobs(LIVE)) {
         if (overlaps(batchInterval(other), i)) {
-          throw DapRefusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps the"
+          throw Refusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps the"
               + " batch of another collection job");
         }
       }
@@ -426,9 +426,9 @@ public final class CollectionJobService {
       // an aggregation job claimed reports of the batch after the readiness check: it must
       // finish (and the Helper commit them) before the batch is released
       return postpone(leased, Outcome.WAITING);
-    } catch (DapRefusal r) {
-      if (!drawnBefore && (r.error() == DapError.BATCH_MISMATCH
-          || r.error() == DapError.INVALID_BATCH_SIZE)) {
+    } catch (Refusal r) {
+      if (!drawnBefore && (r.is(DapError.BATCH_MISMATCH)
+          || r.is(DapError.INVALID_BATCH_SIZE))) {
         // an aggregation job committed between the reads above and the release: nothing was
         // drawn (the release rolled back), try again later
         return postpone(leased, Outcome.WAITING);

@@ -22,7 +22,8 @@ import org.priodp.aggregator.hpke.HpkeSuite;
  * This aggregator's HPKE keys as kept in the store (DAP-18 "HPKE Configuration Request", "Input
  * Share Decryption"): the active keys are advertised in the HpkeConfigList, newest first; active
  * and retired keys decrypt. {@link #ensureActive} generates a key of the mandatory suite
- * DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM when none is active. Keys are read from
+ * DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM when none is active, its secret derived
+ * (RFC 9180 DeriveKeyPair) from 32 bytes of the injected generator. Keys are read from
  * the store on every call, so a key added or retired by {@code ./prio-dp keys} in another process
  * takes effect without a restart. Thread-safe.
  */
@@ -73,7 +74,11 @@ public final class HelperHpkeKeys {
         throw new IllegalStateException("all 256 HPKE config ids are taken; delete retired keys");
       }
       int id = free.get(random.nextInt(free.size()));
-      HpkeKeyPair kp = new Hpke(HpkeSuite.DAP_MANDATORY).generateKeyPair();
+      // RFC 9180 DeriveKeyPair from 32 bytes of the injected generator: as random as it is
+      byte[] ikm = new byte[32];
+      random.nextBytes(ikm);
+      HpkeKeyPair kp = new Hpke(HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm);
+      java.util.Arrays.fill(ikm, (byte) 0);
       HpkeConfig config = new HpkeConfig(new HpkeConfigId(id), HpkeSuite.DAP_MANDATORY.kem(),
           HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), kp.publicKey());
       HelperHpkeKey key = new HelperHpkeKey(config, ByteString.copyOf(kp.secretKey()),

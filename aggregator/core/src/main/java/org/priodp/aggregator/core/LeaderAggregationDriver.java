@@ -6,11 +6,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.dap.AggregationJobExtension;
 import org.priodp.aggregator.dap.AggregationJobId;
@@ -20,13 +26,8 @@ import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.ByteString;
-import org.priodp.aggregator.dap.InputShareAad;
-import org.priodp.aggregator.dap.InputShareEncryption;
-import org.priodp.aggregator.dap.Interval;
-import org.priodp.aggregator.dap.PingPongMessage;
-import org.priodp.aggregator.dap.PlaintextInputShare;
 import org.priodp.aggregator.dap.Report;
-import org.priodp.aggregator.dap.ReportExtension;
+import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportShare;
 import org.priodp.aggregator.dap.Role;
@@ -36,7 +37,6 @@ import org.priodp.aggregator.dap.VerifyResp;
 import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
-import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
 import org.priodp.field.FieldVector;
@@ -56,14 +56,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Stepping</b> ({@link #stepOnce}): one active job whose lease is free or expired is
  * leased (a fresh token, an expiry) in a short transaction of its own; then, outside any
- * transaction, each report is decoded, the Leader's input share opened with this aggregator's
- * HPKE keys and validated (task_interval, extensions), and the Leader's Prio3 initialization run;
- * a report that fails is rejected here and not sent. The AggregationJobInitReq is a function of
+ * transaction, each report is decoded and goes through the {@link ReportIntake} the Helper shares
+ * (the Leader's input share opened with this aggregator's HPKE keys, validated, Prio3's {@code
+ * verify_init}) and {@link PingPong#leaderInitialized}; a report that fails is rejected here with
+ * its report error (logged, with the counts of each error per job) and not sent. The
+ * AggregationJobInitReq is a function of
  * the job's reports alone (same reports, same order, the task's smallest verification_key_id), so
  * a retry, by this process or by another after a crash, sends identical bytes and the Helper
  * answers from its stored job. The answer must list the same report IDs in the same order (else
  * the job is abandoned); each {@code continue} carrying the ping-pong {@code finish} completes the
- * Leader's verification. Then, in ONE task transaction: the lease token must still be ours (else
+ * Leader's verification ({@link PingPong#leaderContinued}). Then, in ONE task transaction: the
+ * lease token must still be ours (else
  * the work is dropped: another lessee owns the job), reports already in {@code
  * aggregated_reports}, whose bucket was collected or older than the retention cutoff are
  * skipped, the output shares are merged into the same time-interval buckets the Helper writes
@@ -76,7 +79,8 @@ import org.slf4j.LoggerFactory;
  * else a new random batch ID; the request carries it in the
  * leader_selected_batch_id extension and both sides add the job's output shares to that batch's
  * bucket (a batch whose noised share exists counts as collected). Thread-safe; {@link #start}
- * runs workers until {@link #close}.
+ * runs workers on the injected executor until {@link #close}; job and batch IDs and lease tokens
+ * come from the injected random generator, times from the injected clock.
  */
 public final class LeaderAggregationDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderAggregationDriver.class);
@@ -130,30 +134,38 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   }
 
   private final AggregateShareStore store;
-  private final HelperHpkeKeys keys;
   private final HelperPeer peer;
   private final Map<TaskId, TaskDefinition> tasks = new LinkedHashMap<>();
   private final Clock clock;
   private final Options options;
   private final String owner;
-  private final SecureRandom random = new SecureRandom();
+  private final SecureRandom random;
+  private final Executor executor;
+  private final ReportIntake intake;
   private final AtomicBoolean running = new AtomicBoolean();
-  private final List<Thread> workers = new ArrayList<>();
+  private final Set<Thread> looping = ConcurrentHashMap.newKeySet();
+  private volatile CountDownLatch stopped = new CountDownLatch(0);
 
   /**
    * Creates the driver for the Leader tasks among {@code tasks} (others are ignored; a
    * task without a VDAF verification key is skipped with a warning), over the Leader's store
-   * and HPKE keys, calling the Helper through {@code peer}; {@code owner} names this process in
-   * leases.
+   * and HPKE keys, calling the Helper through {@code peer}, reading time from {@code clock},
+   * drawing IDs and lease tokens from {@code random} and running {@link #start}'s workers on
+   * {@code executor}, which must run {@link Options#workers()} tasks at once; {@code owner} names
+   * this process in leases. The Leader tolerates the upload's clock skew ({@link
+   * UploadService#DEFAULT_CLOCK_SKEW}) before a report is too early.
    */
   public LeaderAggregationDriver(AggregateShareStore store, HelperHpkeKeys keys, HelperPeer peer,
-      List<TaskDefinition> tasks, Clock clock, Options options, String owner) {
+      List<TaskDefinition> tasks, Clock clock, SecureRandom random, Executor executor,
+      Options options, String owner) {
     this.store = Objects.requireNonNull(store, "store");
-    this.keys = Objects.requireNonNull(keys, "keys");
     this.peer = Objects.requireNonNull(peer, "peer");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.random = Objects.requireNonNull(random, "random");
+    this.executor = Objects.requireNonNull(executor, "executor");
     this.options = Objects.requireNonNull(options, "options");
     this.owner = Objects.requireNonNull(owner, "owner");
+    this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
     for (TaskDefinition t : tasks) {
       if (t.role() != Role.LEADER) {
         continue;
@@ -186,8 +198,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }
-
-  // ------------------------------------------------------------------ job creation
 
   /** Creates jobs of every task while enough unclaimed reports are pending; returns how many. */
   public int createJobs() {
@@ -236,8 +246,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     return ((BatchSelector.LeaderSelected) BatchSelector.decode(bucket.bytes())).batchId();
   }
 
-  // ------------------------------------------------------------------ stepping
-
   /** Leases one available job and steps it to its end or to a retry; returns what happened. */
   public Outcome stepOnce() {
     Optional<LeaderAggregationJob> job = lease();
@@ -265,7 +273,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   }
 
   /** A report after the Leader's initialization, before the Helper's answer. */
-  private record Initialized(ReportId reportId, long time, Prio3.VerifyState state) {}
+  private record Initialized(ReportId reportId, long time, PingPong.Continued state) {}
 
   /** Steps a job this driver leased ({@link #lease}); returns what happened. */
   public Outcome step(LeaderAggregationJob job) {
@@ -323,14 +331,11 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     Prio3 prio3 = new Prio3(task.variant());
     int keyId = task.vdafVerifyKeyIds().iterator().next();
     byte[] verifyKey = task.vdafVerifyKey(keyId).orElseThrow();
-    byte[] ctx = AggregationJobService.ctx(taskId);
-    Map<Integer, HelperHpkeKey> keyCache = new LinkedHashMap<>();
-    for (HelperHpkeKey k : keys.all()) {
-      keyCache.put(k.config().id().value(), k);
-    }
+    ReportIntake.Job reports = intake.job(task, prio3, verifyKey);
+    PingPong pingPong = new PingPong(prio3, taskId);
     List<VerifyInit> inits = new ArrayList<>();
     List<Initialized> initialized = new ArrayList<>();
-    int rejected = 0;
+    Map<ReportError, Integer> rejected = new EnumMap<>(ReportError.class);
     // Reports of a batch the Leader already released are never sent: the Helper would commit
     // them to a bucket the Leader's released share does not count. Read after this job was
     // claimed, so a release that committed before the claim is seen here, and one that comes
@@ -345,19 +350,14 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         && store.noisedShare(taskId, job.batch().get()).isPresent();
     for (LeaderJobReport r : store.leaderJobReports(taskId, job.jobId())) {
       if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
-        rejected++; // batch_collected
+        reject(rejected, r.reportId(), ReportError.BATCH_COLLECTED);
         continue;
       }
       if (dropBelow.isPresent() && Long.compareUnsigned(r.time(), dropBelow.get()) < 0) {
-        rejected++; // report_dropped
+        reject(rejected, r.reportId(), ReportError.REPORT_DROPPED);
         continue;
       }
-      Optional<Initialized> ok = initialize(task, prio3, verifyKey, ctx, keyCache, r, inits);
-      if (ok.isPresent()) {
-        initialized.add(ok.get());
-      } else {
-        rejected++;
-      }
+      initialize(reports, pingPong, r, inits, rejected).ifPresent(initialized::add);
     }
     List<FieldVector> outShares = new ArrayList<>();
     List<Initialized> accepted = new ArrayList<>();
@@ -373,12 +373,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
       for (int i = 0; i < initialized.size(); i++) {
         Initialized in = initialized.get(i);
-        Optional<FieldVector> out = finish(prio3, in, resp.verifyResps().get(i));
+        Optional<FieldVector> out = finish(pingPong, in, resp.verifyResps().get(i), rejected);
         if (out.isPresent()) {
           accepted.add(in);
           outShares.add(out.get());
-        } else {
-          rejected++;
         }
       }
     }
@@ -422,8 +420,13 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       tx.finishLeaderAggregationJob(job.jobId(), now());
       return null;
     });
-    LOG.debug("aggregation job {}: {} reports counted, {} rejected", job.jobId().toBase64Url(),
-        counted[0], rejected);
+    if (LOG.isDebugEnabled()) {
+      StringBuilder why = new StringBuilder();
+      rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));
+      LOG.debug("aggregation job {}: {} reports counted, {} rejected{}",
+          job.jobId().toBase64Url(), counted[0],
+          rejected.values().stream().mapToInt(Integer::intValue).sum(), why);
+    }
     return Outcome.FINISHED;
   }
 
@@ -437,90 +440,91 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     return false;
   }
 
-  /**
-   * Decodes, decrypts and validates one report and runs the Leader's Prio3 initialization; adds
-   * its VerifyInit to {@code inits} and returns it, or returns empty if the Leader rejects it.
-   */
-  private Optional<Initialized> initialize(TaskDefinition task, Prio3 prio3, byte[] verifyKey,
-      byte[] ctx, Map<Integer, HelperHpkeKey> keyCache, LeaderJobReport stored,
-      List<VerifyInit> inits) {
-    try {
-      Report report = Report.decode(stored.report().toByteArray());
-      ReportShare mine = report.leaderReportShare();
-      ReportId id = mine.reportId();
-      long time = mine.reportMetadata().time().value();
-      if (!id.equals(stored.reportId())) {
-        return Optional.empty();
-      }
-      HelperHpkeKey key = keyCache.get(mine.encryptedInputShare().configId().value());
-      if (key == null) {
-        return Optional.empty(); // hpke_unknown_config_id
-      }
-      PlaintextInputShare plaintext = InputShareEncryption.open(key.config(),
-          HelperHpkeKeys.keyPair(key), Role.LEADER,
-          InputShareAad.of(task.taskId(), task.configuration(), mine),
-          mine.encryptedInputShare());
-      Optional<Interval> ti = task.configuration().taskInterval();
-      if (ti.isPresent() && (Long.compareUnsigned(time, ti.get().start().value()) < 0
-          || Long.compareUnsigned(time, ti.get().end().value()) >= 0)) {
-        return Optional.empty(); // task_not_started / task_expired
-      }
-      if (ReportExtension.validate(mine.reportMetadata().publicExtensions(),
-          plaintext.privateExtensions(), type -> false).isPresent()) {
-        return Optional.empty(); // invalid_message
-      }
-      Prio3.PublicShare publicShare = prio3.decodePublicShare(mine.publicShare().toByteArray());
-      Prio3.InputShare inputShare = prio3.decodeInputShare(0, plaintext.payload().toByteArray());
-      Prio3.VerifyInitResult init = prio3.verifyInit(verifyKey, ctx, 0, id.bytes(), publicShare,
-          inputShare);
-      inits.add(new VerifyInit(report.helperReportShare(),
-          new PingPongMessage.Initialize(init.verifierShare().encode()).encode()));
-      return Optional.of(new Initialized(id, time, init.state()));
-    } catch (org.priodp.aggregator.hpke.HpkeException | RuntimeException e) {
-      // undecodable report, failed open, bad shares: rejected here, never sent
-      LOG.debug("report {} rejected by the Leader: {}", stored.reportId().toBase64Url(),
-          e.toString());
-      return Optional.empty();
-    }
+  /** Counts a report the Leader rejects with {@code error} and logs it. */
+  private static void reject(Map<ReportError, Integer> rejected, ReportId reportId,
+      ReportError error) {
+    LOG.debug("report {} rejected by the Leader: {}", reportId.toBase64Url(), error.specName());
+    rejected.merge(error, 1, Integer::sum);
   }
 
   /**
-   * Finishes the Leader's verification with the Helper's answer (VDAF-20 ping-pong: having sent
-   * initialize, the Leader receives finish(verifier_message)); empty if the Helper rejected the
-   * report or its answer does not verify.
+   * Decodes one claimed report and runs the Leader's initialization (DAP-18 "Leader
+   * Initialization"): the shared {@link ReportIntake}, then {@link PingPong#leaderInitialized};
+   * adds its VerifyInit to {@code inits} and returns it, or counts its report error in {@code
+   * rejected} and returns empty (a stored report that does not decode, or whose Leader share
+   * names another report, is {@code invalid_message}).
    */
-  private static Optional<FieldVector> finish(Prio3 prio3, Initialized in, VerifyResp resp) {
-    if (!(resp.result() instanceof VerifyResp.Continue c)) {
-      return Optional.empty(); // reject, or finish without the verifier message
-    }
+  private static Optional<Initialized> initialize(ReportIntake.Job reports, PingPong pingPong,
+      LeaderJobReport stored, List<VerifyInit> inits, Map<ReportError, Integer> rejected) {
+    Report report;
     try {
-      PingPongMessage m = PingPongMessage.decode(c.payload().toByteArray());
-      if (!(m instanceof PingPongMessage.Finish f)) {
-        return Optional.empty();
-      }
-      return Optional.of(prio3.verifyNext(in.state(),
-          prio3.decodeVerifierMessage(f.verifierMessage().toByteArray())));
-    } catch (IllegalArgumentException e) { // VdafException, DapDecodeException
+      report = Report.decode(stored.report().toByteArray());
+    } catch (IllegalArgumentException e) { // DapDecodeException
+      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
       return Optional.empty();
     }
+    ReportShare mine = report.leaderReportShare();
+    if (!mine.reportId().equals(stored.reportId())) {
+      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
+      return Optional.empty();
+    }
+    ReportIntake.Outcome in = reports.prepare(mine);
+    if (in instanceof ReportIntake.Rejected r) {
+      reject(rejected, r.reportId(), r.error());
+      return Optional.empty();
+    }
+    PingPong.Continued state = pingPong.leaderInitialized(((ReportIntake.Prepared) in).init());
+    inits.add(new VerifyInit(report.helperReportShare(), state.outbound().encode()));
+    return Optional.of(new Initialized(in.reportId(), in.time(), state));
   }
 
-  // ------------------------------------------------------------------ background loop
+  /**
+   * Finishes the Leader's verification with the Helper's answer (DAP-18 "Leader
+   * Initialization"): a {@code continue} whose payload {@link PingPong#leaderContinued} finishes
+   * gives the output share; otherwise the report is counted in {@code rejected} with the
+   * Helper's report error, or {@code vdaf_verify_error} when the answer does not verify (a
+   * {@code finish} without the verifier message included), and empty is returned.
+   */
+  private static Optional<FieldVector> finish(PingPong pingPong, Initialized in, VerifyResp resp,
+      Map<ReportError, Integer> rejected) {
+    if (resp.result() instanceof VerifyResp.Reject r) {
+      reject(rejected, in.reportId(), r.reportError());
+      return Optional.empty();
+    }
+    if (resp.result() instanceof VerifyResp.Continue c && pingPong.leaderContinued(in.state(),
+        c.payload().toByteArray()) instanceof PingPong.Finished f) {
+      return Optional.of(f.outShare());
+    }
+    reject(rejected, in.reportId(), ReportError.VDAF_VERIFY_ERROR);
+    return Optional.empty();
+  }
 
-  /** Starts the worker threads: each creates jobs, steps jobs until idle, then sleeps. */
+  /**
+   * Starts {@link Options#workers()} workers on the executor: each creates jobs, steps jobs until
+   * idle, then sleeps.
+   */
   public synchronized void start() {
     if (!running.compareAndSet(false, true)) {
       throw new IllegalStateException("already started");
     }
+    stopped = new CountDownLatch(options.workers());
     for (int i = 0; i < options.workers(); i++) {
-      Thread t = new Thread(this::loop, "priodp-leader-aggregation-" + i);
-      t.setDaemon(true);
-      workers.add(t);
-      t.start();
+      executor.execute(this::loop);
     }
   }
 
   private void loop() {
+    Thread self = Thread.currentThread();
+    looping.add(self);
+    try {
+      work();
+    } finally {
+      looping.remove(self);
+      stopped.countDown();
+    }
+  }
+
+  private void work() {
     while (running.get()) {
       try {
         createJobs();
@@ -550,21 +554,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     if (!running.compareAndSet(true, false)) {
       return;
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    for (Thread t : workers) {
-      try {
-        long left = deadline - System.nanoTime();
-        if (left > 0) {
-          t.join(Math.max(1, left / 1_000_000));
-        }
-        if (t.isAlive()) {
-          t.interrupt();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    try {
+      if (!stopped.await(10, TimeUnit.SECONDS)) {
+        looping.forEach(Thread::interrupt);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    workers.clear();
   }
 }

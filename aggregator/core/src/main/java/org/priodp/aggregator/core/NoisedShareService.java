@@ -63,26 +63,29 @@ import org.priodp.noise.RandomSource;
  * releases the merged share as is; a DP task never does. Thread-safe.
  */
 public final class NoisedShareService {
-  /**
-   * Fault injection for crash tests, off unless the system property
-   * {@code priodp.faultInjection.haltAfterNoisePersisted} is {@code true}: the process halts
-   * right after a batch's noised share is persisted and before it is sealed and released.
-   */
-  static final boolean HALT_AFTER_NOISE_PERSISTED =
-      Boolean.getBoolean("priodp.faultInjection.haltAfterNoisePersisted");
-
   private static final int STRIPES = 64;
   private final AggregateShareStore store;
   private final RandomSource rnd;
   private final Clock clock;
+  private final ReleaseObserver observer;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final AtomicLong draws = new AtomicLong();
 
   /** Creates the service over a store, a noise source (used under a lock) and a clock. */
   public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock) {
+    this(store, rnd, clock, ReleaseObserver.NONE);
+  }
+
+  /**
+   * Creates the service as {@link #NoisedShareService(AggregateShareStore, RandomSource, Clock)}
+   * that tells {@code observer} of every noised share persisted before its release.
+   */
+  public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock,
+      ReleaseObserver observer) {
     this.store = Objects.requireNonNull(store, "store");
     this.rnd = Objects.requireNonNull(rnd, "rnd");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.observer = Objects.requireNonNull(observer, "observer");
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -108,7 +111,7 @@ public final class NoisedShareService {
 
   /**
    * Returns the released share for the request, creating it (noise drawn once, then sealed) if
-   * this is the first time; throws {@link DapRefusal} for a request the spec says to refuse.
+   * this is the first time; throws {@link Refusal} for a request the spec says to refuse.
    */
   public ReleasedAggregateShare release(TaskDefinition task, AggregateShareReq req) {
     return release(task, req, tx -> true);
@@ -156,11 +159,7 @@ public final class NoisedShareService {
       }
       NoisedAggregateShare share = store.inTaskTransaction(taskId,
           tx -> noisedShareOnce(tx, task, req, batch, digest, mayDraw));
-      if (HALT_AFTER_NOISE_PERSISTED) {
-        // crash-test fault injection: die like SIGKILL (no shutdown hooks) at the one point
-        // where noise is persisted but no sealed share is
-        Runtime.getRuntime().halt(137);
-      }
+      observer.noisePersisted(taskId, batch);
       return seal(task, req, batch, digest, share);
     } finally {
       lock.unlock();
@@ -186,7 +185,7 @@ public final class NoisedShareService {
       Interval i = t.batchInterval();
       CollectedInterval r = new CollectedInterval(i.start().value(), i.end().value());
       if (tx.collectedIntervalOverlaps(r)) {
-        throw DapRefusal.of(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
+        throw Refusal.of(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
             + " a batch that was already collected");
       }
       range = Optional.of(r);
@@ -208,7 +207,7 @@ public final class NoisedShareService {
       ByteString digest,
       T value) {
     if (!MessageDigest.isEqual(stored.toByteArray(), digest.toByteArray())) {
-      throw DapRefusal.of(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
+      throw Refusal.of(DapError.BATCH_OVERLAP, task.taskId(), "this batch was already"
           + " collected by a different aggregate share request; only a byte-identical repeat is"
           + " answered");
     }
@@ -220,11 +219,11 @@ public final class NoisedShareService {
     BatchSelector selector = req.batchSelector();
     var mode = task.configuration().batchMode();
     if (selector.batchMode() != mode || req.collectionJobReq().query().batchMode() != mode) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "batch mode: the task uses "
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "batch mode: the task uses "
           + mode.specName());
     }
     if (!selector.isConsistentWith(req.collectionJobReq().query())) {
-      throw DapRefusal.of(DapError.BATCH_INVALID, taskId,
+      throw Refusal.of(DapError.BATCH_INVALID, taskId,
           "batch_selector is not consistent with the query");
     }
     if (selector instanceof BatchSelector.TimeInterval t) {
@@ -232,17 +231,17 @@ public final class NoisedShareService {
       // at least one bucket (a duration of at least one unit).
       Interval i = t.batchInterval();
       if (i.duration().value() == 0 || !i.isWellFormed()) {
-        throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "batch interval must have a"
+        throw Refusal.of(DapError.BATCH_INVALID, taskId, "batch interval must have a"
             + " duration of at least one time_precision unit and must not overflow");
       }
       Optional<Interval> taskInterval = task.configuration().taskInterval();
       if (taskInterval.isPresent() && !i.isWithin(taskInterval.get())) {
-        throw DapRefusal.of(DapError.BATCH_INVALID, taskId, "batch interval is not within the"
+        throw Refusal.of(DapError.BATCH_INVALID, taskId, "batch interval is not within the"
             + " task_interval extension of the task");
       }
     }
     if (!req.collectionJobReq().extensions().isEmpty()) {
-      throw DapRefusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
+      throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
           + " this aggregator supports no collection job extensions, got type "
           + req.collectionJobReq().extensions().get(0).extensionType());
     }
@@ -284,7 +283,7 @@ public final class NoisedShareService {
       if (aggParam == null) {
         aggParam = b.aggregationParameter();
       } else if (!aggParam.equals(b.aggregationParameter())) {
-        throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
+        throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "the batch buckets were aggregated"
             + " with different aggregation parameters");
       }
       byte[] encoded = b.aggregateShare().toByteArray();
@@ -315,20 +314,20 @@ public final class NoisedShareService {
     // Refusals name the failed check, never this aggregator's report count: a batch that is not
     // released must not leak how many reports it holds.
     if (Long.compareUnsigned(m.reportCount(), min) < 0) {
-      throw DapRefusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
+      throw Refusal.of(DapError.INVALID_BATCH_SIZE, taskId, "the batch holds fewer reports"
           + " than the task's minimum batch size " + Long.toUnsignedString(min));
     }
     ByteString aggParam = req.collectionJobReq().aggParam();
     if (m.aggParam() != null && !m.aggParam().equals(aggParam)) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "collection_job_req.agg_param does"
           + " not match the aggregation parameter of the batch");
     }
     if (m.reportCount() != req.reportCount()) {
-      throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
+      throw Refusal.of(DapError.BATCH_MISMATCH, taskId, "report_count differs from this"
           + " aggregator's count for the batch");
     }
     if (!MessageDigest.isEqual(m.checksum(), req.checksum().toByteArray())) {
-      throw DapRefusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
+      throw Refusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
           + " aggregator's checksum for the batch");
     }
     byte[] noised;

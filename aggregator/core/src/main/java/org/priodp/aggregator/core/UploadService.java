@@ -29,7 +29,7 @@ import org.priodp.aggregator.datastore.TaskTransaction;
  * Extensions", "Distributed Systems and Synchronization Concerns"): decides each report of an
  * {@link UploadRequest} for a Leader task and stores the accepted ones in {@code client_reports}
  * until a Leader aggregation job claims them. A task that is not a Leader task is refused with
- * {@link DapRefusal} (unrecognizedTask); everything else is a per-report outcome, in request order.
+ * {@link Refusal} (unrecognizedTask); everything else is a per-report outcome, in request order.
  *
  * <p>Per report, first without the store:
  * <ul>
@@ -135,14 +135,14 @@ public final class UploadService {
 
   /**
    * Decides every report of the upload for the Leader task and stores the accepted new ones in
-   * one task transaction; throws {@link DapRefusal} (unrecognizedTask) for a task that is not a
+   * one task transaction; throws {@link Refusal} (unrecognizedTask) for a task that is not a
    * Leader task.
    */
   public Result upload(TaskDefinition task, UploadRequest request) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(request, "request");
     if (task.role() != Role.LEADER) {
-      throw DapRefusal.of(DapError.UNRECOGNIZED_TASK, task.taskId(), "this aggregator is not"
+      throw Refusal.of(DapError.UNRECOGNIZED_TASK, task.taskId(), "this aggregator is not"
           + " the Leader of the task");
     }
     List<Report> reports = request.reports();

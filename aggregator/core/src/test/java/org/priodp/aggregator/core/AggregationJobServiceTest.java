@@ -37,7 +37,7 @@ class AggregationJobServiceTest {
   Path dir;
 
   private static DapError refusal(Runnable r) {
-    return assertThrows(DapRefusal.class, r::run).error();
+    return assertThrows(Refusal.class, r::run).dapError().orElseThrow();
   }
 
   private static AggregationJobInitReq req(int keyId, byte[] aggParam,

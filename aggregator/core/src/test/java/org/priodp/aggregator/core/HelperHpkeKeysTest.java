@@ -48,4 +48,20 @@ class HelperHpkeKeysTest {
           .contains(first.privateKey().toString()), "toString never shows the private key");
     }
   }
+
+  @Test
+  void theKeyComesFromTheInjectedGenerator() throws Exception {
+    Clock t = Clock.fixed(Instant.ofEpochSecond(1000), ZoneOffset.UTC);
+    HelperHpkeKey[] keys = new HelperHpkeKey[2];
+    for (int i = 0; i < 2; i++) {
+      SecureRandom seeded = SecureRandom.getInstance("SHA1PRNG");
+      seeded.setSeed(new byte[] {4, 2});
+      try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+          dir.resolve("seeded-" + i + ".db"))) {
+        keys[i] = new HelperHpkeKeys(store, seeded, t).add();
+      }
+    }
+    assertEquals(keys[0].config(), keys[1].config(), "the same id and public key");
+    assertEquals(keys[0].privateKey(), keys[1].privateKey());
+  }
 }

@@ -41,7 +41,7 @@ class NoisedShareServiceTest {
   }
 
   private static DapError refusal(Runnable r) {
-    return assertThrows(DapRefusal.class, r::run).error();
+    return assertThrows(Refusal.class, r::run).dapError().orElseThrow();
   }
 
   @Test
@@ -66,6 +66,32 @@ class NoisedShareServiceTest {
       NoisedShareService s = service(store);
       assertArrayEquals(first, s.release(f.task, req).aggregateShare().toByteArray(), "same bytes after restart");
       assertEquals(0, s.noiseDraws());
+    }
+  }
+
+  @Test
+  void theObserverHearsOfPersistedNoiseBeforeAnythingIsSealed() throws Exception {
+    Fixture f = Fixture.laplace(9);
+    AggregateShareReq req = f.request(0, 3);
+    var batch = BatchBuckets.batchIdentifier(req.batchSelector());
+    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("o.db"))) {
+      f.writeBuckets(store, 5);
+      List<String> heard = new ArrayList<>();
+      NoisedShareService crashing = new NoisedShareService(store,
+          RandomSource.seeded(new byte[] {1}), Clock.systemUTC(), (taskId, b) -> {
+            heard.add(taskId.equals(f.taskId) + " " + b.equals(batch) + " noised "
+                + store.noisedShare(f.taskId, batch).isPresent() + " released "
+                + store.releasedShare(f.taskId, batch).isPresent());
+            throw new IllegalStateException("crash");
+          });
+      assertThrows(IllegalStateException.class, () -> crashing.release(f.task, req));
+      assertEquals(List.of("true true noised true released false"), heard);
+      byte[] persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare()
+          .toByteArray();
+      NoisedShareService restarted = service(store);
+      byte[] released = restarted.release(f.task, req).aggregateShare().toByteArray();
+      assertArrayEquals(persisted, f.open(released, req), "the persisted noise is released");
+      assertEquals(0, restarted.noiseDraws(), "nothing drawn again");
     }
   }
 
@@ -143,8 +169,8 @@ class NoisedShareServiceTest {
           try {
             s.release(f.task, f.request(from, from + 16));
             return true;
-          } catch (DapRefusal p) {
-            assertEquals(DapError.BATCH_OVERLAP, p.error());
+          } catch (Refusal p) {
+            assertEquals(DapError.BATCH_OVERLAP, p.dapError().orElseThrow());
             return false;
           }
         }));

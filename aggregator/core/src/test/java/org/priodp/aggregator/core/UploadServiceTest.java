@@ -281,9 +281,9 @@ class UploadServiceTest {
       TaskDefinition helper = new TaskDefinition(leader.taskId(), Role.HELPER,
           leader.configuration(), leader.variant(), leader.dpStrategy(),
           leader.sensitivityRule(), leader.collectorHpkeConfig(), leader.authToken());
-      DapRefusal e = assertThrows(DapRefusal.class, () -> s.upload(helper,
+      Refusal e = assertThrows(Refusal.class, () -> s.upload(helper,
           new UploadRequest(List.of())));
-      assertEquals(DapError.UNRECOGNIZED_TASK, e.error());
+      assertEquals(DapError.UNRECOGNIZED_TASK, e.dapError().orElseThrow());
     }
   }
 
@@ -380,8 +380,7 @@ class UploadServiceTest {
     }
   }
 
-  // ------------------------------------------------------------- two stores, one database
-
+  /** Opens a store of the backend: two opens of one PostgreSQL database, or SQLite files. */
   private JdbcAggregateShareStore open(String backend, String name) {
     if (backend.equals("postgresql")) {
       return JdbcAggregateShareStore.open(System.getenv(PG_ENV));

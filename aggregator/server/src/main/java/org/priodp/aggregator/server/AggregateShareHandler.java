@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.priodp.aggregator.core.DapRefusal;
+import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregateShareId;
@@ -240,7 +240,7 @@ public final class AggregateShareHandler {
       try {
         return route(method, path, query, authorization, contentType,
             body == null ? new byte[0] : body);
-      } catch (DapRefusal r) {
+      } catch (Refusal r) {
         throw DapProblem.of(r);
       }
     } catch (DapProblem p) {
@@ -546,7 +546,7 @@ public final class AggregateShareHandler {
           + " stored request");
     }
     if (stored.get().errorType().isPresent()) {
-      throw DapProblem.dap(DapError.fromType(stored.get().errorType().get()), taskId,
+      throw DapProblem.recorded(stored.get().errorType().get(), taskId,
           stored.get().errorDetail().orElse("the aggregate share request failed"));
     }
     submit(task, stored.get());
@@ -566,7 +566,7 @@ public final class AggregateShareHandler {
       asyncShares.executor().execute(() -> {
         try {
           service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
-        } catch (DapRefusal r) {
+        } catch (Refusal r) {
           store.failShareRequest(task.taskId(), id, r.error().type(), r.detail());
         } catch (RuntimeException e) {
           // stays pending: the next GET or POST starts it again

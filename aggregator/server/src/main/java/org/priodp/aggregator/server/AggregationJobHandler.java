@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.priodp.aggregator.core.AggregationJobService;
-import org.priodp.aggregator.core.DapRefusal;
+import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregationJobContinueReq;
 import org.priodp.aggregator.dap.AggregationJobId;
@@ -150,14 +150,14 @@ public final class AggregationJobHandler {
     try {
       id = AggregationJobId.fromBase64Url(jobSegment);
     } catch (DapDecodeException e) {
-      throw DapRefusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId, "no such aggregation job");
+      throw Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId, "no such aggregation job");
     }
     return switch (method) {
       case "POST" -> continueJob(task, id, contentType, body);
       case "GET" -> get(task, id, query);
       case "DELETE" -> {
         if (!service.abandon(taskId, id)) {
-          throw DapRefusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
+          throw Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
               "no such aggregation job");
         }
         yield new HttpReply(200, Map.of(), new byte[0]);
@@ -195,7 +195,7 @@ public final class AggregationJobHandler {
     async.execute(() -> {
       try {
         service.initialize(task, req, digest);
-      } catch (DapRefusal r) {
+      } catch (Refusal r) {
         service.fail(task.taskId(), id, r);
       } catch (RuntimeException e) {
         // stays pending: a repeated POST of the same request submits it again
@@ -226,15 +226,15 @@ public final class AggregationJobHandler {
     TaskId taskId = task.taskId();
     Integer step = step(query);
     if (step == null) {
-      throw DapRefusal.of(DapError.INVALID_MESSAGE, taskId, "GET on an aggregation job needs"
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "GET on an aggregation job needs"
           + " the step query parameter, e.g. ?step=0");
     }
     AggregationJobRecord job = service.job(taskId, id)
         .filter(j -> j.state() != AggregationJobRecord.State.ABANDONED)
-        .orElseThrow(() -> DapRefusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
+        .orElseThrow(() -> Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
             "no such aggregation job"));
     if (step != job.step()) {
-      throw DapRefusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
+      throw Refusal.of(DapError.STEP_MISMATCH, taskId, "the job is at step " + job.step()
           + ", the request is for step " + step);
     }
     return answer(task, job, step);
@@ -273,8 +273,8 @@ public final class AggregationJobHandler {
         h.put("Retry-After", Integer.toString(retryAfterSeconds));
         yield new HttpReply(200, h, new byte[0]);
       }
-      case FAILED -> throw DapProblem.dap(DapError.fromType(job.errorType().orElseThrow()),
-          task.taskId(), job.errorDetail().orElse("the aggregation job failed"));
+      case FAILED -> throw DapProblem.recorded(job.errorType().orElseThrow(), task.taskId(),
+          job.errorDetail().orElse("the aggregation job failed"));
     };
   }
 

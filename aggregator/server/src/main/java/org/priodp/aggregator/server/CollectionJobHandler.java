@@ -5,11 +5,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.aggregator.core.CollectionJobService;
+import org.priodp.aggregator.core.ProblemType;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.CollectionJobId;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.DapDecodeException;
-import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
@@ -126,19 +126,11 @@ public final class CollectionJobHandler implements TaskResource {
       }
       case FAILED -> {
         String detail = job.errorDetail().orElse("the collection job failed");
-        Optional<DapError> error = job.errorType().flatMap(CollectionJobHandler::error);
-        throw error.isPresent() ? DapProblem.dap(error.get(), task.taskId(), detail)
+        Optional<ProblemType> type = job.errorType().flatMap(ProblemType::ofType);
+        throw type.isPresent() ? DapProblem.of(type.get(), task.taskId(), detail)
             : DapProblem.http(502, "Bad Gateway", detail, task.taskId());
       }
     };
-  }
-
-  private static Optional<DapError> error(String type) {
-    try {
-      return Optional.of(DapError.fromType(type));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 
   /**

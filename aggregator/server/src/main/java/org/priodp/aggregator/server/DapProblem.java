@@ -2,34 +2,44 @@ package org.priodp.aggregator.server;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.priodp.aggregator.core.ProblemType;
+import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.TaskId;
 
 /**
- * A request that fails with an RFC 9457 problem document (DAP-18 "Errors"): a DAP error type
- * (whose "type" is the DAP URN) or a plain HTTP error ("type" {@code about:blank}), the status,
- * a detail for people (never a secret, a share or a noise value), and the task ID when known.
+ * A request that fails with an RFC 9457 problem document (DAP-18 "Errors"): a {@link
+ * ProblemType} (a DAP error, whose "type" is the DAP URN, or a prio-dp type with its own URN) or
+ * a plain HTTP error ("type" {@code about:blank}), the status, a detail for people (never a
+ * secret, a share or a noise value), and the task ID when known. Every refusal of the core
+ * becomes a problem here, in {@link #of(Refusal)}.
  */
 public final class DapProblem extends RuntimeException {
-  private final DapError error;
+  private final ProblemType problemType;
   private final int status;
   private final String title;
   private final TaskId taskId;
 
-  private DapProblem(DapError error, int status, String title, String detail, TaskId taskId) {
+  private DapProblem(ProblemType problemType, int status, String title, String detail,
+      TaskId taskId) {
     super(Objects.requireNonNull(detail, "detail"));
     if (status < 400 || status > 599) {
       throw new IllegalArgumentException("problem status must be 4xx or 5xx, got " + status);
     }
-    this.error = error;
+    this.problemType = problemType;
     this.status = status;
     this.title = Objects.requireNonNull(title, "title");
     this.taskId = taskId;
   }
 
-  /** Returns the problem document of a domain refusal (see {@link #dap}). */
-  public static DapProblem of(org.priodp.aggregator.core.DapRefusal refusal) {
-    return dap(refusal.error(), refusal.taskId().orElse(null), refusal.detail());
+  /** Returns the problem document of a domain refusal: its type's URN, title and status. */
+  public static DapProblem of(Refusal refusal) {
+    return of(refusal.error(), refusal.taskId().orElse(null), refusal.detail());
+  }
+
+  /** Returns the problem document of a problem type (a DAP error or a prio-dp type). */
+  public static DapProblem of(ProblemType type, TaskId taskId, String detail) {
+    return new DapProblem(type, type.status(), type.title(), detail, taskId);
   }
 
   /**
@@ -37,8 +47,17 @@ public final class DapProblem extends RuntimeException {
    * the others.
    */
   public static DapProblem dap(DapError error, TaskId taskId, String detail) {
-    int status = error == DapError.UNRECOGNIZED_TASK ? 404 : 400;
-    return new DapProblem(error, status, titleOf(error), detail, taskId);
+    return of(ProblemType.of(error), taskId, detail);
+  }
+
+  /**
+   * Returns the problem document of a failure a job or request recorded as {@link
+   * ProblemType#type()}; throws IllegalStateException for a recorded type this aggregator does
+   * not know (a server fault).
+   */
+  public static DapProblem recorded(String type, TaskId taskId, String detail) {
+    return of(ProblemType.ofType(type).orElseThrow(() -> new IllegalStateException(
+        "unknown recorded problem type " + type)), taskId, detail);
   }
 
   /** Returns a plain HTTP error (type about:blank) such as 401, 404, 405, 413, 415 or 500. */
@@ -46,30 +65,14 @@ public final class DapProblem extends RuntimeException {
     return new DapProblem(null, status, title, detail, taskId);
   }
 
-  private static String titleOf(DapError e) {
-    return switch (e) {
-      case INVALID_MESSAGE -> "The message could not be parsed or was invalid";
-      case UNRECOGNIZED_TASK -> "Unknown task ID";
-      case UNRECOGNIZED_AGGREGATION_JOB -> "Unknown aggregation job ID";
-      case BATCH_INVALID -> "The batch boundary check for the query failed";
-      case INVALID_BATCH_SIZE -> "The batch holds an invalid number of reports";
-      case INVALID_AGGREGATION_PARAMETER -> "The aggregation parameter is invalid";
-      case BATCH_MISMATCH -> "The aggregators disagree on the reports aggregated in the batch";
-      case STEP_MISMATCH -> "The aggregators disagree on the current step";
-      case BATCH_OVERLAP -> "The query includes reports that were collected in a different batch";
-      case UNSUPPORTED_EXTENSION -> "Unsupported extension";
-      case INVALID_EXTENSION -> "Invalid extension";
-    };
-  }
-
-  /** Returns the DAP error type, or empty for a plain HTTP error. */
+  /** Returns the DAP error type, or empty for a prio-dp type or a plain HTTP error. */
   public Optional<DapError> error() {
-    return Optional.ofNullable(error);
+    return problemType == null ? Optional.empty() : problemType.dapError();
   }
 
-  /** Returns the "type" member: the DAP URN or {@code about:blank}. */
+  /** Returns the "type" member: the problem type's URN or {@code about:blank}. */
   public String type() {
-    return error == null ? "about:blank" : error.urn();
+    return problemType == null ? "about:blank" : problemType.urn();
   }
 
   /** Returns the HTTP status. */

@@ -107,8 +107,21 @@ public final class HelperServer {
   public static HelperServer serving(List<TaskDefinition> tasks, AggregateShareStore store,
       RandomSource rnd, boolean asyncAggregation, TaskResource reports,
       org.priodp.aggregator.core.HelperPeer helperPeer) {
+    return serving(tasks, store, rnd, asyncAggregation, reports, helperPeer,
+        org.priodp.aggregator.core.ReleaseObserver.NONE);
+  }
+
+  /**
+   * Creates a server as {@link #serving(List, AggregateShareStore, RandomSource, boolean,
+   * TaskResource, org.priodp.aggregator.core.HelperPeer)} whose releases of both roles tell
+   * {@code releaseObserver} of each noised share persisted before it is sealed.
+   */
+  public static HelperServer serving(List<TaskDefinition> tasks, AggregateShareStore store,
+      RandomSource rnd, boolean asyncAggregation, TaskResource reports,
+      org.priodp.aggregator.core.HelperPeer helperPeer,
+      org.priodp.aggregator.core.ReleaseObserver releaseObserver) {
     return new HelperServer(withCollection(tasks, store, rnd, asyncAggregation, reports,
-        helperPeer));
+        helperPeer, releaseObserver));
   }
 
 
@@ -146,7 +159,8 @@ public final class HelperServer {
    */
   public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
       boolean asyncAggregation, org.priodp.aggregator.core.HelperPeer helperPeer) {
-    this(withCollection(tasks, store, rnd, asyncAggregation, null, helperPeer));
+    this(withCollection(tasks, store, rnd, asyncAggregation, null, helperPeer,
+        org.priodp.aggregator.core.ReleaseObserver.NONE));
   }
 
   private record Parts(AggregateShareHandler handler, CollectionJobDriver driver) {
@@ -165,8 +179,10 @@ public final class HelperServer {
 
   private static Parts withCollection(List<TaskDefinition> tasks, AggregateShareStore store,
       RandomSource rnd, boolean asyncAggregation, TaskResource reports,
-      org.priodp.aggregator.core.HelperPeer helperPeer) {
-    NoisedShareService shares = new NoisedShareService(store, rnd, Clock.systemUTC());
+      org.priodp.aggregator.core.HelperPeer helperPeer,
+      org.priodp.aggregator.core.ReleaseObserver releaseObserver) {
+    NoisedShareService shares = new NoisedShareService(store, rnd, Clock.systemUTC(),
+        releaseObserver);
     List<TaskDefinition> leaders = TaskRoutes.of(tasks).leaderTasks();
     CollectionJobDriver driver = null;
     CollectionJobHandler collection = null;

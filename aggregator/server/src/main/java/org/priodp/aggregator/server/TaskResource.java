@@ -12,7 +12,7 @@ public interface TaskResource {
   /**
    * Answers one request for a resource of {@code task}; {@code resourceId} is the ID segment of a
    * resource URL (null for the creation URL) and {@code query} the raw query string (or null).
-   * Refuses with {@link DapProblem} or {@link org.priodp.aggregator.core.DapRefusal}.
+   * Refuses with {@link DapProblem} or {@link org.priodp.aggregator.core.Refusal}.
    */
   HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
       String contentType, byte[] body);

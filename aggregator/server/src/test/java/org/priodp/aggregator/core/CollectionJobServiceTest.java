@@ -463,8 +463,8 @@ class CollectionJobServiceTest {
   }
 
   private static void assertRefused(DapError error, Runnable r) {
-    DapRefusal e = assertThrows(DapRefusal.class, r::run);
-    assertEquals(error, e.error(), e.detail());
+    Refusal e = assertThrows(Refusal.class, r::run);
+    assertEquals(error, e.dapError().orElseThrow(), e.detail());
   }
 
   @Test

@@ -47,6 +47,13 @@ import org.priodp.vdaf.Prio3Variant;
  * report counted once. Seeds are printed.
  */
 class LeaderAggregationDriverTest {
+  /** Each of the driver's workers on a daemon thread of its own. */
+  private static final java.util.concurrent.Executor THREADS = r -> {
+    Thread t = new Thread(r, "test-leader-aggregation");
+    t.setDaemon(true);
+    t.start();
+  };
+
   @TempDir
   Path dir;
 
@@ -132,7 +139,7 @@ class LeaderAggregationDriverTest {
           Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMillis(20),
           Duration.ofMillis(200), Duration.ofSeconds(2)));
       return new LeaderAggregationDriver(leaderStore, leaderKeys, peer, List.of(pair.leader),
-          clock, new LeaderAggregationDriver.Options(jobSize, 1, Duration.ofMinutes(1), 5,
+          clock, new SecureRandom(), THREADS, new LeaderAggregationDriver.Options(jobSize, 1, Duration.ofMinutes(1), 5,
               Duration.ofSeconds(1), 2, Duration.ofMillis(100)), "test-" + jobSize);
     }
 
@@ -371,7 +378,8 @@ class LeaderAggregationDriverTest {
         Duration.ofMillis(300), Duration.ofMillis(20), Duration.ofMillis(50),
         Duration.ofSeconds(1)));
     LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, peer,
-        List.of(s.pair.leader), clock, new LeaderAggregationDriver.Options(10, 1,
+        List.of(s.pair.leader), clock, new SecureRandom(), THREADS,
+        new LeaderAggregationDriver.Options(10, 1,
             Duration.ofMinutes(1), 2, Duration.ofSeconds(30), 1, Duration.ofMillis(100)), "t");
     assertEquals(1, d.createJobs());
     assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce());
@@ -395,7 +403,8 @@ class LeaderAggregationDriverTest {
     s.upload(n);
     HttpHelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
     LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, peer,
-        List.of(s.pair.leader), Clock.systemUTC(), new LeaderAggregationDriver.Options(1000, 1,
+        List.of(s.pair.leader), Clock.systemUTC(), new SecureRandom(), THREADS,
+        new LeaderAggregationDriver.Options(1000, 1,
             Duration.ofMinutes(10), 10, Duration.ofSeconds(30), workers, Duration.ofMillis(20)),
         "bench");
     long t0 = System.nanoTime();

@@ -1,0 +1,65 @@
+package org.priodp.aggregator.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.priodp.aggregator.dap.DapError;
+
+/** The two kinds of problem type: DAP's error types and prio-dp's own. */
+class ProblemTypeTest {
+  @Test
+  void everyDapErrorIsAProblemTypeWithItsUrnAndA400Or404() {
+    for (DapError e : DapError.values()) {
+      ProblemType t = ProblemType.of(e);
+      assertEquals(e.urn(), t.urn());
+      assertEquals(e.type(), t.type(), "the token a failed job records, as before");
+      assertEquals(e == DapError.UNRECOGNIZED_TASK ? 404 : 400, t.status(), e.type());
+      assertFalse(t.title().isBlank());
+      assertEquals(Optional.of(e), t.dapError());
+      assertEquals(Optional.of(t), ProblemType.ofType(e.type()), "read back from the token");
+      assertEquals(Optional.of(t), ProblemType.ofType(e.urn()), "read back from the URN");
+    }
+    assertEquals("urn:ietf:params:ppm:dap:error:batchOverlap",
+        ProblemType.of(DapError.BATCH_OVERLAP).urn());
+    assertEquals("The query includes reports that were collected in a different batch",
+        ProblemType.of(DapError.BATCH_OVERLAP).title());
+  }
+
+  @Test
+  void aPrioDpTypeHasItsOwnUrnTitleAndStatus() {
+    ProblemType.PrioDp t = new ProblemType.PrioDp("budgetSpent", "The budget is spent", 409);
+    assertEquals("urn:priodp:problem:budgetSpent", t.urn());
+    assertEquals(t.urn(), t.type(), "recorded by URN: never taken for a DAP token");
+    assertEquals(409, t.status());
+    assertEquals("The budget is spent", t.title());
+    assertEquals(Optional.empty(), t.dapError());
+    assertEquals(Optional.empty(), ProblemType.ofType(t.urn()), "not one this aggregator raises");
+    assertTrue(ProblemType.PRIODP_TYPES.isEmpty(), "no refusal needs one yet");
+  }
+
+  @Test
+  void aPrioDpTypeIsValidated() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new ProblemType.PrioDp("Budget spent", "t", 400), "not a token");
+    assertThrows(IllegalArgumentException.class,
+        () -> new ProblemType.PrioDp("batchOverlap", "t", 400), "a DAP error token");
+    assertThrows(IllegalArgumentException.class,
+        () -> new ProblemType.PrioDp("budgetSpent", " ", 400), "no title");
+    assertThrows(IllegalArgumentException.class,
+        () -> new ProblemType.PrioDp("budgetSpent", "t", 200), "not an error status");
+    assertThrows(IllegalArgumentException.class,
+        () -> new ProblemType.PrioDp("budgetSpent", "t", 600), "not an HTTP status");
+    assertThrows(NullPointerException.class, () -> ProblemType.of(null));
+  }
+
+  @Test
+  void anUnknownRecordedTypeIsNone() {
+    assertEquals(Optional.empty(), ProblemType.ofType("noSuchError"));
+    assertEquals(Optional.empty(), ProblemType.ofType("urn:priodp:problem:noSuchProblem"));
+    assertEquals(Optional.empty(), ProblemType.ofType(""));
+  }
+}
