@@ -3,9 +3,10 @@ package org.priodp.aggregator.server;
 import org.priodp.aggregator.core.TaskDefinition;
 
 /**
- * One kind of task resource that {@link AggregateShareHandler} routes to after it has found the
- * task and checked the request's authentication (DAP-18 "HTTP Resources Reference"): the Leader's
- * {@code reports} and {@code collection_jobs}.
+ * One kind of task resource that {@link DapRouter} routes to after it has found the task and
+ * checked the request's authentication (DAP-18 "HTTP Resources Reference"): the Helper's {@code
+ * aggregation_jobs} and {@code aggregate_shares}, the Leader's {@code reports} and {@code
+ * collection_jobs}.
  */
 @FunctionalInterface
 public interface TaskResource {

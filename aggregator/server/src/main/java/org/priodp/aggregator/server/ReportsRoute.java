@@ -1,10 +1,7 @@
 package org.priodp.aggregator.server;
 
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
-import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.UploadService;
 import org.priodp.aggregator.dap.DapDecodeException;
@@ -12,35 +9,27 @@ import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 
 /**
  * The Leader's reports resource {@code POST {leader}tasks/{task-id}/reports} (DAP-18 "Upload
- * Request", "Leader Behavior", "HTTP Resources Reference"), which {@link AggregateShareHandler}
- * routes here for Leader tasks without authentication. Only POST (else 405 with {@code Allow:
+ * Request", "Leader Behavior", "HTTP Resources Reference"), which {@link DapRouter} routes
+ * here for Leader tasks without authentication. Only POST (else 405 with {@code Allow:
  * POST}); the Content-Type must name {@code upload-req} (else 415, parsed as for every DAP
  * message); a body that is not a sequence of whole Reports is invalidMessage (400); bodies are
- * limited to {@link AggregateShareHandler#MAX_UPLOAD_BODY} (413). The reports are decided by
+ * limited to {@link #MAX_BODY} (413). The reports are decided by
  * {@link UploadService}: 200 with an empty body when every report is accepted, else 200 with
  * {@code application/ppm-dap;message=upload-errors} listing the refused reports in request
  * order. Blocking: call it off the event loop. Thread-safe.
  */
-public final class UploadHandler implements TaskResource {
+public final class ReportsRoute implements TaskResource {
+  /** The body limit of an upload (many reports), like an aggregation job's: 16 MiB. */
+  public static final int MAX_BODY = 16 << 20;
+
   private final UploadService service;
 
-  /** Creates the handler over the core service. */
-  public UploadHandler(UploadService service) {
+  /** Creates the route over the core service. */
+  public ReportsRoute(UploadService service) {
     this.service = Objects.requireNonNull(service, "service");
-  }
-
-  /**
-   * Returns the handler over a store with the system clock, the default clock skew and the
-   * store's HPKE keys (the keys the Helper side of the same store uses).
-   */
-  public static UploadHandler of(AggregateShareStore store) {
-    return new UploadHandler(new UploadService(store,
-        new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
-        UploadService.DEFAULT_CLOCK_SKEW));
   }
 
   /** Returns the core service. */
@@ -56,14 +45,11 @@ public final class UploadHandler implements TaskResource {
       throw DapProblem.http(404, "Not Found", "a report has no resource of its own", taskId);
     }
     if (!"POST".equals(method)) {
-      return AggregateShareHandler.notAllowed("POST", taskId);
+      return DapProblem.methodNotAllowed("POST", taskId);
     }
-    AggregateShareHandler.checkMessageType(contentType, DapMediaType.UPLOAD_REQ, taskId);
+    RequestChecks.messageType(contentType, DapMediaType.UPLOAD_REQ, taskId);
     byte[] b = body == null ? new byte[0] : body;
-    if (b.length > AggregateShareHandler.MAX_UPLOAD_BODY) {
-      throw DapProblem.http(413, "Content Too Large", "the body exceeds "
-          + AggregateShareHandler.MAX_UPLOAD_BODY + " bytes", taskId);
-    }
+    RequestChecks.bodySize(b, MAX_BODY, taskId);
     UploadRequest req;
     try {
       req = UploadRequest.decode(b);
