@@ -102,20 +102,19 @@ public final class AggregateSharesRoute implements TaskResource {
   }
 
   @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+    if (asyncShares.isPresent()) {
+      return postAsync(task, contentType, body);
+    }
+    HttpReply r = post(task, contentType, body);
+    metrics.shareReleased();
+    return r;
+  }
+
+  @Override
   public HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
       String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (resourceId == null) {
-      if (!"POST".equals(method)) {
-        return DapProblem.methodNotAllowed("POST", taskId);
-      }
-      if (asyncShares.isPresent()) {
-        return postAsync(task, contentType, body);
-      }
-      HttpReply r = post(task, contentType, body);
-      metrics.shareReleased();
-      return r;
-    }
     AggregateShareId id;
     try {
       id = AggregateShareId.fromBase64Url(resourceId);

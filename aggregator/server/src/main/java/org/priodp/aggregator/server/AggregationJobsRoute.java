@@ -93,12 +93,6 @@ public final class AggregationJobsRoute implements TaskResource {
   public HttpReply handle(String method, TaskDefinition task, String jobSegment, String query,
       String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (jobSegment == null) {
-      if (!"POST".equals(method)) {
-        return DapProblem.methodNotAllowed("POST", taskId);
-      }
-      return create(task, contentType, body);
-    }
     AggregationJobId id;
     try {
       id = AggregationJobId.fromBase64Url(jobSegment);
@@ -119,7 +113,8 @@ public final class AggregationJobsRoute implements TaskResource {
     };
   }
 
-  private HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+  @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
     RequestChecks.messageType(contentType, DapMediaType.AGGREGATION_JOB_INIT_REQ, taskId);
     AggregationJobInitReq req;

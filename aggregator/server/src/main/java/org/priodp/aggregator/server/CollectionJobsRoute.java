@@ -65,12 +65,6 @@ public final class CollectionJobsRoute implements TaskResource {
   public HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
       String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (resourceId == null) {
-      if (!"POST".equals(method)) {
-        return DapProblem.methodNotAllowed("POST", taskId);
-      }
-      return create(task, contentType, body);
-    }
     CollectionJobId id;
     try {
       id = CollectionJobId.fromBase64Url(resourceId);
@@ -95,7 +89,8 @@ public final class CollectionJobsRoute implements TaskResource {
     return DapProblem.http(404, "Not Found", "no such collection job", taskId);
   }
 
-  private HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+  @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
     RequestChecks.messageType(contentType, DapMediaType.COLLECTION_JOB_REQ, taskId);
     RequestChecks.bodySize(body, maxBody, taskId);

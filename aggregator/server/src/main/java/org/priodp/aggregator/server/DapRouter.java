@@ -244,7 +244,22 @@ public final class DapRouter {
     RequestChecks.bearer(task.authToken(), authorization, taskId);
     TaskResource resource = target.collection().equals(TaskRoutes.AGGREGATION_JOBS)
         ? aggregationJobs.orElseThrow() : aggregateShares;
-    return resource.handle(method, task, target.resourceId(), query, contentType, body);
+    return dispatch(resource, method, task, target, query, contentType, body);
+  }
+
+  /**
+   * Hands the request to its resource: a POST on the creation URL creates (any other method
+   * there is 405, DAP-18 "Resource Creation"), a request on a resource URL goes to the resource.
+   */
+  private static HttpReply dispatch(TaskResource resource, String method, TaskDefinition task,
+      TaskRoutes.Target target, String query, String contentType, byte[] body) {
+    if (target.resourceId() != null) {
+      return resource.handle(method, task, target.resourceId(), query, contentType, body);
+    }
+    if (!"POST".equals(method)) {
+      return DapProblem.methodNotAllowed("POST", task.taskId());
+    }
+    return resource.create(task, contentType, body);
   }
 
   /**
@@ -257,15 +272,14 @@ public final class DapRouter {
     TaskId taskId = task.taskId();
     if (target.collection().equals(TaskRoutes.REPORTS) && reports.isPresent()
         && target.resourceId() == null) {
-      return reports.get().handle(method, task, null, query, contentType, body);
+      return dispatch(reports.get(), method, task, target, query, contentType, body);
     }
     if (target.collection().equals(TaskRoutes.COLLECTION_JOBS) && collectionJobs.isPresent()) {
       if (task.collectorAuthToken().isEmpty()) {
         throw DapProblem.http(401, "Unauthorized", "the task has no collector token", taskId);
       }
       RequestChecks.bearer(task.collectorAuthToken().get(), authorization, taskId);
-      return collectionJobs.get().handle(method, task, target.resourceId(), query, contentType,
-          body);
+      return dispatch(collectionJobs.get(), method, task, target, query, contentType, body);
     }
     throw DapProblem.http(404, "Not Found", "no such resource on the Leader", taskId);
   }

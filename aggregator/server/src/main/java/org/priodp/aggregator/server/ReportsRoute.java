@@ -13,11 +13,11 @@ import org.priodp.aggregator.dap.UploadRequest;
 /**
  * The Leader's reports resource {@code POST {leader}tasks/{task-id}/reports} (DAP-18 "Upload
  * Request", "Leader Behavior", "HTTP Resources Reference"), which {@link DapRouter} routes
- * here for Leader tasks without authentication. Only POST (else 405 with {@code Allow:
- * POST}); the Content-Type must name {@code upload-req} (else 415, parsed as for every DAP
- * message); a body that is not a sequence of whole Reports is invalidMessage (400); bodies are
- * limited to {@link #MAX_BODY} (413). The reports are decided by
- * {@link UploadService}: 200 with an empty body when every report is accepted, else 200 with
+ * here for Leader tasks without authentication. Only POST on the creation URL (the router
+ * answers other methods with 405 and {@code Allow: POST}); the Content-Type must name {@code
+ * upload-req} (else 415, parsed as for every DAP message); a body that is not a sequence of
+ * whole Reports is invalidMessage (400); bodies are limited to {@link #MAX_BODY} (413). The
+ * reports are decided by {@link UploadService}: 200 with an empty body when every report is accepted, else 200 with
  * {@code application/ppm-dap;message=upload-errors} listing the refused reports in request
  * order. Blocking: call it off the event loop. Thread-safe.
  */
@@ -40,13 +40,13 @@ public final class ReportsRoute implements TaskResource {
   @Override
   public HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
       String contentType, byte[] body) {
+    throw DapProblem.http(404, "Not Found", "a report has no resource of its own",
+        task.taskId());
+  }
+
+  @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (resourceId != null) {
-      throw DapProblem.http(404, "Not Found", "a report has no resource of its own", taskId);
-    }
-    if (!"POST".equals(method)) {
-      return DapProblem.methodNotAllowed("POST", taskId);
-    }
     RequestChecks.messageType(contentType, DapMediaType.UPLOAD_REQ, taskId);
     byte[] b = body == null ? new byte[0] : body;
     RequestChecks.bodySize(b, MAX_BODY, taskId);
