@@ -3,7 +3,6 @@ package org.priodp.aggregator.server;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -222,10 +221,5 @@ public final class AggregationJobsRoute implements TaskResource {
       case FAILED -> throw DapProblem.dap(DapError.fromType(job.errorType().orElseThrow()),
           task.taskId(), job.errorDetail().orElse("the aggregation job failed"));
     };
-  }
-
-  /** Returns the job's stored state, for tests. */
-  Optional<AggregationJobRecord> job(TaskId taskId, AggregationJobId id) {
-    return service.job(taskId, id);
   }
 }
