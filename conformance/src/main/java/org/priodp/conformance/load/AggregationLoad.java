@@ -35,9 +35,9 @@ import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSealed;
 import org.priodp.aggregator.hpke.HpkeSuite;
-import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.task.AuthToken;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -45,8 +45,8 @@ import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * A bounded load generator that plays the DAP-18 Leader against the Helper's aggregation jobs on
- * loopback (issue 16): it provisions a fresh time-interval task in-process, starts a {@link
- * HelperServer} on 127.0.0.1 over the given store, reads its {@code hpke_config}, prepares every
+ * loopback (issue 16): it provisions a fresh time-interval task in-process, starts a Helper
+ * {@link Aggregator} on 127.0.0.1 over the given store, reads its {@code hpke_config}, prepares every
  * report (Prio3 shard, Leader's verify init, Helper's input share sealed to the advertised key)
  * and every AggregationJobInitReq body before the clock starts, then posts the jobs with a fixed
  * number in flight. Every answer is checked: 200, one VerifyResp per report, each of type
@@ -171,8 +171,9 @@ public final class AggregationLoad {
     byte[] info = InputShareEncryption.info(Role.HELPER);
 
     try (AggregateShareStore store = JdbcAggregateShareStore.open(jdbcUrl, properties)) {
-      HelperServer server = new HelperServer(List.of(definition), store, RandomSource.secure());
-      int port = server.start("127.0.0.1", 0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(definition), store)
+          .build());
+      int port = server.port();
       AutoCloseable quiet = LogFormat.quiet("org.priodp.aggregator.request");
       try {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -283,7 +284,7 @@ public final class AggregationLoad {
         try {
           quiet.close();
         } finally {
-          server.stop();
+          server.close();
         }
       }
     }

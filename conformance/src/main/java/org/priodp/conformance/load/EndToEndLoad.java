@@ -23,7 +23,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-import org.priodp.aggregator.cli.DaemonThreads;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDp;
 import org.priodp.aggregator.client.CollectionResult;
@@ -42,21 +41,19 @@ import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
-import org.priodp.aggregator.server.HelperServer;
-import org.priodp.aggregator.server.UploadHandler;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.aggregator.taskfile.ClientTaskFile;
 import org.priodp.aggregator.taskfile.CollectorTaskFile;
 import org.priodp.aggregator.taskfile.TaskFile;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The end-to-end load of issue 17 on loopback: a Leader and a Helper in this process, each its
- * own server and store (as {@code serve} builds them: {@link HelperServer#serving}, the HTTP
- * Helper client and the Leader's aggregation driver with its default workers, lease and poll
- * interval), a task provisioned by {@code task new} (no DP, min_batch_size 1, time_precision
- * 3600). Before the clock starts it prepares every report with {@link DapClient#report} (Prio3
+ * own {@link Aggregator} and store (as {@code serve} builds them: the HTTP Helper client and the
+ * Leader's aggregation driver with its default workers, lease and poll interval), a task
+ * provisioned by {@code task new} (no DP, min_batch_size 1, time_precision 3600). Before the clock starts it prepares every report with {@link DapClient#report} (Prio3
  * shard, both input shares sealed to the advertised HPKE configs, all in the previous hour) and
  * encodes the UploadRequest bodies of {@code perRequest} reports; then {@code uploaders} threads
  * POST them (DAP-18 "Uploading Reports"), every answer must be 200 with no upload error. It
@@ -146,31 +143,27 @@ public final class EndToEndLoad {
     try (AutoCloseable quiet = LogFormat.quiet("org.priodp.aggregator.request");
         AggregateShareStore leaderStore = JdbcAggregateShareStore.open(lUrl, properties);
         AggregateShareStore helperStore = JdbcAggregateShareStore.open(hUrl, properties)) {
-      HelperServer helper = HelperServer.serving(List.of(helperTask), helperStore,
-          RandomSource.secure(), false, UploadHandler.of(helperStore), null);
-      helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive();
-      helper.start(helperPort);
-      HttpHelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
-      HelperServer leader = HelperServer.serving(List.of(leaderTask), leaderStore,
-          RandomSource.secure(), false, UploadHandler.of(leaderStore), peer);
-      var keys = leader.handler().aggregationJobs().orElseThrow().service().keys();
-      keys.ensureActive();
-      leader.start(leaderPort);
       LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
-      LeaderAggregationDriver driver = new LeaderAggregationDriver(leaderStore, keys, peer,
-          List.of(leaderTask), Clock.systemUTC(), new SecureRandom(),
-          new DaemonThreads("priodp-leader-aggregation"),
-          new LeaderAggregationDriver.Options(jobSize, d.minJobSize(), d.leaseDuration(),
-              d.maxAttempts(), d.retryDelay(), d.workers(), d.pollInterval()),
-          LeaderAggregationDriver.defaultOwner());
-      driver.start();
+      Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(helperTask),
+          helperStore).port(helperPort).hpkeKeyAtStart(true).build());
+      Aggregator leader;
+      try {
+        leader = Aggregator.start(AggregatorConfig.builder(List.of(leaderTask), leaderStore)
+            .port(leaderPort).hpkeKeyAtStart(true)
+            .helperPeer(HttpHelperPeer.create(HttpHelperPeer.Options.defaults()))
+            .leaderAggregation(new LeaderAggregationDriver.Options(jobSize, d.minJobSize(),
+                d.leaseDuration(), d.maxAttempts(), d.retryDelay(), d.workers(),
+                d.pollInterval())).build());
+      } catch (RuntimeException e) {
+        helper.close();
+        throw e;
+      }
       try {
         return measure(vdaf, reports, uploaders, perRequest, leaderTask, clientTask,
             collectorFile, leaderStore, helperStore, leaderPort, err);
       } finally {
-        driver.close();
-        leader.stop();
-        helper.stop();
+        leader.close();
+        helper.close();
       }
     }
   }

@@ -23,10 +23,10 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.provision.LoopbackTask;
-import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.server.TaskRoutes;
 import org.priodp.field.FieldVector;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 
@@ -96,8 +96,9 @@ public final class LoadGenerator {
         task.writeBatch(store, batch, share, REPORTS, checksum);
         requests.add(task.request(batch, REPORTS, checksum));
       }
-      HelperServer server = new HelperServer(List.of(task.helper()), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(task.helper()), store)
+          .build());
+      int port = server.port();
       // one INFO line per request would measure the console, not the service
       AutoCloseable quiet = LogFormat.quiet("org.priodp.aggregator.request");
       try {
@@ -126,7 +127,7 @@ public final class LoadGenerator {
         return List.of(fresh, repeat);
       } finally {
         closeQuietly(quiet);
-        server.stop();
+        server.close();
       }
     }
   }

@@ -11,15 +11,16 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.StoreException;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
-import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.server.RetentionCollector;
 import org.priodp.aggregator.server.TaskRoutes;
 import org.priodp.aggregator.server.TlsCredentials;
 import org.priodp.aggregator.taskfile.TaskFile;
-import org.priodp.noise.RandomSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -27,7 +28,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Runs the DAP-18 Helper aggregate-share endpoint for the tasks of a JSON file until stopped. */
+/**
+ * Runs the aggregator of the tasks of a JSON file until stopped (DAP-18 "HTTP Resources
+ * Reference"): reads the options and files, opens the store and starts one {@link Aggregator}.
+ */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
@@ -133,7 +137,6 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " keep forever. [PRIODP_REPORT_RETENTION]")
   String reportRetention;
 
-  // ---- the Leader's aggregation driver (issue 17) ----
   @Option(names = "--aggregation-job-size", paramLabel = "N",
       defaultValue = "${env:PRIODP_AGGREGATION_JOB_SIZE:-1000}",
       description = "Leader tasks: the most reports in one aggregation job sent to the Helper."
@@ -190,29 +193,30 @@ public final class ServeCommand implements PrioDpSubcommand {
       LogFormat.verbose();
     }
 
-    // 2. files: TLS material, tasks, password
+    // 2. files: TLS material, tasks, password; the Leader's options if a task needs them
     TlsCredentials tls = cert == null ? null : TlsCredentials.load(Path.of(cert), Path.of(key));
     List<TaskDefinition> tasks = TaskFile.read(Path.of(configFile));
     TaskRoutes routes = TaskRoutes.of(tasks);
+    boolean leader = !routes.leaderTasks().isEmpty();
+    LeaderAggregationDriver.Options leaderOptions = leader ? leaderAggregationOptions()
+        : LeaderAggregationDriver.Options.defaults();
     Properties dbProperties = dbProperties();
 
-    // 3. the store, then the socket
+    // 3. the store, then the aggregator (the HPKE key, the socket, the background work)
     JdbcAggregateShareStore store = openStore(dbProperties);
-    HelperServer server = HelperServer.serving(tasks, store, RandomSource.secure(),
-        asyncAggregation, org.priodp.aggregator.server.UploadHandler.of(store), helperPeer(),
-        releaseObserver);
-    server.handler().aggregationJobs().ifPresent(j -> {
-      var hpkeKey = j.service().keys().ensureActive();
-      LOG.info("HPKE config {} advertised at {}hpke_config", hpkeKey.config().id().value(), "/");
-    });
-    int bound;
+    Aggregator aggregator;
     try {
-      bound = server.start(bind, port, tls);
+      aggregator = Aggregator.start(AggregatorConfig.builder(tasks, store)
+          .bindAddress(bind).port(port).tls(tls).asyncAggregation(asyncAggregation)
+          .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
+          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver)
+          .build());
     } catch (RuntimeException e) {
       store.close();
       throw new CliIo.Failure(e.getMessage(), e);
     }
-
+    LOG.info("HPKE config {} advertised at {}hpke_config",
+        aggregator.hpkeKeys().ensureActive().config().id().value(), "/");
     for (TaskDefinition t : routes.helperTasks()) {
       LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
       if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
@@ -237,13 +241,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       LOG.warn("the TLS certificate in {} is outside its validity period (not after {})",
           tls.certFile(), tls.certificate().getNotAfter().toInstant());
     }
-
-    RetentionCollector retentionCollector = null;
-    if (retention != null && server.handler().aggregationJobs().isPresent()) {
-      retentionCollector = new RetentionCollector(
-          server.handler().aggregationJobs().get().service(), tasks, retention,
-          server.handler().metrics().registry());
-      retentionCollector.start(java.time.Duration.ofSeconds(30), RetentionCollector.DEFAULT_PERIOD);
+    if (retention != null) {
       LOG.info("report retention {}: report IDs, uploaded reports, finished aggregation jobs and"
           + " collected buckets"
           + " older than that are deleted every {}; older reports are dropped", retention,
@@ -251,46 +249,41 @@ public final class ServeCommand implements PrioDpSubcommand {
     } else {
       LOG.info("report retention: keep forever (no --report-retention)");
     }
+    aggregator.leaderAggregation().ifPresent(d -> LOG.info("aggregating {} Leader task(s): jobs"
+        + " of up to {} reports, {} worker(s), lease {}", d.tasks().size(),
+        leaderOptions.jobSize(), leaderOptions.workers(), leaderOptions.leaseDuration()));
 
-    // the Leader's aggregation driver for the Leader tasks (DAP-18 "Leader Initialization")
-    org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation = null;
-    if (!routes.leaderTasks().isEmpty() && server.handler().aggregationJobs().isPresent()) {
-      org.priodp.aggregator.core.LeaderAggregationDriver.Options defaults =
-          org.priodp.aggregator.core.LeaderAggregationDriver.Options.defaults();
-      int jobSize = positive("--aggregation-job-size", aggregationJobSize, 1000);
-      int workers = positive("--aggregation-workers", aggregationWorkers, 2);
-      java.time.Duration lease;
-      try {
-        lease = blankToNull(leaseDuration) == null ? defaults.leaseDuration()
-            : RetentionCollector.parseDuration(leaseDuration);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--lease-duration: " + e.getMessage(), e);
-      }
-      if (lease.isZero()) {
-        throw new IllegalArgumentException("--lease-duration: must be positive");
-      }
-      leaderAggregation = new org.priodp.aggregator.core.LeaderAggregationDriver(store,
-          server.handler().aggregationJobs().get().service().keys(),
-          helperPeer(),
-          routes.leaderTasks(), java.time.Clock.systemUTC(), new java.security.SecureRandom(),
-          new DaemonThreads("priodp-leader-aggregation"),
-          new org.priodp.aggregator.core.LeaderAggregationDriver.Options(jobSize, 1, lease,
-              defaults.maxAttempts(), defaults.retryDelay(), workers, defaults.pollInterval()),
-          org.priodp.aggregator.core.LeaderAggregationDriver.defaultOwner());
-      leaderAggregation.start();
-      LOG.info("aggregating {} Leader task(s): jobs of up to {} reports, {} worker(s), lease {}",
-          leaderAggregation.tasks().size(), jobSize, workers, lease);
-    }
-
-    Shutdown shutdown = new Shutdown(server, store, retentionCollector, leaderAggregation);
+    Shutdown shutdown = new Shutdown(aggregator, store);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
     out.println("prio-dp serve: " + tasks.size() + " task(s), listening on "
-        + (tls == null ? "http" : "https") + "://" + bind + ":" + bound);
+        + (tls == null ? "http" : "https") + "://" + bind + ":" + aggregator.port());
     out.flush();
     shutdown.requested.await();
     shutdown.drain();
     return 0;
+  }
+
+  /**
+   * Returns the options of the Leader's aggregation driver (DAP-18 "Leader Initialization") from
+   * --aggregation-job-size, --aggregation-workers and --lease-duration, the rest as defaulted.
+   */
+  private LeaderAggregationDriver.Options leaderAggregationOptions() {
+    LeaderAggregationDriver.Options defaults = LeaderAggregationDriver.Options.defaults();
+    int jobSize = positive("--aggregation-job-size", aggregationJobSize, 1000);
+    int workers = positive("--aggregation-workers", aggregationWorkers, 2);
+    java.time.Duration lease;
+    try {
+      lease = blankToNull(leaseDuration) == null ? defaults.leaseDuration()
+          : RetentionCollector.parseDuration(leaseDuration);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--lease-duration: " + e.getMessage(), e);
+    }
+    if (lease.isZero()) {
+      throw new IllegalArgumentException("--lease-duration: must be positive");
+    }
+    return new LeaderAggregationDriver.Options(jobSize, 1, lease, defaults.maxAttempts(),
+        defaults.retryDelay(), workers, defaults.pollInterval());
   }
 
   /**
@@ -408,23 +401,18 @@ public final class ServeCommand implements PrioDpSubcommand {
   }
 
   /**
-   * Stops the server once: on SIGTERM or SIGINT through a signal handler (so that the process
+   * Stops the aggregator once: on SIGTERM or SIGINT through a signal handler (so that the process
    * exits 0 after draining, not 143), and from a shutdown hook for any other way the JVM ends.
    */
   private static final class Shutdown {
     final CountDownLatch requested = new CountDownLatch(1);
-    private final HelperServer server;
+    private final Aggregator aggregator;
     private final JdbcAggregateShareStore store;
-    private final RetentionCollector retention;
-    private final org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation;
     private final AtomicBoolean drained = new AtomicBoolean();
 
-    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention,
-        org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation) {
-      this.server = server;
+    Shutdown(Aggregator aggregator, JdbcAggregateShareStore store) {
+      this.aggregator = aggregator;
       this.store = store;
-      this.retention = retention;
-      this.leaderAggregation = leaderAggregation;
     }
 
     void install() {
@@ -448,13 +436,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       }
       LOG.info("draining requests (up to 10 s)");
       try {
-        if (retention != null) {
-          retention.close();
-        }
-        if (leaderAggregation != null) {
-          leaderAggregation.close();
-        }
-        server.stop();
+        aggregator.close();
       } finally {
         store.close();
       }

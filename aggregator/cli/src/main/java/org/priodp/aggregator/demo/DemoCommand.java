@@ -22,13 +22,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.priodp.aggregator.cli.DaemonThreads;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
 import org.priodp.aggregator.client.CollectionResult;
 import org.priodp.aggregator.client.DapClient;
 import org.priodp.aggregator.client.DapCollector;
-import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
@@ -39,10 +37,9 @@ import org.priodp.aggregator.datastore.StoreException;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.provision.ProvisionedTask;
-import org.priodp.aggregator.server.HelperServer;
-import org.priodp.aggregator.server.UploadHandler;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.server.internal.Causes;
-import org.priodp.noise.RandomSource;
 import org.priodp.noise.Rational;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -55,11 +52,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * Runs a DAP-18 deployment on loopback: provisions a time_interval Prio3Histogram task in memory
- * as {@code task new} does ("Task Configuration"), starts a Leader and a Helper server, each over
- * its own store, and the Leader's aggregation driver as {@code serve} does; simulated Clients
- * upload reports over HTTP ("Uploading Reports"), the Leader aggregates them with the Helper
- * ("Aggregating Reports"), and the Collector collects the batch interval that holds them
- * ("Collecting Results") and prints the noisy histogram, its intervals and the true counts.
+ * as {@code task new} does ("Task Configuration"), starts a Leader and a Helper {@link
+ * Aggregator}, each over its own store, as {@code serve} does; simulated Clients upload reports
+ * over HTTP ("Uploading Reports"), the Leader aggregates them with the Helper ("Aggregating
+ * Reports"), and the Collector collects the batch interval that holds them ("Collecting
+ * Results") and prints the noisy histogram, its intervals and the true counts.
  */
 @Command(
     name = "demo",
@@ -196,23 +193,10 @@ public final class DemoCommand implements PrioDpSubcommand {
     for (int b : buckets) {
       trueCounts[b]++;
     }
-    HelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
     try (JdbcAggregateShareStore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
         JdbcAggregateShareStore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
-      Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, peer, random);
-      LeaderAggregationDriver driver = null;
+      Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, random);
       try {
-        TaskDefinition leaderTask = s.task().leader();
-        LeaderAggregationDriver.Options defaults = LeaderAggregationDriver.Options.defaults();
-        driver = new LeaderAggregationDriver(leaderStore,
-            s.leader().handler().aggregationJobs().orElseThrow().service().keys(), peer,
-            List.of(leaderTask), Clock.systemUTC(), random,
-            new DaemonThreads("priodp-leader-aggregation"),
-            new LeaderAggregationDriver.Options(defaults.jobSize(), 1, defaults.leaseDuration(),
-                defaults.maxAttempts(), Duration.ofSeconds(1), defaults.workers(),
-                Duration.ofMillis(100)),
-            LeaderAggregationDriver.defaultOwner());
-        driver.start();
         out.printf("  leader at %s, helper at %s, task %s%n",
             s.task().parameters().configuration().leaderAggregatorEndpoint(),
             s.task().parameters().configuration().helperAggregatorEndpoint(),
@@ -255,28 +239,30 @@ public final class DemoCommand implements PrioDpSubcommand {
         out.printf("  %s%n", result.result().noiseNote());
         out.flush();
       } finally {
-        if (driver != null) {
-          driver.close();
-        }
-        s.leader().stop();
-        s.helper().stop();
+        s.leader().close();
+        s.helper().close();
       }
     }
   }
 
-  /** The two running servers and their task. */
-  private record Servers(ProvisionedTask task, HelperServer leader, HelperServer helper) {
+  /** The two running aggregators and their task. */
+  private record Servers(ProvisionedTask task, Aggregator leader, Aggregator helper) {
   }
 
   /**
-   * Provisions the task for two free loopback ports and starts the Leader and the Helper on them.
-   * A task configuration names both endpoints, so the ports are chosen first (bound to port 0,
-   * then released); if another process takes one meanwhile, the demo tries new ports.
+   * Provisions the task for two free loopback ports and starts the Leader, with its aggregation
+   * driver polling every 100 ms and retrying after 1 s, and the Helper on them, each as {@code
+   * serve} does. A task configuration names both endpoints, so the ports are chosen first (bound
+   * to port 0, then released); if another process takes one meanwhile, the demo tries new ports.
    */
   private static Servers startServers(Prio3Variant variant, DpStrategy strategy,
       SensitivityRule rule, JdbcAggregateShareStore leaderStore,
-      JdbcAggregateShareStore helperStore, HelperPeer peer, SecureRandom random)
+      JdbcAggregateShareStore helperStore, SecureRandom random)
       throws IOException {
+    LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
+    LeaderAggregationDriver.Options leaderOptions = new LeaderAggregationDriver.Options(
+        d.jobSize(), 1, d.leaseDuration(), d.maxAttempts(), Duration.ofSeconds(1), d.workers(),
+        Duration.ofMillis(100));
     IllegalStateException last = null;
     for (int attempt = 0; attempt < 5; attempt++) {
       int leaderPort = freePort();
@@ -287,31 +273,24 @@ public final class DemoCommand implements PrioDpSubcommand {
               "http://127.0.0.1:" + leaderPort + "/", "http://127.0.0.1:" + helperPort + "/",
               TIME_PRECISION, 1, BatchMode.TIME_INTERVAL, List.of()),
           variant, strategy, rule, random);
-      HelperServer leader = server(task.leader(), leaderStore, peer);
-      HelperServer helper = server(task.helper(), helperStore, peer);
       try {
-        leader.start("127.0.0.1", leaderPort);
+        Aggregator leader = Aggregator.start(AggregatorConfig.builder(List.of(task.leader()),
+            leaderStore).port(leaderPort).hpkeKeyAtStart(true)
+            .helperPeer(HttpHelperPeer.create(HttpHelperPeer.Options.defaults()))
+            .leaderAggregation(leaderOptions).build());
         try {
-          helper.start("127.0.0.1", helperPort);
+          Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(task.helper()),
+              helperStore).port(helperPort).hpkeKeyAtStart(true).build());
+          return new Servers(task, leader, helper);
         } catch (IllegalStateException e) {
-          leader.stop();
+          leader.close();
           throw e;
         }
-        return new Servers(task, leader, helper);
       } catch (IllegalStateException e) {
         last = e;
       }
     }
     throw last;
-  }
-
-  /** Builds a server of one task over its store, as {@code serve} does. */
-  private static HelperServer server(TaskDefinition task, JdbcAggregateShareStore store,
-      HelperPeer peer) {
-    HelperServer server = HelperServer.serving(List.of(task), store, RandomSource.secure(),
-        false, UploadHandler.of(store), peer);
-    server.handler().aggregationJobs().ifPresent(j -> j.service().keys().ensureActive());
-    return server;
   }
 
   private static int freePort() throws IOException {

@@ -27,11 +27,11 @@ import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
-import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.testing.LeaderPair;
 import org.priodp.aggregator.testing.ServeProcess;
 import org.priodp.field.FieldVector;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 
@@ -63,14 +63,12 @@ class LeaderAggregationSigkillPostgresTest {
     try (AggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(
         dir.resolve("helper.db")); AggregateShareStore leaderStore =
         JdbcAggregateShareStore.open(url)) {
-      HelperServer helper = new HelperServer(List.of(pair.helper), helperStore,
-          RandomSource.secure());
-      helper.start(port);
+      Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(pair.helper),
+          helperStore).port(port).build());
       Process a = null;
       Process b = null;
       try {
-        HpkeConfig helperKey = helper.handler().aggregationJobs().orElseThrow().service().keys()
-            .ensureActive().config();
+        HpkeConfig helperKey = helper.hpkeKeys().ensureActive().config();
         HpkeConfig leaderKey = new HelperHpkeKeys(leaderStore, new SecureRandom(),
             Clock.systemUTC()).ensureActive().config();
         long now = LeaderPair.now();
@@ -152,7 +150,7 @@ class LeaderAggregationSigkillPostgresTest {
         if (b != null) {
           ServeProcess.stop(b);
         }
-        helper.stop();
+        helper.close();
       }
     }
   }

@@ -50,8 +50,8 @@ class AggregationJobSigkillTest {
   @TempDir
   Path dir;
 
-  /** The task file of the spec Leader's task (AggregationJobHandlerTest.Task) for serve. */
-  static String taskJson(AggregationJobHandlerTest.Task t) {
+  /** The task file of the spec Leader's task (AggregationJobsRouteTest.Task) for serve. */
+  static String taskJson(AggregationJobsRouteTest.Task t) {
     Base64.Encoder b = Base64.getUrlEncoder().withoutPadding();
     return "{\"tasks\": [{\"task_id\": \"" + b.encodeToString(t.taskId) + "\","
         + " \"task_info\": \"agg-test\","
@@ -66,32 +66,32 @@ class AggregationJobSigkillTest {
         + " \"vdaf_verify_key\": \"" + b.encodeToString(t.verifyKey) + "\"}]}";
   }
 
-  static AggregationJobHandlerTest.Task histogramTask(AggregationJobHandlerTest l) {
-    return l.new Task((AggregationJobHandlerTest.Vdaf) AggregationJobHandlerTest.vdafs().toList()
+  static AggregationJobsRouteTest.Task histogramTask(AggregationJobsRouteTest l) {
+    return l.new Task((AggregationJobsRouteTest.Vdaf) AggregationJobsRouteTest.vdafs().toList()
         .get(3).get()[0], null);
   }
 
-  static HttpRequest post(AggregationJobHandlerTest.Task t, int port, byte[] body) {
+  static HttpRequest post(AggregationJobsRouteTest.Task t, int port, byte[] body) {
     return HttpRequest.newBuilder(URI.create(t.jobsUrl(port))).timeout(Duration.ofSeconds(30))
         .header("Content-Type", TYPE).header("Authorization", AUTH)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
   }
 
   /** One job: its reports (all in one bucket) and its body. */
-  record Job(long time, List<AggregationJobHandlerTest.Report> reports, byte[] body) {}
+  record Job(long time, List<AggregationJobsRouteTest.Report> reports, byte[] body) {}
 
-  static List<Job> jobs(AggregationJobHandlerTest l, AggregationJobHandlerTest.Task t,
-      AggregationJobHandlerTest.Advertised helper, Random rnd, int jobs, int perJob)
+  static List<Job> jobs(AggregationJobsRouteTest l, AggregationJobsRouteTest.Task t,
+      AggregationJobsRouteTest.Advertised helper, Random rnd, int jobs, int perJob)
       throws Exception {
-    long now = AggregationJobHandlerTest.now();
+    long now = AggregationJobsRouteTest.now();
     List<Job> out = new ArrayList<>();
     for (int j = 0; j < jobs; j++) {
       long time = now - (j % 2);
-      List<AggregationJobHandlerTest.Report> rs = new ArrayList<>();
+      List<AggregationJobsRouteTest.Report> rs = new ArrayList<>();
       for (int i = 0; i < perJob; i++) {
         rs.add(l.report(t, helper, time, List.of(BigInteger.valueOf(rnd.nextInt(4)))));
       }
-      out.add(new Job(time, rs, AggregationJobHandlerTest.initReq(0, rs)));
+      out.add(new Job(time, rs, AggregationJobsRouteTest.initReq(0, rs)));
     }
     return out;
   }
@@ -99,14 +99,14 @@ class AggregationJobSigkillTest {
   /** Asserts each bucket of the jobs holds exactly their reports once (count and checksum). */
   static void assertEachReportCountedOnce(JdbcAggregateShareStore store, TaskId taskId,
       List<Job> all, List<Job> jobs, String context) throws Exception {
-    Map<Long, List<AggregationJobHandlerTest.Report>> byBucket = new HashMap<>();
+    Map<Long, List<AggregationJobsRouteTest.Report>> byBucket = new HashMap<>();
     for (Job j : all) {
       byBucket.put(j.time(), new ArrayList<>());
     }
     for (Job j : jobs) {
       byBucket.computeIfAbsent(j.time(), k -> new ArrayList<>()).addAll(j.reports());
     }
-    for (Map.Entry<Long, List<AggregationJobHandlerTest.Report>> e : byBucket.entrySet()) {
+    for (Map.Entry<Long, List<AggregationJobsRouteTest.Report>> e : byBucket.entrySet()) {
       java.util.Optional<BatchAggregation> o = store.batchAggregation(taskId,
           BatchBuckets.timeIntervalBucket(e.getKey()));
       if (e.getValue().isEmpty() && o.isEmpty()) {
@@ -115,7 +115,7 @@ class AggregationJobSigkillTest {
       BatchAggregation a = o.orElseThrow(
           () -> new AssertionError(context + ": no bucket " + e.getKey()));
       assertEquals(e.getValue().size(), a.reportCount(), context + ": bucket " + e.getKey());
-      assertArrayEquals(AggregationJobHandlerTest.checksum(e.getValue()),
+      assertArrayEquals(AggregationJobsRouteTest.checksum(e.getValue()),
           a.checksum().toByteArray(), context + ": checksum of bucket " + e.getKey());
     }
   }
@@ -129,8 +129,8 @@ class AggregationJobSigkillTest {
     int fresh = Integer.getInteger("priodp.sigkill.freshJobs", 20);
     int rounds = Integer.getInteger("priodp.sigkill.rounds", 3);
     int perJob = Integer.getInteger("priodp.sigkill.reports", 20);
-    AggregationJobHandlerTest l = AggregationJobFuzzTest.leader(dir, seed);
-    AggregationJobHandlerTest.Task t = histogramTask(l);
+    AggregationJobsRouteTest l = AggregationJobFuzzTest.leader(dir, seed);
+    AggregationJobsRouteTest.Task t = histogramTask(l);
     Path config = dir.resolve("tasks.json");
     Files.writeString(config, taskJson(t));
     Path db = dir.resolve("helper.db");
@@ -138,14 +138,14 @@ class AggregationJobSigkillTest {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     long start = System.nanoTime();
     List<Job> jobs = null;
-    AggregationJobHandlerTest.Advertised helper = null;
+    AggregationJobsRouteTest.Advertised helper = null;
     Map<Integer, byte[]> answered = new HashMap<>();
     int cutOff = 0;
     for (int round = 0; round < rounds; round++) {
       Process p = ServeProcess.start(config, "jdbc:sqlite:" + db, log, List.of());
       try {
         int port = ServeProcess.awaitPort(p);
-        AggregationJobHandlerTest.Advertised h = AggregationJobHandlerTest.hpkeConfig(port,
+        AggregationJobsRouteTest.Advertised h = AggregationJobsRouteTest.hpkeConfig(port,
             "/dap/hpke_config");
         if (helper == null) {
           helper = h;
@@ -238,7 +238,7 @@ class AggregationJobSigkillTest {
             assertArrayEquals(before, r.body(), "seed " + seed + " job " + k
                 + " answered differently on re-POST");
           }
-          List<AggregationJobHandlerTest.Resp> resps = AggregationJobHandlerTest.decodeResp(
+          List<AggregationJobsRouteTest.Resp> resps = AggregationJobsRouteTest.decodeResp(
               r.body());
           assertEquals(perJob, resps.size());
           for (int i = 0; i < perJob; i++) {

@@ -53,9 +53,9 @@ class AggregationJobTwoReplicasPostgresTest {
     Random rnd = new Random(seed);
     int jobCount = Integer.getInteger("priodp.replicas.jobs", 40);
     int perJob = Integer.getInteger("priodp.replicas.reports", 10);
-    AggregationJobHandlerTest l = AggregationJobFuzzTest.leader(dir,
+    AggregationJobsRouteTest l = AggregationJobFuzzTest.leader(dir,
         new java.security.SecureRandom().nextLong());
-    AggregationJobHandlerTest.Task t = AggregationJobSigkillTest.histogramTask(l);
+    AggregationJobsRouteTest.Task t = AggregationJobSigkillTest.histogramTask(l);
     Path config = dir.resolve("tasks.json");
     Files.writeString(config, AggregationJobSigkillTest.taskJson(t));
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -66,30 +66,30 @@ class AggregationJobTwoReplicasPostgresTest {
       int portA = ServeProcess.awaitPort(a);
       b = ServeProcess.start(config, url, dir.resolve("b.log"), List.of());
       int portB = ServeProcess.awaitPort(b);
-      AggregationJobHandlerTest.Advertised helper = AggregationJobHandlerTest.hpkeConfig(portA,
+      AggregationJobsRouteTest.Advertised helper = AggregationJobsRouteTest.hpkeConfig(portA,
           "/dap/hpke_config");
-      assertEquals(helper, AggregationJobHandlerTest.hpkeConfig(portB, "/dap/hpke_config"),
+      assertEquals(helper, AggregationJobsRouteTest.hpkeConfig(portB, "/dap/hpke_config"),
           "both replicas advertise the key in the shared database");
-      long now = AggregationJobHandlerTest.now();
-      List<AggregationJobHandlerTest.Report> reports = new ArrayList<>();
+      long now = AggregationJobsRouteTest.now();
+      List<AggregationJobsRouteTest.Report> reports = new ArrayList<>();
       for (int i = 0; i < jobCount * perJob; i++) {
         reports.add(l.report(t, helper, now, List.of(BigInteger.valueOf(rnd.nextInt(4)))));
       }
       // Jobs of consecutive reports, and jobs shifted by half a job (wrapping around).
-      List<List<AggregationJobHandlerTest.Report>> jobs = new ArrayList<>();
+      List<List<AggregationJobsRouteTest.Report>> jobs = new ArrayList<>();
       for (int j = 0; j < jobCount; j++) {
         jobs.add(reports.subList(j * perJob, (j + 1) * perJob));
       }
       for (int j = 0; j < jobCount; j++) {
-        List<AggregationJobHandlerTest.Report> shifted = new ArrayList<>();
+        List<AggregationJobsRouteTest.Report> shifted = new ArrayList<>();
         for (int i = 0; i < perJob; i++) {
           shifted.add(reports.get((j * perJob + perJob / 2 + i) % reports.size()));
         }
         jobs.add(shifted);
       }
       List<byte[]> bodies = new ArrayList<>();
-      for (List<AggregationJobHandlerTest.Report> j : jobs) {
-        bodies.add(AggregationJobHandlerTest.initReq(0, j));
+      for (List<AggregationJobsRouteTest.Report> j : jobs) {
+        bodies.add(AggregationJobsRouteTest.initReq(0, j));
       }
       // Every job to both replicas, in a random order, all at once.
       List<int[]> sends = new ArrayList<>();
@@ -119,14 +119,14 @@ class AggregationJobTwoReplicasPostgresTest {
       }
       Map<String, Integer> aggregatedIn = new HashMap<>();
       for (int j = 0; j < jobs.size(); j++) {
-        List<AggregationJobHandlerTest.Resp> resps = AggregationJobHandlerTest.decodeResp(
+        List<AggregationJobsRouteTest.Resp> resps = AggregationJobsRouteTest.decodeResp(
             answers.get(j));
         assertEquals(perJob, resps.size());
         for (int i = 0; i < perJob; i++) {
-          AggregationJobHandlerTest.Resp r = resps.get(i);
+          AggregationJobsRouteTest.Resp r = resps.get(i);
           assertArrayEquals(jobs.get(j).get(i).id, r.reportId());
           if (r.type() == 0) {
-            aggregatedIn.merge(AggregationJobHandlerTest.b64(r.reportId()), 1, Integer::sum);
+            aggregatedIn.merge(AggregationJobsRouteTest.b64(r.reportId()), 1, Integer::sum);
           } else {
             assertEquals(2, r.type());
             assertEquals(2, r.error(), "seed " + seed + " job " + j + " report " + i
@@ -134,16 +134,16 @@ class AggregationJobTwoReplicasPostgresTest {
           }
         }
       }
-      for (AggregationJobHandlerTest.Report r : reports) {
-        assertEquals(1, aggregatedIn.getOrDefault(AggregationJobHandlerTest.b64(r.id), 0),
-            "seed " + seed + ": report " + AggregationJobHandlerTest.b64(r.id)
+      for (AggregationJobsRouteTest.Report r : reports) {
+        assertEquals(1, aggregatedIn.getOrDefault(AggregationJobsRouteTest.b64(r.id), 0),
+            "seed " + seed + ": report " + AggregationJobsRouteTest.b64(r.id)
                 + " aggregated in exactly one job");
       }
       try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(url)) {
         BatchAggregation agg = store.batchAggregation(new TaskId(t.taskId),
             BatchBuckets.timeIntervalBucket(now)).orElseThrow();
         assertEquals(reports.size(), agg.reportCount(), "seed " + seed);
-        assertArrayEquals(AggregationJobHandlerTest.checksum(reports),
+        assertArrayEquals(AggregationJobsRouteTest.checksum(reports),
             agg.checksum().toByteArray(), "seed " + seed);
       }
       System.out.printf("AggregationJobTwoReplicasPostgresTest seed=%d: %d jobs x %d reports"

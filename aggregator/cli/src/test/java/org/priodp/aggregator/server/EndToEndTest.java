@@ -27,7 +27,6 @@ import org.priodp.aggregator.client.CollectionResult;
 import org.priodp.aggregator.client.DapClient;
 import org.priodp.aggregator.client.DapCollector;
 import org.priodp.aggregator.core.BatchBuckets;
-import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
@@ -42,17 +41,17 @@ import org.priodp.aggregator.testing.LockedRandomSource;
 
 /**
  * Issue 17, end to end over HTTP on loopback: a Leader and a Helper as two servers with their own
- * SQLite stores (built as {@code serve} builds them: {@link HelperServer#serving}, the HTTP
- * Helper client, the Leader's aggregation driver with the default options and the collection
- * driver started with the server), tasks provisioned by {@code task new}, Clients uploading with
- * {@link DapClient} and the Collector collecting with {@link DapCollector}. For every Prio3 type:
- * without DP the collected aggregate is the truth exactly; with discrete Laplace and discrete
- * Gaussian noise every coordinate lies in its interval (confidence 1 - 10^-6 per coordinate, so
- * with 34 noised coordinates a false alarm has probability below 4 10^-5). A rate test collects
- * 40 independent hourly batches of one Prio3Histogram(4) task with 95% intervals and checks that
- * the number of the 160 coordinates outside their interval is consistent with a coverage of at
- * least 95% (one-sided binomial test at false-alarm probability 10^-3). Measurements, report IDs
- * and noise come from seeded streams ({@code -Dpriodp.seed} fixes them; the seed is printed).
+ * SQLite stores (each an {@link Aggregator}, as {@code serve} builds them: the HTTP Helper client,
+ * the Leader's aggregation driver with the default options and the collection driver), tasks
+ * provisioned by {@code task new}, Clients uploading with {@link DapClient} and the Collector
+ * collecting with {@link DapCollector}. For every Prio3 type: without DP the collected aggregate is
+ * the truth exactly; with discrete Laplace and discrete Gaussian noise every coordinate lies in its
+ * interval (confidence 1 - 10^-6 per coordinate, so with 34 noised coordinates a false alarm has
+ * probability below 4 10^-5). A rate test collects 40 independent hourly batches of one
+ * Prio3Histogram(4) task with 95% intervals and checks that the number of the 160 coordinates
+ * outside their interval is consistent with a coverage of at least 95% (one-sided binomial test at
+ * false-alarm probability 10^-3). Measurements, report IDs and noise come from seeded streams
+ * ({@code -Dpriodp.seed} fixes them; the seed is printed).
  */
 class EndToEndTest {
   private static final int REPORTS = 20;
@@ -67,9 +66,8 @@ class EndToEndTest {
   static long seed;
   static AggregateShareStore helperStore;
   static AggregateShareStore leaderStore;
-  static HelperServer helper;
-  static HelperServer leader;
-  static LeaderAggregationDriver driver;
+  static Aggregator helper;
+  static Aggregator leader;
   static final Map<String, List<EndToEndTask>> tasks = new java.util.LinkedHashMap<>();
   static EndToEndTask rateTask;
   static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -112,22 +110,11 @@ class EndToEndTest {
 
     helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper.db"));
     leaderStore = JdbcAggregateShareStore.openSqlite(dir.resolve("leader.db"));
-    helper = HelperServer.serving(helperTasks, helperStore, noise(1), false,
-        UploadHandler.of(helperStore), null);
-    helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive();
-    helper.start(helperPort);
-    HttpHelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
-    leader = HelperServer.serving(leaderTasks, leaderStore, noise(2), false,
-        UploadHandler.of(leaderStore), peer);
-    var keys = leader.handler().aggregationJobs().orElseThrow().service().keys();
-    keys.ensureActive();
-    leader.start(leaderPort);
-    driver = new LeaderAggregationDriver(leaderStore, keys, peer, leaderTasks,
-        Clock.systemUTC(), new java.security.SecureRandom(),
-        new org.priodp.aggregator.cli.DaemonThreads("priodp-leader-aggregation"),
-        LeaderAggregationDriver.Options.defaults(),
-        LeaderAggregationDriver.defaultOwner());
-    driver.start();
+    helper = Aggregator.start(AggregatorConfig.builder(helperTasks, helperStore).port(helperPort)
+        .noise(noise(1)).hpkeKeyAtStart(true).build());
+    leader = Aggregator.start(AggregatorConfig.builder(leaderTasks, leaderStore).port(leaderPort)
+        .noise(noise(2)).hpkeKeyAtStart(true)
+        .helperPeer(HttpHelperPeer.create(HttpHelperPeer.Options.defaults())).build());
   }
 
   /** A seeded noise stream per aggregator, derived from the test's seed. */
@@ -137,14 +124,11 @@ class EndToEndTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (driver != null) {
-      driver.close();
-    }
     if (leader != null) {
-      leader.stop();
+      leader.close();
     }
     if (helper != null) {
-      helper.stop();
+      helper.close();
     }
     if (leaderStore != null) {
       leaderStore.close();

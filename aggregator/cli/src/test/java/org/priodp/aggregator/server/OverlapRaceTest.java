@@ -25,7 +25,6 @@ import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.ServeProcess;
-import org.priodp.noise.RandomSource;
 
 /**
  * The privacy race of issue 14 over real HTTP: 16 concurrent aggregate-share requests for pairwise
@@ -112,15 +111,15 @@ class OverlapRaceTest {
         f.writeBuckets(store, 2 * CONCURRENT - 1);
       }
       List<TaskDefinition> defs = fixtures.stream().map(f -> f.task).toList();
-      HelperServer server = new HelperServer(defs, store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(defs, store).build());
+      int port = server.port();
       int[] oks = new int[ROUNDS];
       try {
         for (int r = 0; r < ROUNDS; r++) {
           oks[r] = round(fixtures.get(r), new int[] {port});
         }
       } finally {
-        server.stop();
+        server.close();
       }
       System.out.println("OverlapRaceTest SQLite, 1 server: " + histogram(oks));
       for (int r = 0; r < ROUNDS; r++) {

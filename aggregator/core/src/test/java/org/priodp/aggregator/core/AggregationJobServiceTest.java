@@ -30,7 +30,7 @@ import org.priodp.vdaf.dp.DpStrategy;
 
 /**
  * The job-level rules of DAP-18 "Helper Initialization" and "Helper Continuation" on the core
- * service (the per-report paths run over HTTP in AggregationJobHandlerTest).
+ * service (the per-report paths run over HTTP in AggregationJobsRouteTest).
  */
 class AggregationJobServiceTest {
   @TempDir

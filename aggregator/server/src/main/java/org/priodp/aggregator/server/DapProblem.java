@@ -1,5 +1,9 @@
 package org.priodp.aggregator.server;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.aggregator.core.ProblemType;
@@ -12,9 +16,13 @@ import org.priodp.aggregator.dap.TaskId;
  * ProblemType} (a DAP error, whose "type" is the DAP URN, or a prio-dp type with its own URN) or
  * a plain HTTP error ("type" {@code about:blank}), the status, a detail for people (never a
  * secret, a share or a noise value), and the task ID when known. Every refusal of the core
- * becomes a problem here, in {@link #of(Refusal)}.
+ * becomes a problem here, in {@link #of(Refusal)}, and a problem becomes its {@code
+ * application/problem+json} reply in {@link #toReply}.
  */
 public final class DapProblem extends RuntimeException {
+  /** The media type of a problem document (RFC 9457 section 3). */
+  public static final String CONTENT_TYPE = "application/problem+json";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   private final ProblemType problemType;
   private final int status;
   private final String title;
@@ -93,5 +101,36 @@ public final class DapProblem extends RuntimeException {
   /** Returns the task ID for the "taskid" member, if known. */
   public Optional<TaskId> taskId() {
     return Optional.ofNullable(taskId);
+  }
+
+  /**
+   * Returns the problem+json reply (RFC 9457; DAP-18 "Errors"): type, title, status, detail and
+   * taskid when known; a 401 also carries {@code WWW-Authenticate: Bearer}.
+   */
+  public HttpReply toReply() {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("type", type());
+    n.put("title", title());
+    n.put("status", status());
+    n.put("detail", detail());
+    taskId().ifPresent(t -> n.put("taskid", t.toBase64Url()));
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("Content-Type", CONTENT_TYPE);
+    if (status == 401) {
+      h.put("WWW-Authenticate", "Bearer");
+    }
+    byte[] body;
+    try {
+      body = MAPPER.writeValueAsBytes(n);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    return new HttpReply(status, h, body);
+  }
+
+  /** Returns the 405 reply (RFC 9110 section 15.5.6) whose Allow header lists {@code allow}. */
+  public static HttpReply methodNotAllowed(String allow, TaskId taskId) {
+    return http(405, "Method Not Allowed", "allowed methods: " + allow, taskId).toReply()
+        .withHeader("Allow", allow);
   }
 }

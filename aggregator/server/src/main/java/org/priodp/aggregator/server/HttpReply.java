@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An HTTP response produced by {@link AggregateShareHandler}: status, headers (including
- * Content-Type when there is a body) and body. Immutable apart from the body array, which callers
- * must not modify.
+ * An HTTP response produced by {@link DapRouter} (DAP-18 "HTTP Usage"): status, headers
+ * (including Content-Type when there is a body) and body. Immutable apart from the body array,
+ * which callers must not modify.
  */
 public record HttpReply(int status, Map<String, String> headers, byte[] body) {
   /** Copies the headers. */

@@ -146,10 +146,7 @@ public final class TaskRoutes {
    * the resource ID segment (null for the creation URL), and the collection ({@link
    * #AGGREGATE_SHARES}, {@link #AGGREGATION_JOBS}, {@link #REPORTS} or {@link #COLLECTION_JOBS}).
    */
-  record Target(String basePath, String taskId, String shareId, String collection) {
-    Target(String basePath, String taskId, String shareId) {
-      this(basePath, taskId, shareId, AGGREGATE_SHARES);
-    }
+  record Target(String basePath, String taskId, String resourceId, String collection) {
   }
 
   /**

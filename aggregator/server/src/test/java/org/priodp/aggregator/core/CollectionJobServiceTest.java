@@ -35,8 +35,8 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
-import org.priodp.aggregator.server.AggregateShareHandler;
-import org.priodp.aggregator.server.ServiceMetrics;
+import org.priodp.aggregator.server.AggregateSharesRoute;
+import org.priodp.aggregator.server.DapRouter;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.CollectionFixture;
 import org.priodp.aggregator.testing.Fixture;
@@ -99,10 +99,10 @@ class CollectionJobServiceTest {
           java.nio.ByteBuffer.allocate(8).putLong(seed).array()), clock);
       helperShares = new NoisedShareService(helperStore, RandomSource.seeded(
           java.nio.ByteBuffer.allocate(8).putLong(~seed).array()), clock);
-      AggregateShareHandler helper = new AggregateShareHandler(List.of(f.task), helperStore,
-          helperShares, AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null,
-          null, asyncHelper ? new AggregateShareHandler.AsyncShares(helperQueue::add, 1) : null);
-      peer = new InProcessHelperPeer(helper, maxPolls);
+      DapRouter.Builder helper = DapRouter.builder(List.of(f.task), helperStore);
+      peer = new InProcessHelperPeer((asyncHelper ? helper.aggregateShares(helperShares,
+          new AggregateSharesRoute.AsyncShares(helperQueue::add, 1))
+          : helper.aggregateShares(helperShares)).build(), maxPolls);
       service = new CollectionJobService(leaderStore, leaderShares, peer, clock,
           Duration.ofMinutes(5), RETRY, "test");
     }
@@ -725,9 +725,8 @@ class CollectionJobServiceTest {
     MutableClock clock = new MutableClock(AFTER);
     NoisedShareService leaderShares = new NoisedShareService(leaderStore,
         RandomSource.seeded(new byte[] {1}), clock);
-    AggregateShareHandler helper = new AggregateShareHandler(List.of(helperTask), helperStore,
-        new NoisedShareService(helperStore, RandomSource.seeded(new byte[] {2}), clock),
-        AggregateShareHandler.DEFAULT_MAX_BODY);
+    DapRouter helper = DapRouter.builder(List.of(helperTask), helperStore).aggregateShares(
+        new NoisedShareService(helperStore, RandomSource.seeded(new byte[] {2}), clock)).build();
     InProcessHelperPeer peer = new InProcessHelperPeer(helper, 0);
     CollectionJobService service = new CollectionJobService(leaderStore, leaderShares, peer,
         clock, Duration.ofMinutes(5), RETRY, "test");

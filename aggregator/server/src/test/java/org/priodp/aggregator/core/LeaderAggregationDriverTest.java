@@ -32,15 +32,15 @@ import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
-import org.priodp.aggregator.server.HelperServer;
+import org.priodp.aggregator.server.Aggregator;
+import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.testing.LeaderPair;
 import org.priodp.field.FieldVector;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 
 /**
- * The Leader's aggregation driver end to end over HTTP against a real {@link HelperServer} with
+ * The Leader's aggregation driver end to end over HTTP against a real {@link Aggregator} with
  * its own SQLite store, the Leader on another SQLite store: reports sharded with Prio3 and sealed
  * to both aggregators' keys are put into the Leader's client_reports, the driver runs, and then
  * both sides' buckets unshard to the true aggregate, with equal report counts and checksums, each
@@ -86,7 +86,7 @@ class LeaderAggregationDriverTest {
     final LeaderPair pair;
     final AggregateShareStore helperStore;
     final AggregateShareStore leaderStore;
-    final HelperServer helper;
+    final Aggregator helper;
     final HpkeConfig helperKey;
     final HpkeConfig leaderKey;
     final HelperHpkeKeys leaderKeys;
@@ -104,11 +104,10 @@ class LeaderAggregationDriverTest {
       pair = new LeaderPair(variant, random, port, mode, minBatchSize);
       helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper-" + seed + ".db"));
       closing.add(helperStore);
-      helper = new HelperServer(List.of(pair.helper), helperStore, RandomSource.secure(), async);
-      helper.start(port);
-      closing.add(helper::stop);
-      helperKey = helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive()
-          .config();
+      helper = Aggregator.start(AggregatorConfig.builder(List.of(pair.helper), helperStore)
+          .port(port).asyncAggregation(async).build());
+      closing.add(helper::close);
+      helperKey = helper.hpkeKeys().ensureActive().config();
       String pg = System.getenv("PRIODP_PG_URL");
       leaderStore = Boolean.getBoolean("priodp.leaderbench.pg") && pg != null && !pg.isBlank()
           ? JdbcAggregateShareStore.open(pg)
@@ -372,7 +371,7 @@ class LeaderAggregationDriverTest {
   void aFailingHelperLeavesTheJobActiveThenAbandonsIt() throws Exception {
     Setup s = new Setup(new Prio3Variant.Count(), false);
     s.upload(5);
-    s.helper.stop(); // the Helper is gone: connection refused
+    s.helper.close(); // the Helper is gone: connection refused
     MovableClock clock = new MovableClock();
     HttpHelperPeer peer = HttpHelperPeer.create(new HttpHelperPeer.Options(Duration.ofSeconds(2),
         Duration.ofMillis(300), Duration.ofMillis(20), Duration.ofMillis(50),

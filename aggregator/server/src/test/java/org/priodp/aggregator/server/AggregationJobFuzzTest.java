@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
@@ -30,7 +29,7 @@ import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 
 /**
  * Issue 16: seeded mutations of valid AggregationJobInitReq bodies (built by the spec Leader of
- * {@link AggregationJobHandlerTest}) through the Helper's handler in-process and over HTTP. Every
+ * {@link AggregationJobsRouteTest}) through the Helper's handler in-process and over HTTP. Every
  * answer is a 4xx problem+json or a 200 AggregationJobResp that decodes and has one VerifyResp
  * per VerifyInit of the (still decodable) request; never a 5xx, never an exception, never a hang.
  * Mutation seed: {@code -Dpriodp.seed}; cases: {@code -Dpriodp.fuzz.jobCases} (in-process,
@@ -46,11 +45,11 @@ class AggregationJobFuzzTest {
   @TempDir
   Path dir;
 
-  /** The spec Leader of AggregationJobHandlerTest, seeded. */
-  static AggregationJobHandlerTest leader(Path dir, long seed) throws Exception {
-    AggregationJobHandlerTest l = new AggregationJobHandlerTest();
+  /** The spec Leader of AggregationJobsRouteTest, seeded. */
+  static AggregationJobsRouteTest leader(Path dir, long seed) throws Exception {
+    AggregationJobsRouteTest l = new AggregationJobsRouteTest();
     l.dir = dir;
-    Field f = AggregationJobHandlerTest.class.getDeclaredField("random");
+    Field f = AggregationJobsRouteTest.class.getDeclaredField("random");
     f.setAccessible(true);
     f.set(l, new Random(seed));
     return l;
@@ -106,9 +105,9 @@ class AggregationJobFuzzTest {
       if (!RESP_TYPE.equals(contentType)) {
         return "200 with Content-Type " + contentType;
       }
-      List<AggregationJobHandlerTest.Resp> resps;
+      List<AggregationJobsRouteTest.Resp> resps;
       try {
-        resps = AggregationJobHandlerTest.decodeResp(body);
+        resps = AggregationJobsRouteTest.decodeResp(body);
       } catch (RuntimeException | AssertionError e) {
         return "200 whose AggregationJobResp does not decode: " + e;
       }
@@ -141,21 +140,21 @@ class AggregationJobFuzzTest {
   }
 
   /** The base bodies: a clean 3-report job, a job with a replay and an undecryptable report. */
-  static List<byte[]> bases(AggregationJobHandlerTest l, AggregationJobHandlerTest.Task t,
-      AggregationJobHandlerTest.Advertised helper) throws Exception {
-    long now = AggregationJobHandlerTest.now();
-    List<AggregationJobHandlerTest.Report> a = new ArrayList<>();
+  static List<byte[]> bases(AggregationJobsRouteTest l, AggregationJobsRouteTest.Task t,
+      AggregationJobsRouteTest.Advertised helper) throws Exception {
+    long now = AggregationJobsRouteTest.now();
+    List<AggregationJobsRouteTest.Report> a = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       a.add(l.report(t, helper, now, List.of(BigInteger.valueOf(i))));
     }
-    AggregationJobHandlerTest.Advertised unknown = new AggregationJobHandlerTest.Advertised(
+    AggregationJobsRouteTest.Advertised unknown = new AggregationJobsRouteTest.Advertised(
         (helper.id() + 1) % 256, helper.publicKey());
-    List<AggregationJobHandlerTest.Report> b = List.of(
+    List<AggregationJobsRouteTest.Report> b = List.of(
         l.report(t, helper, now, List.of(BigInteger.ONE)),
         l.report(t, unknown, now, List.of(BigInteger.TWO)), a.get(0),
         l.report(t, helper, now, List.of(BigInteger.ONE), true, false));
-    return List.of(AggregationJobHandlerTest.initReq(0, a),
-        AggregationJobHandlerTest.initReq(0, b));
+    return List.of(AggregationJobsRouteTest.initReq(0, a),
+        AggregationJobsRouteTest.initReq(0, b));
   }
 
   @Test
@@ -163,19 +162,19 @@ class AggregationJobFuzzTest {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
     System.out.println("AggregationJobFuzzTest.inProcess seed=" + seed);
     Random rnd = new Random(seed);
-    AggregationJobHandlerTest l = leader(dir, seed);
-    AggregationJobHandlerTest.Task t = l.new Task(
-        (AggregationJobHandlerTest.Vdaf) AggregationJobHandlerTest.vdafs().toList().get(3).get()[0],
+    AggregationJobsRouteTest l = leader(dir, seed);
+    AggregationJobsRouteTest.Task t = l.new Task(
+        (AggregationJobsRouteTest.Vdaf) AggregationJobsRouteTest.vdafs().toList().get(3).get()[0],
         null);
     try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
-      HelperServer server = AggregationJobHandlerTest.server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = AggregationJobsRouteTest.server(List.of(t.definition), store);
+      int port = server.port();
       try {
-        AggregationJobHandlerTest.Advertised helper = AggregationJobHandlerTest.hpkeConfig(port,
+        AggregationJobsRouteTest.Advertised helper = AggregationJobsRouteTest.hpkeConfig(port,
             "/dap/hpke_config");
         List<byte[]> bases = bases(l, t, helper);
-        AggregateShareHandler h = server.handler();
-        String path = "/dap/tasks/" + AggregationJobHandlerTest.b64(t.taskId)
+        DapRouter h = server.router();
+        String path = "/dap/tasks/" + AggregationJobsRouteTest.b64(t.taskId)
             + "/aggregation_jobs";
         for (byte[] b : bases) {
           HttpReply r = h.handle("POST", path, null, AUTH, TYPE, b);
@@ -206,7 +205,7 @@ class AggregationJobFuzzTest {
             cases - statuses[200] - statuses[400], (System.nanoTime() - start) / 1e9);
         assertTrue(statuses[400] > 0 && statuses[200] > 0, "both outcomes were exercised");
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -216,16 +215,16 @@ class AggregationJobFuzzTest {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
     System.out.println("AggregationJobFuzzTest.overHttp seed=" + seed);
     Random rnd = new Random(seed);
-    AggregationJobHandlerTest l = leader(dir, seed);
-    AggregationJobHandlerTest.Task t = l.new Task(
-        (AggregationJobHandlerTest.Vdaf) AggregationJobHandlerTest.vdafs().toList().get(3).get()[0],
+    AggregationJobsRouteTest l = leader(dir, seed);
+    AggregationJobsRouteTest.Task t = l.new Task(
+        (AggregationJobsRouteTest.Vdaf) AggregationJobsRouteTest.vdafs().toList().get(3).get()[0],
         null);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
-      HelperServer server = AggregationJobHandlerTest.server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = AggregationJobsRouteTest.server(List.of(t.definition), store);
+      int port = server.port();
       try {
-        AggregationJobHandlerTest.Advertised helper = AggregationJobHandlerTest.hpkeConfig(port,
+        AggregationJobsRouteTest.Advertised helper = AggregationJobsRouteTest.hpkeConfig(port,
             "/dap/hpke_config");
         List<byte[]> bases = bases(l, t, helper);
         URI uri = URI.create(t.jobsUrl(port));
@@ -259,7 +258,7 @@ class AggregationJobFuzzTest {
         assertTrue(failures.isEmpty(), "seed " + seed + ": " + failures.size() + " failures, "
             + failures.subList(0, Math.min(3, failures.size())));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

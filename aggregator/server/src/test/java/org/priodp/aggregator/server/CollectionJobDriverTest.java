@@ -33,7 +33,7 @@ import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.dp.DpStrategy;
 
 /**
- * The background stepping of collection jobs: a Leader {@link HelperServer} with a Helper peer
+ * The background stepping of collection jobs: a Leader {@link Aggregator} with a Helper peer
  * starts the driver, and a Collector written from DAP-18's structs collects over HTTP on loopback
  * (POST, GET with Retry-After until ready) with nothing stepping the job but the driver; a step
  * that throws is logged and leaves its job pending; a closed driver steps nothing.
@@ -55,15 +55,14 @@ class CollectionJobDriverTest {
       lf.writeLeaderBuckets(leaderStore, 3);
       f.writeBuckets(helperStore, 3);
       // an asynchronous Helper whose background work runs on the thread that hands it over
-      AggregateShareHandler helper = new AggregateShareHandler(List.of(f.task), helperStore,
+      DapRouter helper = DapRouter.builder(List.of(f.task), helperStore).aggregateShares(
           new NoisedShareService(helperStore, RandomSource.secure(), Clock.systemUTC()),
-          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null, null,
-          new AggregateShareHandler.AsyncShares(Runnable::run, 1));
+          new AggregateSharesRoute.AsyncShares(Runnable::run, 1)).build();
       InProcessHelperPeer peer = new InProcessHelperPeer(helper, 3);
-      HelperServer server = new HelperServer(List.of(lf.leader), leaderStore,
-          RandomSource.secure(), false, peer);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(lf.leader), leaderStore)
+          .helperPeer(peer).build());
       assertTrue(server.collectionJobs().isPresent());
-      int port = server.start(0);
+      int port = server.port();
       try {
         byte[] cjr = SpecCollector.collectionJobReq(10, 3);
         String base = "http://127.0.0.1:" + port;
@@ -106,7 +105,7 @@ class CollectionJobDriverTest {
         System.out.println("CollectionJobDriverTest: ready after " + polls + " polls, Helper "
             + peer.seen);
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

@@ -21,7 +21,7 @@ class DapProblemTest {
   private static final String TASK_B64 = TASK.toBase64Url();
 
   private static String body(DapProblem p) {
-    HttpReply r = AggregateShareHandler.problem(p);
+    HttpReply r = p.toReply();
     assertEquals(p.status(), r.status());
     assertEquals("application/problem+json", r.headers().get("Content-Type"));
     return new String(r.body(), StandardCharsets.UTF_8);

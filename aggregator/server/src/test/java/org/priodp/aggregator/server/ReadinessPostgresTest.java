@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
-import org.priodp.noise.RandomSource;
 
 /**
  * GET /readyz against PostgreSQL that goes away and comes back, without touching the shared
@@ -134,8 +133,9 @@ class ReadinessPostgresTest {
       String viaProxy = "jdbc:postgresql://127.0.0.1:" + proxyPort + m.group(3);
       try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(viaProxy)) {
         Fixture f = Fixture.laplace(70);
-        HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-        int port = server.start(0);
+        Aggregator server = Aggregator.start(
+            AggregatorConfig.builder(List.of(f.task), store).build());
+        int port = server.port();
         HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
             + "/readyz")).timeout(Duration.ofSeconds(90)).build();
         HttpRequest healthz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
@@ -158,7 +158,7 @@ class ReadinessPostgresTest {
           HttpResponse<String> back = client.send(readyz, HttpResponse.BodyHandlers.ofString());
           assertEquals(200, back.statusCode(), back.body());
         } finally {
-          server.stop();
+          server.close();
         }
       }
     }

@@ -42,7 +42,6 @@ import org.priodp.aggregator.hpke.HpkeSuite;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.field.FieldVector;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -203,9 +202,8 @@ class SpecClientUploadInteropTest {
 
     HttpClient http = HttpClient.newHttpClient();
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"))) {
-      HelperServer server = HelperServer.withLeaderResources(List.of(task), store,
-          RandomSource.secure(), false, UploadHandler.of(store), null);
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(task), store).build());
+      int port = server.port();
       try {
         Advertised leader = fetchLeaderConfig(http, port);
         List<Built> reports = new ArrayList<>();
@@ -288,7 +286,7 @@ class SpecClientUploadInteropTest {
         }
         assertEquals(0, e.remaining());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

@@ -23,7 +23,6 @@ import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.SpecTls;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
@@ -40,7 +39,6 @@ import org.priodp.vdaf.dp.SensitivityRule;
 class SpecCollectorInteropTest {
   @TempDir
   Path dir;
-
 
   private static final int TIME_INTERVAL = 1;
   private static final int HISTOGRAM = 4;
@@ -130,9 +128,9 @@ class SpecCollectorInteropTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("i.db"))) {
       plain.writeBuckets(store, 3);
       bound.writeBuckets(store, 3);
-      HelperServer server = new HelperServer(List.of(plain.task, bound.task), store,
-          RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(
+          AggregatorConfig.builder(List.of(plain.task, bound.task), store).build());
+      int port = server.port();
       try {
         // buckets 0..2 are DAP-18 times 10, 11, 12 (time_precision 100 s)
         byte[] cjr = collectionJobReq(10, 3);
@@ -156,7 +154,7 @@ class SpecCollectorInteropTest {
         byte[] withBinding = taskConfiguration(100, 10, binding);
         assertEquals(8 * 16, open(bound, bct, aad(bound.taskId.bytes(), withBinding, cjr)).length);
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

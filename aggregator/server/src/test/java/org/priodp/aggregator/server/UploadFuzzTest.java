@@ -23,7 +23,6 @@ import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.HelperHpkeKeys;
-import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.Report;
@@ -34,11 +33,10 @@ import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.LeaderFixture;
-import org.priodp.noise.RandomSource;
 
 /**
  * Seeded mutations of valid UploadRequest bodies through the Leader's reports resource, in-process
- * (through {@link AggregateShareHandler}'s routing) and over HTTP. Every answer is a 4xx
+ * (through {@link DapRouter}'s routing) and over HTTP. Every answer is a 4xx
  * problem+json, or a 200 that is empty or an UploadErrors that decodes and lists, in request
  * order, only reports of the (still decodable) request; never a 5xx, never an exception. Seed:
  * {@code -Dpriodp.seed}; cases: {@code -Dpriodp.fuzz.uploadCases} (in-process, default 100,000)
@@ -132,10 +130,9 @@ class UploadFuzzTest {
     Random rnd = new Random(seed);
     TaskDefinition t = LeaderFixture.task(80);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
-      AggregateShareHandler h = new AggregateShareHandler(List.of(t), store,
-          new NoisedShareService(store, RandomSource.seeded(new byte[] {8}), Clock.systemUTC()),
-          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null,
-          UploadHandler.of(store), null);
+      DapRouter h = DapRouter.builder(List.of(t), store)
+          .aggregateShares(DapRouterTest.shares(store, 8))
+          .reports(ReportsRouteTest.reports(store)).build();
       int key = new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()).ensureActive()
           .config().id().value();
       List<byte[]> bases = bases(key);
@@ -181,9 +178,8 @@ class UploadFuzzTest {
     TaskDefinition t = LeaderFixture.task(81);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
-      HelperServer server = HelperServer.withLeaderResources(List.of(t), store,
-          RandomSource.secure(), false, UploadHandler.of(store), null);
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t), store).build());
+      int port = server.port();
       try {
         int key = new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()).ensureActive()
             .config().id().value();
@@ -225,7 +221,7 @@ class UploadFuzzTest {
         assertTrue(failures.isEmpty(), "seed " + seed + ": " + failures.size() + " failures, "
             + failures.subList(0, Math.min(3, failures.size())));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

@@ -14,11 +14,11 @@ import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.AggregationJobResp;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.server.AggregateShareHandler;
+import org.priodp.aggregator.server.DapRouter;
 import org.priodp.aggregator.server.HttpReply;
 
 /**
- * A {@link HelperPeer} that talks to a Helper's {@link AggregateShareHandler} in process, as the
+ * A {@link HelperPeer} that talks to a Helper's {@link DapRouter} in process, as the
  * HTTP peer would over the wire (DAP-18 "Obtaining Aggregate Shares", "Asynchronous Request
  * Handling"): it POSTs the AggregateShareReq with the Leader's token; a 200 with a body is the
  * share; a 200 with an empty body and a Location is polled with GET up to {@code maxPolls} times,
@@ -30,7 +30,7 @@ import org.priodp.aggregator.server.HttpReply;
 public final class InProcessHelperPeer implements HelperPeer {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private final AggregateShareHandler helper;
+  private final DapRouter helper;
   /** GETs at most per call before giving up (retryable). */
   public volatile int maxPolls;
   /** Calls of {@link #aggregateShare}. */
@@ -44,8 +44,8 @@ public final class InProcessHelperPeer implements HelperPeer {
   /** Runs between two polls (default: nothing); e.g. lets a background job finish. */
   public volatile Runnable betweenPolls = () -> { };
 
-  /** Creates the peer for a Helper handler; {@code maxPolls} GETs at most per call. */
-  public InProcessHelperPeer(AggregateShareHandler helper, int maxPolls) {
+  /** Creates the peer for a Helper router; {@code maxPolls} GETs at most per call. */
+  public InProcessHelperPeer(DapRouter helper, int maxPolls) {
     this.helper = helper;
     this.maxPolls = maxPolls;
   }

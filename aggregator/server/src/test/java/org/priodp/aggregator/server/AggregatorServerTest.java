@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
-import org.priodp.noise.RandomSource;
 import org.slf4j.LoggerFactory;
 
-class HelperServerTest {
+class AggregatorServerTest {
   private static final String TYPE = DapMediaType.AGGREGATE_SHARE_REQ.contentType();
 
   @TempDir
@@ -40,6 +40,11 @@ class HelperServerTest {
 
   private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** Starts an aggregator of the fixture's Helper task on a free port. */
+  private static Aggregator helper(Fixture f, AggregateShareStore store) {
+    return Aggregator.start(AggregatorConfig.builder(List.of(f.task), store).build());
+  }
 
   private static HttpRequest post(int port, Fixture f, String auth, byte[] body) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
@@ -60,8 +65,8 @@ class HelperServerTest {
     byte[] first;
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
       f.writeBuckets(store, 3);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         List<CompletableFuture<HttpResponse<byte[]>>> out = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -75,27 +80,27 @@ class HelperServerTest {
           assertArrayEquals(first, r.get().body());
           assertEquals(location, r.get().headers().firstValue("Location").orElseThrow());
         }
-        assertEquals(1, server.handler().service().noiseDraws());
+        assertEquals(1, server.noisedShares().noiseDraws());
         assertFalse(Arrays.equals(f.unnoised(0, 3), f.open(first, req)));
         HttpResponse<String> health = client.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + port + "/healthz")).build(),
             HttpResponse.BodyHandlers.ofString());
         assertEquals(200, health.statusCode());
       } finally {
-        server.stop();
+        server.close();
       }
     }
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         HttpResponse<byte[]> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
             req.encode()), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode());
         assertArrayEquals(first, r.body(), "same share after a restart");
-        assertEquals(0, server.handler().service().noiseDraws());
+        assertEquals(0, server.noisedShares().noiseDraws());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -112,8 +117,8 @@ class HelperServerTest {
     requestLog.setAdditive(false);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
       f.writeBuckets(store, 2);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         byte[] body = f.request(0, 2).encode();
         HttpResponse<String> none = client.send(post(port, f, null, body),
@@ -132,7 +137,7 @@ class HelperServerTest {
             new byte[200_000]), HttpResponse.BodyHandlers.ofString());
         assertEquals(413, big.statusCode());
       } finally {
-        server.stop();
+        server.close();
       }
     } finally {
       requestLog.detachAppender(captured);
@@ -151,13 +156,14 @@ class HelperServerTest {
   @Test
   void mutatedBodiesOverHttpAlwaysGetAClientError() throws Exception {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
-    System.out.println("HelperServerTest.mutatedBodiesOverHttpAlwaysGetAClientError seed=" + seed);
+    System.out.println("AggregatorServerTest.mutatedBodiesOverHttpAlwaysGetAClientError seed="
+        + seed);
     Random rnd = new Random(seed);
     Fixture f = Fixture.laplace(22);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("z.db"))) {
       f.writeBuckets(store, 2);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         byte[] base = f.request(0, 2).encode();
         assertEquals(200, client.send(post(port, f, "Bearer " + Fixture.TOKEN, base),
@@ -186,9 +192,9 @@ class HelperServerTest {
         CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get();
         assertTrue(failures.isEmpty(), "seed " + seed + ": " + failures.subList(0,
             Math.min(5, failures.size())));
-        assertEquals(1, server.handler().service().noiseDraws());
+        assertEquals(1, server.noisedShares().noiseDraws());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -224,8 +230,8 @@ class HelperServerTest {
   void h2cIsRefusedAndUpgradeRequestsAreServedAsHttp11() throws Exception {
     Fixture f = Fixture.laplace(23);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         String upgrade = exchange(port, ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
@@ -241,7 +247,7 @@ class HelperServerTest {
         // refused in HTTP/1 framing (Vert.x answers "501 Not Implemented") or closed
         assertTrue(preface.isEmpty() || preface.matches("(?s)HTTP/\\S+ [45]\\d\\d .*"), preface);
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -254,8 +260,9 @@ class HelperServerTest {
     TlsCredentials tls = TlsCredentials.load(cert.certFile(), cert.keyFile());
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("t.db"))) {
       f.writeBuckets(store, 2);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start("127.0.0.1", port0(), tls);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(f.task), store)
+          .port(port0()).tls(tls).build());
+      int port = server.port();
       try {
         HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .sslContext(cert.trustingContext()).connectTimeout(Duration.ofSeconds(5)).build();
@@ -280,7 +287,7 @@ class HelperServerTest {
         assertFalse(exchange(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
             .getBytes(StandardCharsets.US_ASCII)).contains("{\"status\":\"ok\"}"));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -304,8 +311,8 @@ class HelperServerTest {
     Fixture f = Fixture.laplace(25);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
       f.writeBuckets(store, 4);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = helper(f, store);
+      int port = server.port();
       try {
         HttpRequest metrics = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
             + "/metrics")).build();
@@ -344,7 +351,7 @@ class HelperServerTest {
             + "/tasks/{task-id}/aggregate_shares\",status=\"200\",le=\"+Inf\"} 3"), m);
         assertFalse(m.contains(f.taskId.toBase64Url()), "raw paths never become labels");
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -369,8 +376,9 @@ class HelperServerTest {
                 throw new AssertionError("invariant broken",
                     new IllegalStateException("the root of it"));
               });
-      HelperServer server = new HelperServer(List.of(f.task), broken, RandomSource.secure());
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(
+          AggregatorConfig.builder(List.of(f.task), broken).build());
+      int port = server.port();
       try {
         HttpResponse<String> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
             f.request(0, 2).encode()), HttpResponse.BodyHandlers.ofString());
@@ -379,7 +387,7 @@ class HelperServerTest {
             .orElseThrow());
         assertFalse(r.body().contains("root of it"));
       } finally {
-        server.stop();
+        server.close();
       }
     } finally {
       requestLog.detachAppender(captured);
@@ -396,8 +404,9 @@ class HelperServerTest {
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
         dir.resolve("async.db"))) {
       f.writeBuckets(store, 3);
-      HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure(), true);
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(f.task), store)
+          .asyncAggregation(true).build());
+      int port = server.port();
       try {
         AggregateShareReq req = f.request(0, 3);
         HttpResponse<byte[]> r = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
@@ -421,9 +430,9 @@ class HelperServerTest {
         HttpResponse<byte[]> again = client.send(post(port, f, "Bearer " + Fixture.TOKEN,
             req.encode()), HttpResponse.BodyHandlers.ofByteArray());
         assertArrayEquals(r.body(), again.body());
-        assertEquals(1, server.handler().service().noiseDraws());
+        assertEquals(1, server.noisedShares().noiseDraws());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

@@ -17,13 +17,12 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
 /**
  * The Leader's collection-job resources (DAP-18 "Collection Job Initialization", "Collection Job
  * Deletion", "Asynchronous Request Handling", "Resource Creation"), reached through {@link
- * AggregateShareHandler} after it has found the Leader task and checked the Collector's bearer
- * token:
+ * DapRouter} after it has found the Leader task and checked the Collector's bearer token:
  *
  * <ul>
  *   <li>{@code POST {leader}tasks/{task-id}/collection_jobs} with a CollectionJobReq (media type
- *       {@code application/ppm-dap;message=collection-job-req}, parsed like {@link
- *       AggregationJobHandler} does): the job is created, or found for a byte-identical request,
+ *       {@code application/ppm-dap;message=collection-job-req}, parsed by {@link
+ *       RequestChecks}): the job is created, or found for a byte-identical request,
  *       and answered like a GET on its Location.
  *   <li>{@code GET} on {@code {leader}tasks/{task-id}/collection_jobs/{collection-job-id}}: while
  *       pending, 200 with Location, Retry-After and an empty body; when ready, 200 with the
@@ -36,16 +35,16 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
  * Jobs are stepped in the background ({@link CollectionJobDriver}). Blocking: call it off the
  * event loop. Thread-safe.
  */
-public final class CollectionJobHandler implements TaskResource {
+public final class CollectionJobsRoute implements TaskResource {
   private final CollectionJobService service;
   private final int retryAfterSeconds;
   private final int maxBody;
 
   /**
-   * Creates the handler over the service; {@code retryAfterSeconds} is suggested to a Collector
+   * Creates the route over the service; {@code retryAfterSeconds} is suggested to a Collector
    * polling a pending job, bodies above {@code maxBody} bytes are refused (413).
    */
-  public CollectionJobHandler(CollectionJobService service, int retryAfterSeconds, int maxBody) {
+  public CollectionJobsRoute(CollectionJobService service, int retryAfterSeconds, int maxBody) {
     this.service = Objects.requireNonNull(service, "service");
     if (retryAfterSeconds < 0) {
       throw new IllegalArgumentException("retryAfterSeconds must not be negative");
@@ -66,12 +65,6 @@ public final class CollectionJobHandler implements TaskResource {
   public HttpReply handle(String method, TaskDefinition task, String resourceId, String query,
       String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (resourceId == null) {
-      if (!"POST".equals(method)) {
-        return AggregateShareHandler.notAllowed("POST", taskId);
-      }
-      return create(task, contentType, body);
-    }
     CollectionJobId id;
     try {
       id = CollectionJobId.fromBase64Url(resourceId);
@@ -88,7 +81,7 @@ public final class CollectionJobHandler implements TaskResource {
         }
         yield new HttpReply(200, Map.of(), new byte[0]);
       }
-      default -> AggregateShareHandler.notAllowed("GET, DELETE", taskId);
+      default -> DapProblem.methodNotAllowed("GET, DELETE", taskId);
     };
   }
 
@@ -96,13 +89,11 @@ public final class CollectionJobHandler implements TaskResource {
     return DapProblem.http(404, "Not Found", "no such collection job", taskId);
   }
 
-  private HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+  @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareHandler.checkMessageType(contentType, DapMediaType.COLLECTION_JOB_REQ, taskId);
-    if (body.length > maxBody) {
-      throw DapProblem.http(413, "Content Too Large", "the body exceeds " + maxBody + " bytes",
-          taskId);
-    }
+    RequestChecks.messageType(contentType, DapMediaType.COLLECTION_JOB_REQ, taskId);
+    RequestChecks.bodySize(body, maxBody, taskId);
     CollectionJobReq req;
     try {
       req = CollectionJobReq.decode(body);

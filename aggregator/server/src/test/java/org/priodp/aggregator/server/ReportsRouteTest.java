@@ -21,8 +21,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.HelperHpkeKeys;
-import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.core.UploadService;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigList;
 import org.priodp.aggregator.dap.Report;
@@ -31,30 +31,38 @@ import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
+import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
-import org.priodp.noise.RandomSource;
 
 /**
  * The Leader's reports resource at the HTTP level (DAP-18 "Upload Request", "Leader Behavior",
- * "HTTP Usage", "Errors", "HPKE Configuration Request"), through {@link AggregateShareHandler}'s
- * routing with {@link UploadHandler} as the reports resource, on real SQLite, and over HTTP with
- * {@link HelperServer#withLeaderResources}.
+ * "HTTP Usage", "Errors", "HPKE Configuration Request"), through {@link DapRouter}'s routing
+ * with {@link ReportsRoute} as the reports resource, on real SQLite, and over HTTP with an
+ * {@link Aggregator} of a Leader task.
  */
-class UploadHandlerTest {
+class ReportsRouteTest {
   private static final String TYPE = "application/ppm-dap;message=upload-req";
   private static final String ERRORS_TYPE = "application/ppm-dap;message=upload-errors";
 
   @TempDir
   Path dir;
 
-  private static AggregateShareHandler handler(List<TaskDefinition> tasks,
+  /**
+   * Returns the reports resource over the store's HPKE keys (the keys the Helper side of the same
+   * store uses), the system clock and the default clock skew.
+   */
+  static ReportsRoute reports(AggregateShareStore store) {
+    return new ReportsRoute(new UploadService(store,
+        new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
+        UploadService.DEFAULT_CLOCK_SKEW));
+  }
+
+  private static DapRouter handler(List<TaskDefinition> tasks,
       JdbcAggregateShareStore store) {
-    return new AggregateShareHandler(tasks, store,
-        new NoisedShareService(store, RandomSource.seeded(new byte[] {5}), Clock.systemUTC()),
-        AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null,
-        UploadHandler.of(store), null);
+    return DapRouter.builder(tasks, store).aggregateShares(DapRouterTest.shares(store, 5))
+        .reports(reports(store)).build();
   }
 
   private static String reportsPath(TaskDefinition t) {
@@ -80,7 +88,7 @@ class UploadHandlerTest {
   void anAllAcceptedUploadIs200WithAnEmptyBodyAndARepeatStoresNothingNew() throws Exception {
     TaskDefinition t = LeaderFixture.task(70);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
-      AggregateShareHandler h = handler(List.of(t), store);
+      DapRouter h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
       Report a = LeaderFixture.report(LeaderFixture.id(1), now, key);
@@ -104,7 +112,7 @@ class UploadHandlerTest {
   void refusedReportsAreListedAsUploadErrorsInRequestOrder() throws Exception {
     TaskDefinition t = LeaderFixture.task(71);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
-      AggregateShareHandler h = handler(List.of(t), store);
+      DapRouter h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
       Report first = LeaderFixture.report(LeaderFixture.id(1), now, key);
@@ -136,19 +144,19 @@ class UploadHandlerTest {
   void onlyPostIsAllowedAndTheMediaTypeIsParsed() throws Exception {
     TaskDefinition t = LeaderFixture.task(72);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
-      AggregateShareHandler h = handler(List.of(t), store);
+      DapRouter h = handler(List.of(t), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
       for (String m : List.of("GET", "PUT", "DELETE", "HEAD", "PATCH")) {
         HttpReply r = h.handle(m, reportsPath(t), null, TYPE, body);
-        JsonNode n = AggregateShareHandlerTest.assertProblem(r, 405, "about:blank");
+        JsonNode n = DapRouterTest.assertProblem(r, 405, "about:blank");
         assertEquals("POST", r.headers().get("Allow"), m);
         assertEquals(t.taskId().toBase64Url(), n.get("taskid").asText());
       }
       for (String type : new String[] {"application/ppm-dap;message=upload-errors",
           "application/ppm-dap", "application/octet-stream", "application/ppm-dap;message=",
           "application/ppm-dap;message=\"upload-req", "upload-req", null}) {
-        AggregateShareHandlerTest.assertProblem(h.handle("POST", reportsPath(t), null, type, body),
+        DapRouterTest.assertProblem(h.handle("POST", reportsPath(t), null, type, body),
             415, "about:blank");
       }
       for (String type : new String[] {"Application/PPM-DAP ; Message=\"upload-req\"",
@@ -162,7 +170,7 @@ class UploadHandlerTest {
   void aMalformedBodyIsInvalidMessageAndATooLargeOneIs413() throws Exception {
     TaskDefinition t = LeaderFixture.task(73);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
-      AggregateShareHandler h = handler(List.of(t), store);
+      DapRouter h = handler(List.of(t), store);
       byte[] good = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
       byte[] trailing = Arrays.copyOf(good, good.length + 3);
@@ -174,7 +182,7 @@ class UploadHandlerTest {
       zeroEnc[encLength + 1] = 0;
       for (byte[] bad : List.of(Arrays.copyOf(good, good.length - 1), trailing, zeroEnc,
           new byte[] {1})) {
-        JsonNode n = AggregateShareHandlerTest.assertProblem(h.handle("POST", reportsPath(t),
+        JsonNode n = DapRouterTest.assertProblem(h.handle("POST", reportsPath(t),
             null, TYPE, bad), 400, "urn:ietf:params:ppm:dap:error:invalidMessage");
         assertEquals(t.taskId().toBase64Url(), n.get("taskid").asText());
       }
@@ -183,9 +191,9 @@ class UploadHandlerTest {
       HttpReply empty = h.handle("POST", reportsPath(t), null, TYPE, new byte[0]);
       assertEquals(200, empty.status());
       assertEquals(0, empty.body().length);
-      AggregateShareHandlerTest.assertProblem(h.handle("POST", reportsPath(t), null, TYPE,
-          new byte[AggregateShareHandler.MAX_UPLOAD_BODY + 1]), 413, "about:blank");
-      assertEquals(AggregateShareHandler.MAX_UPLOAD_BODY, h.maxBodyFor(reportsPath(t)));
+      DapRouterTest.assertProblem(h.handle("POST", reportsPath(t), null, TYPE,
+          new byte[ReportsRoute.MAX_BODY + 1]), 413, "about:blank");
+      assertEquals(ReportsRoute.MAX_BODY, h.maxBodyFor(reportsPath(t)));
     }
   }
 
@@ -194,21 +202,21 @@ class UploadHandlerTest {
     TaskDefinition t = LeaderFixture.task(74);
     TaskDefinition helper = Fixture.laplace(75).task;
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("n.db"))) {
-      AggregateShareHandler h = handler(List.of(t, helper), store);
+      DapRouter h = handler(List.of(t, helper), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
       TaskDefinition unknown = LeaderFixture.task(99);
-      JsonNode n = AggregateShareHandlerTest.assertProblem(h.handle("POST", reportsPath(unknown),
+      JsonNode n = DapRouterTest.assertProblem(h.handle("POST", reportsPath(unknown),
           null, TYPE, body), 404, "urn:ietf:params:ppm:dap:error:unrecognizedTask");
       assertEquals(unknown.taskId().toBase64Url(), n.get("taskid").asText());
-      AggregateShareHandlerTest.assertProblem(h.handle("POST", "/tasks/not-a-task-id/reports",
+      DapRouterTest.assertProblem(h.handle("POST", "/tasks/not-a-task-id/reports",
           null, TYPE, body), 404, "urn:ietf:params:ppm:dap:error:unrecognizedTask");
       // a report has no resource URL; a Helper task has no reports resource
       assertEquals(404, h.handle("POST", reportsPath(t) + "/x", null, TYPE, body).status());
       assertEquals(404, h.handle("POST", "/tasks/" + helper.taskId().toBase64Url() + "/reports",
           null, TYPE, body).status());
       // under a path no task uses
-      AggregateShareHandlerTest.assertProblem(h.handle("POST", "/elsewhere" + reportsPath(t),
+      DapRouterTest.assertProblem(h.handle("POST", "/elsewhere" + reportsPath(t),
           null, TYPE, body), 404, "about:blank");
     }
   }
@@ -218,7 +226,7 @@ class UploadHandlerTest {
     TaskDefinition t = LeaderFixture.task(new byte[32], "https://leader.example/dap-leader",
         null);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
-      AggregateShareHandler h = handler(List.of(t), store);
+      DapRouter h = handler(List.of(t), store);
       assertTrue(h.aggregationJobs().isEmpty());
       HttpReply root = h.handle("GET", "/hpke_config", null, null, null);
       assertEquals(200, root.status());
@@ -239,10 +247,8 @@ class UploadHandlerTest {
           + "/reports", null, TYPE, upload(LeaderFixture.report(LeaderFixture.id(1), now, id)))
           .status());
       // a server of Helper tasks without aggregation jobs still has no hpke_config
-      AggregateShareHandler helperOnly = new AggregateShareHandler(
-          List.of(Fixture.laplace(77).task), store, new NoisedShareService(store,
-              RandomSource.seeded(new byte[] {6}), Clock.systemUTC()),
-          AggregateShareHandler.DEFAULT_MAX_BODY);
+      DapRouter helperOnly = DapRouter.builder(List.of(Fixture.laplace(77).task), store)
+          .aggregateShares(DapRouterTest.shares(store, 6)).build();
       assertEquals(404, helperOnly.handle("GET", "/hpke_config", null, null, null).status());
     }
   }
@@ -254,9 +260,8 @@ class UploadHandlerTest {
         17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32},
         "https://leader.example/up/", null);
     try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
-      HelperServer server = HelperServer.withLeaderResources(List.of(t), store,
-          RandomSource.secure(), false, UploadHandler.of(store), null);
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t), store).build());
+      int port = server.port();
       try {
         HttpClient client = HttpClient.newHttpClient();
         int key = key(store);
@@ -266,7 +271,7 @@ class UploadHandlerTest {
           many.add(LeaderFixture.report(LeaderFixture.id(i), now, key));
         }
         byte[] body = new UploadRequest(many).encode();
-        assertTrue(body.length > AggregateShareHandler.DEFAULT_MAX_BODY, "beyond 64 KiB");
+        assertTrue(body.length > DapRouter.DEFAULT_MAX_BODY, "beyond 64 KiB");
         URI uri = URI.create("http://127.0.0.1:" + port + reportsPath(t));
         HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri)
             .header("Content-Type", TYPE).POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -287,10 +292,10 @@ class UploadHandlerTest {
         assertEquals(200, keys.statusCode());
         assertEquals(Optional.of(key), HpkeConfigList.decode(keys.body()).configs().stream()
             .map(c -> c.id().value()).findFirst());
-        assertFalse(server.handler().aggregationJobs().isEmpty(), "serve's Helper side stays");
-        assertTrue(server.handler().metrics().scrape().contains("/up/tasks/{task-id}/reports"));
+        assertFalse(server.router().aggregationJobs().isEmpty(), "serve's Helper side stays");
+        assertTrue(server.router().metrics().scrape().contains("/up/tasks/{task-id}/reports"));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

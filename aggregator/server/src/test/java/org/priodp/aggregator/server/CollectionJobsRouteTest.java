@@ -40,7 +40,7 @@ import org.priodp.vdaf.dp.DpStrategy;
  * jobs stepped by {@link CollectionJobDriver#runOnce}. The Leader's store is PostgreSQL when
  * PRIODP_PG_URL is set, else SQLite. Seeds are printed.
  */
-class CollectionJobHandlerTest {
+class CollectionJobsRouteTest {
   private static final String REQ = DapMediaType.COLLECTION_JOB_REQ.contentType();
   private static final String COLLECTOR = "Bearer " + CollectionFixture.COLLECTOR_TOKEN;
   private static final Duration RETRY = Duration.ofSeconds(5);
@@ -68,7 +68,7 @@ class CollectionJobHandlerTest {
     final InProcessHelperPeer peer;
     final MutableClock clock = new MutableClock(Instant.ofEpochSecond(5000));
     final CollectionJobDriver driver;
-    final AggregateShareHandler leader;
+    final DapRouter leader;
 
     Pair(DpStrategy strategy, boolean asyncHelper, long seed) {
       byte[] id = new byte[32];
@@ -85,16 +85,15 @@ class CollectionJobHandlerTest {
           ByteBuffer.allocate(8).putLong(seed).array()), clock);
       helperShares = new NoisedShareService(helperStore, RandomSource.seeded(
           ByteBuffer.allocate(8).putLong(~seed).array()), clock);
-      AggregateShareHandler helper = new AggregateShareHandler(List.of(f.task), helperStore,
-          helperShares, AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null,
-          null, asyncHelper ? new AggregateShareHandler.AsyncShares(helperQueue::add, 1) : null);
-      peer = new InProcessHelperPeer(helper, 0);
+      DapRouter.Builder helper = DapRouter.builder(List.of(f.task), helperStore);
+      peer = new InProcessHelperPeer((asyncHelper ? helper.aggregateShares(helperShares,
+          new AggregateSharesRoute.AsyncShares(helperQueue::add, 1))
+          : helper.aggregateShares(helperShares)).build(), 0);
       CollectionJobService service = new CollectionJobService(leaderStore, leaderShares, peer,
           clock, Duration.ofMinutes(5), RETRY, "test");
       driver = new CollectionJobDriver(service, List.of(lf.leader), 1, Duration.ofSeconds(1));
-      leader = new AggregateShareHandler(List.of(lf.leader), leaderStore, leaderShares,
-          AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null, null,
-          new CollectionJobHandler(service, 2, AggregateShareHandler.DEFAULT_MAX_BODY));
+      leader = DapRouter.builder(List.of(lf.leader), leaderStore).aggregateShares(leaderShares)
+          .collectionJobs(new CollectionJobsRoute(service, 2, DapRouter.DEFAULT_MAX_BODY)).build();
       lf.writeLeaderBuckets(leaderStore, 4);
       f.writeBuckets(helperStore, 4);
     }
@@ -120,7 +119,7 @@ class CollectionJobHandlerTest {
 
   private static long seed(String test) {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
-    System.out.println("CollectionJobHandlerTest." + test + " seed=" + seed);
+    System.out.println("CollectionJobsRouteTest." + test + " seed=" + seed);
     return seed;
   }
 
@@ -186,12 +185,12 @@ class CollectionJobHandlerTest {
     // repeats answer the same bytes; another overlapping request is refused
     assertArrayEquals(ready.body(), p.post(cjr).body());
     assertArrayEquals(ready.body(), p.get(location).body());
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(12, 2)), 400,
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(12, 2)), 400,
         "urn:ietf:params:ppm:dap:error:batchOverlap");
     // DELETE, then the job is gone; the identical POST finds it again, nothing redrawn
     assertEquals(200, p.leader.handle("DELETE", location, COLLECTOR, null, null).status());
-    AggregateShareHandlerTest.assertProblem(p.get(location), 404, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("DELETE", location, COLLECTOR, null,
+    DapRouterTest.assertProblem(p.get(location), 404, "about:blank");
+    DapRouterTest.assertProblem(p.leader.handle("DELETE", location, COLLECTOR, null,
         null), 404, "about:blank");
     HttpReply again = p.post(cjr);
     assertEquals(location, again.headers().get("Location"));
@@ -220,10 +219,10 @@ class CollectionJobHandlerTest {
     byte[] cjr2 = SpecCollector.collectionJobReq(13, 1);
     String failed = p.post(cjr2).headers().get("Location");
     assertEquals(1, p.driver.runOnce());
-    JsonNode n = AggregateShareHandlerTest.assertProblem(p.get(failed), 400,
+    JsonNode n = DapRouterTest.assertProblem(p.get(failed), 400,
         "urn:ietf:params:ppm:dap:error:batchMismatch");
     assertEquals(p.lf.f.taskId.toBase64Url(), n.get("taskid").asText());
-    AggregateShareHandlerTest.assertProblem(p.post(cjr2), 400,
+    DapRouterTest.assertProblem(p.post(cjr2), 400,
         "urn:ietf:params:ppm:dap:error:batchMismatch");
   }
 
@@ -232,50 +231,50 @@ class CollectionJobHandlerTest {
     Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1"), false, seed("refusals"));
     byte[] ok = SpecCollector.collectionJobReq(10, 3);
     String jobs = p.jobs();
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, null, REQ, ok), 401,
+    DapRouterTest.assertProblem(p.leader.handle("POST", jobs, null, REQ, ok), 401,
         "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, "Bearer wrong", REQ,
+    DapRouterTest.assertProblem(p.leader.handle("POST", jobs, "Bearer wrong", REQ,
         ok), 401, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, "Bearer "
+    DapRouterTest.assertProblem(p.leader.handle("POST", jobs, "Bearer "
         + Fixture.TOKEN, REQ, ok), 401, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR,
+    DapRouterTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR,
         DapMediaType.AGGREGATE_SHARE_REQ.contentType(), ok), 415, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR, null, ok),
+    DapRouterTest.assertProblem(p.leader.handle("POST", jobs, COLLECTOR, null, ok),
         415, "about:blank");
     HttpReply get = p.leader.handle("GET", jobs, COLLECTOR, null, null);
-    AggregateShareHandlerTest.assertProblem(get, 405, "about:blank");
+    DapRouterTest.assertProblem(get, 405, "about:blank");
     assertEquals("POST", get.headers().get("Allow"));
-    AggregateShareHandlerTest.assertProblem(p.post(new byte[70_000]), 413, "about:blank");
+    DapRouterTest.assertProblem(p.post(new byte[70_000]), 413, "about:blank");
     String dap = "urn:ietf:params:ppm:dap:error:";
-    AggregateShareHandlerTest.assertProblem(p.post(new byte[3]), 400, dap + "invalidMessage");
-    AggregateShareHandlerTest.assertProblem(p.post(Arrays.copyOf(ok, ok.length + 1)), 400,
+    DapRouterTest.assertProblem(p.post(new byte[3]), 400, dap + "invalidMessage");
+    DapRouterTest.assertProblem(p.post(Arrays.copyOf(ok, ok.length + 1)), 400,
         dap + "invalidMessage");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(new SpecTls()
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(new SpecTls()
         .u8(SpecCollector.LEADER_SELECTED).opaque16(new byte[0]).bytes(), new byte[0],
         new byte[0])), 400, dap + "invalidMessage");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(
         SpecCollector.timeIntervalQuery(10, 3), new byte[] {1}, new byte[0])), 400,
         dap + "invalidAggregationParameter");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(10, 0)), 400,
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(10, 0)), 400,
         dap + "batchInvalid");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(-1L, 2)), 400,
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(-1L, 2)), 400,
         dap + "batchInvalid");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(
         SpecCollector.timeIntervalQuery(10, 3), new byte[0],
         new SpecTls().u16(7).opaque16(new byte[0]).bytes())), 400, dap + "unsupportedExtension");
-    AggregateShareHandlerTest.assertProblem(p.post(SpecCollector.collectionJobReq(
+    DapRouterTest.assertProblem(p.post(SpecCollector.collectionJobReq(
         SpecCollector.timeIntervalQuery(10, 3), new byte[0], new SpecTls().u16(7)
             .opaque16(new byte[0]).u16(7).opaque16(new byte[0]).bytes())), 400,
         dap + "invalidExtension");
     String unknown = jobs + "/" + new CollectionJobId(new byte[16]).toBase64Url();
-    AggregateShareHandlerTest.assertProblem(p.get(unknown), 404, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.get(jobs + "/not-an-id!"), 404, "about:blank");
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("DELETE", unknown, COLLECTOR, null,
+    DapRouterTest.assertProblem(p.get(unknown), 404, "about:blank");
+    DapRouterTest.assertProblem(p.get(jobs + "/not-an-id!"), 404, "about:blank");
+    DapRouterTest.assertProblem(p.leader.handle("DELETE", unknown, COLLECTOR, null,
         null), 404, "about:blank");
     HttpReply put = p.leader.handle("PUT", unknown, COLLECTOR, REQ, ok);
-    AggregateShareHandlerTest.assertProblem(put, 405, "about:blank");
+    DapRouterTest.assertProblem(put, 405, "about:blank");
     assertEquals("GET, DELETE", put.headers().get("Allow"));
-    AggregateShareHandlerTest.assertProblem(p.leader.handle("GET", unknown, null, null, null),
+    DapRouterTest.assertProblem(p.leader.handle("GET", unknown, null, null, null),
         401, "about:blank");
     assertEquals(0, p.driver.runOnce(), "no job was created");
     assertEquals(0, p.leaderShares.noiseDraws());
@@ -307,7 +306,7 @@ class CollectionJobHandlerTest {
             + " for body " + java.util.HexFormat.of().formatHex(body));
       }
     }
-    System.out.println("CollectionJobHandlerTest.mutatedBodies: 200=" + statuses[200] + " 400="
+    System.out.println("CollectionJobsRouteTest.mutatedBodies: 200=" + statuses[200] + " 400="
         + statuses[400] + " 413=" + statuses[413]);
     assertTrue(statuses[400] > 0);
     assertEquals(1, p.leaderShares.noiseDraws());

@@ -54,7 +54,6 @@ import org.priodp.aggregator.hpke.HpkeSuite;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.field.FieldVector;
-import org.priodp.noise.RandomSource;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -67,7 +66,7 @@ import org.priodp.vdaf.dp.SensitivityRule;
  * Bouncy Castle's HPKE, never the project's DAP codec; it shards with the project's Prio3. Real
  * SQLite, or PostgreSQL when PRIODP_PG_URL is set. Seeds are printed.
  */
-class AggregationJobHandlerTest {
+class AggregationJobsRouteTest {
   private static final String TOKEN = "leader-token_0123456789";
   private static final long PRECISION = 3600;
 
@@ -81,11 +80,10 @@ class AggregationJobHandlerTest {
   void seed() {
     seed = System.nanoTime();
     random = new Random(seed);
-    System.out.println("AggregationJobHandlerTest seed " + seed);
+    System.out.println("AggregationJobsRouteTest seed " + seed);
   }
 
   // ------------------------------------------------------------------ the test's own encoder
-
 
   /** One VDAF of the test: the variant, DAP-18 vdaf_type and vdaf_configuration, measurements. */
   record Vdaf(String name, Prio3Variant variant, int type, byte[] config) {}
@@ -236,8 +234,9 @@ class AggregationJobHandlerTest {
     return JdbcAggregateShareStore.openSqlite(dir.resolve(name));
   }
 
-  static HelperServer server(List<TaskDefinition> tasks, AggregateShareStore store) {
-    return new HelperServer(tasks, store, RandomSource.secure());
+  /** Starts an aggregator of the tasks on a free port. */
+  static Aggregator server(List<TaskDefinition> tasks, AggregateShareStore store) {
+    return Aggregator.start(AggregatorConfig.builder(tasks, store).build());
   }
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -433,8 +432,8 @@ class AggregationJobHandlerTest {
   void aSpecLeaderAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf) throws Exception {
     Task t = new Task(vdaf, null);
     try (AggregateShareStore store = openStore("sum.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         assertEquals(helper, hpkeConfig(port, "/hpke_config"), "root and task path agree");
@@ -466,7 +465,7 @@ class AggregationJobHandlerTest {
         assertEquals(truth(vdaf.variant(), ms), prio3.unshard(List.of(leaderAgg, helperAgg), 5),
             vdaf.name() + " seed " + seed);
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -479,8 +478,8 @@ class AggregationJobHandlerTest {
     DpStrategy strategy = DpStrategy.PureDpDiscreteLaplace.parse("1");
     Task t = new Task(vdaf, null, BatchMode.TIME_INTERVAL, strategy);
     try (AggregateShareStore store = openStore("dp.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         long time = now();
@@ -514,7 +513,7 @@ class AggregationJobHandlerTest {
               + " beyond " + h + " (seed " + seed + ")");
         }
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -534,8 +533,8 @@ class AggregationJobHandlerTest {
   void unknownConfigIdAndDecryptFailureAreHpkeDecryptError() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("hpke.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Advertised unknown = new Advertised((helper.id() + 1) % 256, helper.publicKey());
@@ -552,7 +551,7 @@ class AggregationJobHandlerTest {
         assertEquals(2, resps.get(2).type());
         assertEquals(5, resps.get(2).error(), "hpke_decrypt_error");
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -563,8 +562,8 @@ class AggregationJobHandlerTest {
     Task t = histogram(null);
     Task past = histogram(Interval.of(now - 10, 5));
     try (AggregateShareStore store = openStore("errors.db")) {
-      HelperServer server = server(List.of(t.definition, past.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition, past.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report first = report(t, helper, now, List.of(BigInteger.ONE));
@@ -600,7 +599,7 @@ class AggregationJobHandlerTest {
         List<Resp> job4 = oneJob(t, port, 0, List.of(late));
         assertEquals(1, job4.get(0).error(), "batch_collected");
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -611,8 +610,8 @@ class AggregationJobHandlerTest {
     long now = now();
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("retention.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report old = report(t, helper, now - 5, List.of(BigInteger.ONE));
@@ -645,7 +644,7 @@ class AggregationJobHandlerTest {
         Report atCutoff = report(t, helper, counts.cutoff(), List.of(BigInteger.ONE));
         assertEquals(0, oneJob(t, port, 0, List.of(atCutoff)).get(0).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -654,8 +653,8 @@ class AggregationJobHandlerTest {
   void replayWithinOneJobIsInvalidMessageForTheWholeJob() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("dup.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
@@ -669,7 +668,7 @@ class AggregationJobHandlerTest {
         // nothing was committed: the report still aggregates
         assertEquals(0, oneJob(t, port, 0, List.of(r)).get(0).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -678,8 +677,8 @@ class AggregationJobHandlerTest {
   void creationIsIdempotentAndRepeatsReturnIdenticalBytes() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("idem.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         List<Report> reports = List.of(report(t, helper, now(), List.of(BigInteger.ONE)),
@@ -715,7 +714,7 @@ class AggregationJobHandlerTest {
         assertEquals(2, again.get(0).error(), "report_replayed after abandonment");
         assertEquals(0, again.get(1).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -724,8 +723,8 @@ class AggregationJobHandlerTest {
   void continuationOfAPrio3JobIsRefusedAndStepZeroIsInvalid() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("cont.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
@@ -743,7 +742,7 @@ class AggregationJobHandlerTest {
           assertTrue(problem.contains(step == 7 ? "stepMismatch" : "invalidMessage"), problem);
         }
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -752,9 +751,9 @@ class AggregationJobHandlerTest {
   void asynchronousModeAnswersWithStepZeroAndRetryAfterThenTheResponse() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("async.db")) {
-      HelperServer server = new HelperServer(List.of(t.definition), store, RandomSource.secure(),
-          true);
-      int port = server.start(0);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t.definition), store)
+          .asyncAggregation(true).build());
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
@@ -776,7 +775,7 @@ class AggregationJobHandlerTest {
         assertEquals(200, got.statusCode());
         leaderFinish(t, r, decodeResp(got.body()).get(0));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -786,8 +785,8 @@ class AggregationJobHandlerTest {
     Task t = histogram(null);
     TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
     try (AggregateShareStore store = openStore("nokey.db")) {
-      HelperServer server = server(List.of(noKey), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(noKey), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
@@ -795,7 +794,7 @@ class AggregationJobHandlerTest {
         assertEquals(400, resp.statusCode());
         assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("vdaf_verify_key"));
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -808,10 +807,10 @@ class AggregationJobHandlerTest {
       HelperHpkeKeys keysA = new HelperHpkeKeys(a, new java.security.SecureRandom(),
           Clock.systemUTC());
       keysA.ensureActive();
-      HelperServer sa = server(List.of(t.definition), a);
-      HelperServer sb = server(List.of(t.definition), b);
-      int pa = sa.start(0);
-      int pb = sb.start(0);
+      Aggregator sa = server(List.of(t.definition), a);
+      Aggregator sb = server(List.of(t.definition), b);
+      int pa = sa.port();
+      int pb = sb.port();
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
         Advertised helper = hpkeConfig(pa, "/dap/hpke_config");
@@ -847,8 +846,8 @@ class AggregationJobHandlerTest {
         assertEquals(t.vdaf.variant().outputLength(), agg.length());
       } finally {
         pool.shutdownNow();
-        sa.stop();
-        sb.stop();
+        sa.close();
+        sb.close();
       }
     }
   }
@@ -857,8 +856,8 @@ class AggregationJobHandlerTest {
   void leaderSelectedJobsNeedTheBatchIdExtensionAndFillThatBucket() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(3).get()[0], null, BatchMode.LEADER_SELECTED);
     try (AggregateShareStore store = openStore("ls.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         List<Report> reports = List.of(report(t, helper, now(), List.of(BigInteger.ONE)),
@@ -885,7 +884,7 @@ class AggregationJobHandlerTest {
         assertEquals(2, bucket.reportCount());
         assertArrayEquals(checksum(reports), bucket.checksum().toByteArray());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -894,11 +893,11 @@ class AggregationJobHandlerTest {
   void aRetiredKeyIsNotAdvertisedButStillDecrypts() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("retire.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised old = hpkeConfig(port, "/dap/hpke_config");
-        HelperHpkeKeys keys = server.handler().aggregationJobs().orElseThrow().service().keys();
+        HelperHpkeKeys keys = server.hpkeKeys();
         keys.add();
         assertTrue(keys.retire(old.id()));
         Advertised fresh = hpkeConfig(port, "/dap/hpke_config");
@@ -909,7 +908,7 @@ class AggregationJobHandlerTest {
         assertEquals(0, resps.get(0).type(), "sealed to the retired key");
         assertEquals(0, resps.get(1).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -918,19 +917,19 @@ class AggregationJobHandlerTest {
   void aJobLargerThanTheAggregateShareLimitIsAccepted() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(0).get()[0], null);
     try (AggregateShareStore store = openStore("big.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         List<Report> reports = new ArrayList<>();
-        while (initReq(0, reports).length <= AggregateShareHandler.DEFAULT_MAX_BODY) {
+        while (initReq(0, reports).length <= DapRouter.DEFAULT_MAX_BODY) {
           reports.add(report(t, helper, now(), List.of(BigInteger.ONE)));
         }
         List<Resp> resps = oneJob(t, port, 0, reports);
         assertEquals(reports.size(), resps.size());
         assertEquals(0, resps.get(resps.size() - 1).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }
@@ -939,8 +938,8 @@ class AggregationJobHandlerTest {
   void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
     Task t = histogram(null);
     try (AggregateShareStore store = openStore("invalid.db")) {
-      HelperServer server = server(List.of(t.definition), store);
-      int port = server.start(0);
+      Aggregator server = server(List.of(t.definition), store);
+      int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         List<Resp> resps = oneJob(t, port, 0, List.of(
@@ -951,7 +950,7 @@ class AggregationJobHandlerTest {
         assertEquals(8, resps.get(1).error(), "invalid_message: unrecognized extension");
         assertEquals(0, resps.get(2).type());
       } finally {
-        server.stop();
+        server.close();
       }
     }
   }

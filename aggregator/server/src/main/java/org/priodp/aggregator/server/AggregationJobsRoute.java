@@ -3,7 +3,6 @@ package org.priodp.aggregator.server;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -22,16 +21,12 @@ import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.server.internal.Causes;
 
 /**
- * The Helper's aggregation-job and HPKE-configuration resources (DAP-18 "Helper Initialization",
- * "Helper Continuation", "Recovering from Aggregation Step Skew", "Aggregation Job Abandonment
- * and Deletion", "Asynchronous Request Handling", "Resource Creation", "HPKE Configuration
- * Request"), used by {@link AggregateShareHandler} for paths under a task's helper base path:
+ * The Helper's aggregation-job resources (DAP-18 "Helper Initialization", "Helper Continuation",
+ * "Recovering from Aggregation Step Skew", "Aggregation Job Abandonment and Deletion",
+ * "Asynchronous Request Handling", "Resource Creation"), reached through {@link DapRouter} after
+ * it has found the Helper task and checked the Leader's bearer token:
  *
  * <ul>
- *   <li>{@code GET {base}hpke_config}: the HpkeConfigList of the active keys, media type
- *       {@code application/ppm-dap;message=hpke-config-list}, {@code Cache-Control:
- *       max-age=86400} (the spec's example; keys are retired, not deleted, so old ones keep
- *       decrypting).
  *   <li>{@code POST {base}tasks/{task-id}/aggregation_jobs} with an AggregationJobInitReq: the
  *       job ID is derived from the request, so an identical POST finds the same job. Synchronous
  *       mode: 200 with Location and the AggregationJobResp. Asynchronous mode: 200 with an empty
@@ -47,11 +42,9 @@ import org.priodp.aggregator.server.internal.Causes;
  * All answers use 200 for success: DAP-18's examples do, and "HTTP Status Codes" lets a client
  * read any 2xx as 200. Blocking: call it off the event loop. Thread-safe.
  */
-public final class AggregationJobHandler {
-  /** The Cache-Control of the HPKE configuration (DAP-18 suggests days). */
-  public static final String HPKE_CONFIG_CACHE_CONTROL = "max-age=86400";
+public final class AggregationJobsRoute implements TaskResource {
   private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(AggregationJobHandler.class);
+      org.slf4j.LoggerFactory.getLogger(AggregationJobsRoute.class);
 
   private final AggregationJobService service;
   private final Executor async;
@@ -60,22 +53,22 @@ public final class AggregationJobHandler {
   /** The body size limit of aggregation-job requests: 16 MiB. */
   public static final int MAX_BODY = 16 * 1024 * 1024;
 
-  /** Creates a synchronous handler. */
-  public static AggregationJobHandler synchronous(AggregationJobService service) {
-    return new AggregationJobHandler(service, null, 1);
+  /** Creates the synchronous route: each job is processed in its request. */
+  public static AggregationJobsRoute synchronous(AggregationJobService service) {
+    return new AggregationJobsRoute(service, null, 1);
   }
 
   /**
-   * Creates an asynchronous handler that runs jobs on {@code executor} and suggests polling after
-   * {@code retryAfterSeconds}.
+   * Creates the asynchronous route that runs jobs on {@code executor} (owned by the caller) and
+   * suggests polling after {@code retryAfterSeconds}.
    */
-  public static AggregationJobHandler asynchronous(AggregationJobService service,
+  public static AggregationJobsRoute asynchronous(AggregationJobService service,
       Executor executor, int retryAfterSeconds) {
-    return new AggregationJobHandler(service, Objects.requireNonNull(executor, "executor"),
+    return new AggregationJobsRoute(service, Objects.requireNonNull(executor, "executor"),
         retryAfterSeconds);
   }
 
-  private AggregationJobHandler(AggregationJobService service, Executor async,
+  private AggregationJobsRoute(AggregationJobService service, Executor async,
       int retryAfterSeconds) {
     this.service = Objects.requireNonNull(service, "service");
     this.async = async;
@@ -85,30 +78,9 @@ public final class AggregationJobHandler {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
-  /**
-   * Stops the background pool of the asynchronous mode, if this handler owns an ExecutorService:
-   * running jobs finish (10 s at most); a job that had not started stays pending in the store and
-   * runs when the Leader repeats its request. Does nothing for a synchronous handler.
-   */
-  public void close() {
-    if (async instanceof java.util.concurrent.ExecutorService pool) {
-      pool.shutdown();
-      try {
-        pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
   /** Returns the core service. */
   public AggregationJobService service() {
     return service;
-  }
-
-  /** Returns the body size limit of aggregation-job requests in bytes. */
-  public int maxBody() {
-    return MAX_BODY;
   }
 
   /** Returns whether jobs are handled asynchronously. */
@@ -116,36 +88,10 @@ public final class AggregationJobHandler {
     return async != null;
   }
 
-  /** Answers {@code GET {base}hpke_config}. */
-  HttpReply hpkeConfig(String method) {
-    return hpkeConfig(service.keys(), method);
-  }
-
-  /**
-   * Answers {@code GET {base}hpke_config} from a key ring (DAP-18 "HPKE Configuration Request"),
-   * for either role: the Leader and the Helper of one store advertise the same keys.
-   */
-  static HttpReply hpkeConfig(org.priodp.aggregator.core.HelperHpkeKeys keys, String method) {
-    if (!"GET".equals(method)) {
-      return AggregateShareHandler.notAllowed("GET", null);
-    }
-    byte[] list = keys.advertisedList();
-    Map<String, String> h = new LinkedHashMap<>();
-    h.put("Content-Type", DapMediaType.HPKE_CONFIG_LIST.contentType());
-    h.put("Cache-Control", HPKE_CONFIG_CACHE_CONTROL);
-    return new HttpReply(200, h, list);
-  }
-
-  /** Handles a request on the task's aggregation_jobs creation URL or a job URL. */
-  HttpReply handle(String method, TaskDefinition task, String jobSegment, String query,
+  @Override
+  public HttpReply handle(String method, TaskDefinition task, String jobSegment, String query,
       String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (jobSegment == null) {
-      if (!"POST".equals(method)) {
-        return AggregateShareHandler.notAllowed("POST", taskId);
-      }
-      return create(task, contentType, body);
-    }
     AggregationJobId id;
     try {
       id = AggregationJobId.fromBase64Url(jobSegment);
@@ -162,14 +108,14 @@ public final class AggregationJobHandler {
         }
         yield new HttpReply(200, Map.of(), new byte[0]);
       }
-      default -> AggregateShareHandler.notAllowed("GET, POST, DELETE", taskId);
+      default -> DapProblem.methodNotAllowed("GET, POST, DELETE", taskId);
     };
   }
 
-  private HttpReply create(TaskDefinition task, String contentType, byte[] body) {
+  @Override
+  public HttpReply create(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareHandler.checkMessageType(contentType, DapMediaType.AGGREGATION_JOB_INIT_REQ,
-        taskId);
+    RequestChecks.messageType(contentType, DapMediaType.AGGREGATION_JOB_INIT_REQ, taskId);
     AggregationJobInitReq req;
     try {
       req = AggregationJobInitReq.decode(body);
@@ -209,8 +155,7 @@ public final class AggregationJobHandler {
   private HttpReply continueJob(TaskDefinition task, AggregationJobId id, String contentType,
       byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareHandler.checkMessageType(contentType,
-        DapMediaType.AGGREGATION_JOB_CONTINUE_REQ, taskId);
+    RequestChecks.messageType(contentType, DapMediaType.AGGREGATION_JOB_CONTINUE_REQ, taskId);
     AggregationJobContinueReq req;
     try {
       req = AggregationJobContinueReq.decode(body);
@@ -276,10 +221,5 @@ public final class AggregationJobHandler {
       case FAILED -> throw DapProblem.recorded(job.errorType().orElseThrow(), task.taskId(),
           job.errorDetail().orElse("the aggregation job failed"));
     };
-  }
-
-  /** Returns the job's stored state, for tests. */
-  Optional<AggregationJobRecord> job(TaskId taskId, AggregationJobId id) {
-    return service.job(taskId, id);
   }
 }

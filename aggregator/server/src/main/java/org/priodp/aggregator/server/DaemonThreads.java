@@ -1,4 +1,4 @@
-package org.priodp.aggregator.cli;
+package org.priodp.aggregator.server;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs each task on a new daemon thread named {@code PREFIX-N} (N counting from 0), so that a
  * background driver's long-running workers (DAP-18 "Leader Initialization": the Leader's
  * aggregation driver) never keep the JVM alive and end when their task ends. The production
- * executor the command line injects into the core.
+ * executor the assembly ({@link Aggregator}) injects into the core.
  */
 public final class DaemonThreads implements Executor {
   private final String prefix;
