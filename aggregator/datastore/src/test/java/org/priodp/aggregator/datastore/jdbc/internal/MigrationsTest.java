@@ -11,8 +11,11 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MigrationsTest {
   @TempDir
@@ -117,6 +120,70 @@ class MigrationsTest {
         assertTrue(!rs.next());
       }
     }
+  }
+
+  /**
+   * A new database gets exactly the schema (DDL text, columns, constraints, indexes) that the
+   * migrations wrote before they moved to SQL resource files, so old and new databases are alike;
+   * migrating it again changes nothing, not even schema_version. With {@code
+   * -Dpriodp.schemaOut=DIR} the dumps are also written to DIR.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void aNewDatabaseHasTheSchemaOfTheOldMigrationsAndMigratingAgainIsANoOp(String backend)
+      throws Exception {
+    SqlDialect dialect = backend.equals("sqlite") ? SqlDialect.SQLITE : SqlDialect.POSTGRESQL;
+    String schema = "priodp_schema_" + Long.toUnsignedString(System.nanoTime(), 36);
+    try (Connection c = freshDatabase(dialect, schema)) {
+      try {
+        assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.ALL));
+        String dump = SchemaDump.of(c, dialect);
+        String versions = versions(c);
+        String out = System.getProperty("priodp.schemaOut");
+        if (out != null) {
+          java.nio.file.Files.writeString(Path.of(out, "schema-v7-" + backend + ".txt"), dump);
+        }
+        assertEquals(SchemaDump.expected(dialect), dump);
+        assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.ALL));
+        assertEquals(dump, SchemaDump.of(c, dialect), "migrating a latest database again");
+        assertEquals(versions, versions(c), "schema_version is left as it was");
+      } finally {
+        if (dialect == SqlDialect.POSTGRESQL) {
+          try (Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA " + schema + " CASCADE");
+          }
+        }
+      }
+    }
+  }
+
+  /** A new SQLite file, or a new schema on the PostgreSQL of PRIODP_PG_URL (else skipped). */
+  private Connection freshDatabase(SqlDialect dialect, String schema) throws Exception {
+    if (dialect == SqlDialect.SQLITE) {
+      return DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(schema + ".db"));
+    }
+    String url = System.getenv("PRIODP_PG_URL");
+    if (url == null || url.isBlank()) {
+      System.out.println("SKIPPED PostgreSQL schema test: PRIODP_PG_URL is not set");
+    }
+    Assumptions.assumeTrue(url != null && !url.isBlank(), "set PRIODP_PG_URL");
+    try (Connection admin = DriverManager.getConnection(url);
+        Statement s = admin.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+    }
+    return DriverManager.getConnection(url + (url.contains("?") ? "&" : "?")
+        + "currentSchema=" + schema);
+  }
+
+  private static String versions(Connection c) throws Exception {
+    StringBuilder b = new StringBuilder();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT version, applied_at_ms FROM schema_version ORDER BY version")) {
+      while (rs.next()) {
+        b.append(rs.getInt(1)).append(' ').append(rs.getLong(2)).append('\n');
+      }
+    }
+    return b.toString();
   }
 
   @Test
