@@ -76,7 +76,7 @@ public final class JdbcAggregateShareStore implements AggregateShareStore {
       this.shared = c;
       this.pool = p;
       this.schemaVersion = withConnection(conn -> Migrations.migrate(conn, dialect,
-          Migrations.ALL));
+          Migrations.all(dialect)));
     } catch (SQLException | RuntimeException e) {
       closeQuietly(c, p);
       throw new StoreException("cannot open store " + describe(url), e);
