@@ -12,8 +12,8 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.HelperServer;
 import org.priodp.aggregator.server.RetentionCollector;
 import org.priodp.aggregator.server.TaskRoutes;
@@ -193,7 +193,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     Properties dbProperties = dbProperties();
 
     // 3. the store, then the socket
-    JdbcAggregateShareStore store = openStore(dbProperties);
+    JdbcDatastore store = openStore(dbProperties);
     HelperServer server = HelperServer.serving(tasks, store, RandomSource.secure(),
         asyncAggregation, org.priodp.aggregator.server.UploadHandler.of(store), helperPeer());
     server.handler().aggregationJobs().ifPresent(j -> {
@@ -369,7 +369,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     return p;
   }
 
-  private JdbcAggregateShareStore openStore(Properties properties) {
+  private JdbcDatastore openStore(Properties properties) {
     String where = redact(db);
     if (db.startsWith("jdbc:sqlite:")) {
       String file = db.substring("jdbc:sqlite:".length());
@@ -390,8 +390,8 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " jdbc:postgresql://..., got " + where);
     }
     try {
-      return JdbcAggregateShareStore.open(db, properties);
-    } catch (StoreException | IllegalArgumentException e) {
+      return JdbcDatastore.open(db, properties);
+    } catch (DatastoreException | IllegalArgumentException e) {
       throw new CliIo.Failure("cannot open store " + where, e);
     }
   }
@@ -408,12 +408,12 @@ public final class ServeCommand implements PrioDpSubcommand {
   private static final class Shutdown {
     final CountDownLatch requested = new CountDownLatch(1);
     private final HelperServer server;
-    private final JdbcAggregateShareStore store;
+    private final JdbcDatastore store;
     private final RetentionCollector retention;
     private final org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation;
     private final AtomicBoolean drained = new AtomicBoolean();
 
-    Shutdown(HelperServer server, JdbcAggregateShareStore store, RetentionCollector retention,
+    Shutdown(HelperServer server, JdbcDatastore store, RetentionCollector retention,
         org.priodp.aggregator.core.LeaderAggregationDriver leaderAggregation) {
       this.server = server;
       this.store = store;

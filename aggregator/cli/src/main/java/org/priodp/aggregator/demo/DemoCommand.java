@@ -34,8 +34,8 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.UploadErrors;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.server.HelperServer;
@@ -156,7 +156,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     try {
       run(out, err, variant, strategy, rule, dir);
       ok = true;
-    } catch (StoreException | IOException | IllegalStateException e) {
+    } catch (DatastoreException | IOException | IllegalStateException e) {
       // the environment failed (a store, a port, an aggregator's answer): one line, exit 1
       if (verbose()) {
         e.printStackTrace(err);
@@ -197,8 +197,8 @@ public final class DemoCommand implements PrioDpSubcommand {
       trueCounts[b]++;
     }
     HelperPeer peer = HttpHelperPeer.create(HttpHelperPeer.Options.defaults());
-    try (JdbcAggregateShareStore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
-        JdbcAggregateShareStore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
+    try (JdbcDatastore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
+        JdbcDatastore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
       Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, peer, random);
       LeaderAggregationDriver driver = null;
       try {
@@ -273,8 +273,8 @@ public final class DemoCommand implements PrioDpSubcommand {
    * then released); if another process takes one meanwhile, the demo tries new ports.
    */
   private static Servers startServers(Prio3Variant variant, DpStrategy strategy,
-      SensitivityRule rule, JdbcAggregateShareStore leaderStore,
-      JdbcAggregateShareStore helperStore, HelperPeer peer, SecureRandom random)
+      SensitivityRule rule, JdbcDatastore leaderStore,
+      JdbcDatastore helperStore, HelperPeer peer, SecureRandom random)
       throws IOException {
     IllegalStateException last = null;
     for (int attempt = 0; attempt < 5; attempt++) {
@@ -305,7 +305,7 @@ public final class DemoCommand implements PrioDpSubcommand {
   }
 
   /** Builds a server of one task over its store, as {@code serve} does. */
-  private static HelperServer server(TaskDefinition task, JdbcAggregateShareStore store,
+  private static HelperServer server(TaskDefinition task, JdbcDatastore store,
       HelperPeer peer) {
     HelperServer server = HelperServer.serving(List.of(task), store, RandomSource.secure(),
         false, UploadHandler.of(store), peer);
@@ -326,7 +326,7 @@ public final class DemoCommand implements PrioDpSubcommand {
    * the interval, drawing the wait for the collection job.
    */
   private static CollectionResult collect(ProvisionedTask task,
-      JdbcAggregateShareStore leaderStore, Interval interval, long expected, PrintWriter err)
+      JdbcDatastore leaderStore, Interval interval, long expected, PrintWriter err)
       throws IOException, InterruptedException {
     long endMillis = (interval.start().value() + interval.duration().value())
         * TIME_PRECISION * 1000;
@@ -334,7 +334,8 @@ public final class DemoCommand implements PrioDpSubcommand {
     long last = -1;
     long lastProgress = System.nanoTime();
     while (true) {
-      long n = leaderStore.aggregatedReportCount(task.parameters().taskId());
+      long n = leaderStore.inTaskTransaction(task.parameters().taskId(),
+          tx -> tx.clientReports().aggregatedCount());
       aggregating.update(n);
       if (n != last) {
         last = n;
@@ -416,9 +417,9 @@ public final class DemoCommand implements PrioDpSubcommand {
     return url.strip().replaceAll("(?i)(password=)[^&;]*", "$1***");
   }
 
-  private static JdbcAggregateShareStore open(String url, Path sqliteFile) {
-    return url == null ? JdbcAggregateShareStore.openSqlite(sqliteFile)
-        : JdbcAggregateShareStore.open(url.strip(), new Properties());
+  private static JdbcDatastore open(String url, Path sqliteFile) {
+    return url == null ? JdbcDatastore.openSqlite(sqliteFile)
+        : JdbcDatastore.open(url.strip(), new Properties());
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

@@ -32,9 +32,9 @@ import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.UploadErrors;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.testing.EndToEndTask;
 import org.priodp.aggregator.testing.LeaderPair;
@@ -65,8 +65,8 @@ class EndToEndTest {
   static Path dir;
 
   static long seed;
-  static AggregateShareStore helperStore;
-  static AggregateShareStore leaderStore;
+  static Datastore helperStore;
+  static Datastore leaderStore;
   static HelperServer helper;
   static HelperServer leader;
   static LeaderAggregationDriver driver;
@@ -110,8 +110,8 @@ class EndToEndTest {
     leaderTasks.add(rateTask.leader);
     helperTasks.add(rateTask.helper);
 
-    helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper.db"));
-    leaderStore = JdbcAggregateShareStore.openSqlite(dir.resolve("leader.db"));
+    helperStore = JdbcDatastore.openSqlite(dir.resolve("helper.db"));
+    leaderStore = JdbcDatastore.openSqlite(dir.resolve("leader.db"));
     helper = HelperServer.serving(helperTasks, helperStore, noise(1), false,
         UploadHandler.of(helperStore), null);
     helper.handler().aggregationJobs().orElseThrow().service().keys().ensureActive();
@@ -277,8 +277,9 @@ class EndToEndTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     for (Batch b : batches) {
       while (true) {
-        long n = leaderStore.batchAggregation(b.task.leader.taskId(),
-            BatchBuckets.timeIntervalBucket(b.time)).map(BatchAggregation::reportCount).orElse(0L);
+        long n = leaderStore.inTaskTransaction(b.task.leader.taskId(),
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(b.time)))
+            .map(BatchAggregation::reportCount).orElse(0L);
         if (n >= b.ms.size()) {
           break;
         }

@@ -22,9 +22,9 @@ import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.AggregateShareResource;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
-import org.priodp.aggregator.datastore.StoreException;
 import org.priodp.aggregator.server.internal.Causes;
 
 /**
@@ -65,7 +65,7 @@ public final class AggregateShareHandler {
   private static final Set<String> ROOT_ROUTES = Set.of("/healthz", "/readyz", "/metrics");
 
   private final TaskRoutes routes;
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final NoisedShareService service;
   private final int maxBody;
   private final ServiceMetrics metrics;
@@ -82,7 +82,7 @@ public final class AggregateShareHandler {
   public static final int MAX_UPLOAD_BODY = 16 << 20;
 
   /** Creates the handler for the tasks over the store and core service, with its own metrics. */
-  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+  public AggregateShareHandler(List<TaskDefinition> tasks, Datastore store,
       NoisedShareService service, int maxBody) {
     this(tasks, store, service, maxBody, new ServiceMetrics());
   }
@@ -92,7 +92,7 @@ public final class AggregateShareHandler {
    * metrics}; throws IllegalArgumentException for a task whose helper endpoint is not an
    * absolute http(s) URL.
    */
-  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+  public AggregateShareHandler(List<TaskDefinition> tasks, Datastore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics) {
     this(tasks, store, service, maxBody, metrics, null);
   }
@@ -102,7 +102,7 @@ public final class AggregateShareHandler {
    * {@code jobs} (null: those paths are 404, except that hpke_config is served from the store's
    * keys when some task is a Leader task).
    */
-  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+  public AggregateShareHandler(List<TaskDefinition> tasks, Datastore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
       AggregationJobHandler jobs) {
     this(tasks, store, service, maxBody, metrics, jobs, null, null);
@@ -113,7 +113,7 @@ public final class AggregateShareHandler {
    * leaves Client authentication to the deployment) and {@code collection_jobs} (the task's
    * collector_auth_token) through the given resources (null: those paths are 404).
    */
-  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+  public AggregateShareHandler(List<TaskDefinition> tasks, Datastore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
       AggregationJobHandler jobs, TaskResource reports, TaskResource collectionJobs) {
     this(tasks, store, service, maxBody, metrics, jobs, reports, collectionJobs, null);
@@ -126,7 +126,7 @@ public final class AggregateShareHandler {
    * it once released, or the error it failed with. Noise is still drawn once: the release is the
    * same once-only {@link NoisedShareService#release}.
    */
-  public AggregateShareHandler(List<TaskDefinition> tasks, AggregateShareStore store,
+  public AggregateShareHandler(List<TaskDefinition> tasks, Datastore store,
       NoisedShareService service, int maxBody, ServiceMetrics metrics,
       AggregationJobHandler jobs, TaskResource reports, TaskResource collectionJobs,
       AsyncShares asyncShares) {
@@ -249,7 +249,7 @@ public final class AggregateShareHandler {
       }
       return problem(p);
     } catch (RuntimeException e) {
-      if (Causes.find(e, StoreException.class) != null) {
+      if (Causes.find(e, DatastoreException.class) != null) {
         metrics.storeError();
       }
       // A server fault (e.g. the database is down): the root cause goes to the log (never a
@@ -435,14 +435,15 @@ public final class AggregateShareHandler {
     }
     ReleasedAggregateShare released = service.release(task, req);
     AggregateShareId id = resourceId(taskId, released.requestDigest());
-    AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
-        taskId, id, released.batch(), released.requestDigest(),
-        released.createdAt()));
+    AggregateShareResource resource = store.inTaskTransaction(taskId,
+        tx -> tx.aggregateShares().createIfAbsent(new AggregateShareResource(
+            taskId, id, released.batch(), released.requestDigest(), released.createdAt())));
     return share(task, resource.id(), released);
   }
 
   private HttpReply get(TaskDefinition task, AggregateShareId id) {
-    Optional<AggregateShareResource> r = store.resource(task.taskId(), id);
+    Optional<AggregateShareResource> r = store.inTaskTransaction(task.taskId(),
+        tx -> tx.aggregateShares().get(id));
     if (r.isEmpty()) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
@@ -521,10 +522,12 @@ public final class AggregateShareHandler {
     ByteString digest = NoisedShareService.requestDigest(req);
     AggregateShareId id = resourceId(taskId, digest);
     java.time.Instant now = java.time.Instant.now();
-    store.putShareRequestIfAbsent(new org.priodp.aggregator.datastore.AggregateShareRequest(taskId,
-        id, ByteString.copyOf(req.encode()), Optional.empty(), Optional.empty(), now));
-    AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
-        taskId, id, batch, digest, now));
+    store.inTaskTransaction(taskId, tx -> tx.aggregateShares().putRequestIfAbsent(
+        new org.priodp.aggregator.datastore.AggregateShareRequest(taskId, id,
+            ByteString.copyOf(req.encode()), Optional.empty(), Optional.empty(), now)));
+    AggregateShareResource resource = store.inTaskTransaction(taskId,
+        tx -> tx.aggregateShares().createIfAbsent(new AggregateShareResource(
+            taskId, id, batch, digest, now)));
     return pendingOrDone(task, resource);
   }
 
@@ -540,7 +543,7 @@ public final class AggregateShareHandler {
       return share(task, resource.id(), released.get());
     }
     Optional<org.priodp.aggregator.datastore.AggregateShareRequest> stored =
-        store.shareRequest(taskId, resource.id());
+        store.inTaskTransaction(taskId, tx -> tx.aggregateShares().request(resource.id()));
     if (stored.isEmpty()) {
       throw new IllegalStateException("aggregate share resource without a released share or a"
           + " stored request");
@@ -567,7 +570,8 @@ public final class AggregateShareHandler {
         try {
           service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
         } catch (DapRefusal r) {
-          store.failShareRequest(task.taskId(), id, r.error().type(), r.detail());
+          store.inTaskTransaction(task.taskId(),
+              tx -> tx.aggregateShares().failRequest(id, r.error().type(), r.detail()));
         } catch (RuntimeException e) {
           // stays pending: the next GET or POST starts it again
           LOG.error("aggregate share {} failed: {}", id.toBase64Url(), Causes.forLog(e));
@@ -582,7 +586,7 @@ public final class AggregateShareHandler {
   }
 
   private HttpReply delete(TaskDefinition task, AggregateShareId id) {
-    if (!store.deleteResource(task.taskId(), id)) {
+    if (!store.inTaskTransaction(task.taskId(), tx -> tx.aggregateShares().delete(id))) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
     return new HttpReply(200, Map.of(), new byte[0]);

@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.server.internal.Causes;
 import org.priodp.noise.RandomSource;
 import org.slf4j.Logger;
@@ -49,7 +49,7 @@ public final class HelperServer {
   private HttpServer server;
 
   /** Creates a server for the tasks over the store, drawing noise from {@code rnd}. */
-  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd) {
+  public HelperServer(List<TaskDefinition> tasks, Datastore store, RandomSource rnd) {
     this(tasks, store, rnd, false);
   }
 
@@ -60,7 +60,7 @@ public final class HelperServer {
    * aggregation jobs (DAP-18 "Helper Initialization"), synchronously or, with {@code
    * asyncAggregation}, in the background (DAP-18 "Asynchronous Request Handling").
    */
-  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
+  public HelperServer(List<TaskDefinition> tasks, Datastore store, RandomSource rnd,
       boolean asyncAggregation) {
     this(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
@@ -81,14 +81,14 @@ public final class HelperServer {
   }
 
   /**
-   * Creates a server like {@link #HelperServer(List, AggregateShareStore, RandomSource, boolean)}
+   * Creates a server like {@link #HelperServer(List, Datastore, RandomSource, boolean)}
    * that also serves the Leader tasks' resources (DAP-18 "HTTP Resources Reference", Leader):
    * {@code reports} (e.g. {@link UploadHandler}) and {@code collectionJobs} under each Leader
    * task's leader endpoint path; null leaves a resource out (404). {@code hpke_config} advertises
    * the store's keys for both roles.
    */
   public static HelperServer withLeaderResources(List<TaskDefinition> tasks,
-      AggregateShareStore store, RandomSource rnd, boolean asyncAggregation, TaskResource reports,
+      Datastore store, RandomSource rnd, boolean asyncAggregation, TaskResource reports,
       TaskResource collectionJobs) {
     return new HelperServer(new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, rnd, Clock.systemUTC()),
@@ -99,12 +99,12 @@ public final class HelperServer {
 
   /**
    * Creates a server for tasks of both roles: the Helper's resources as {@link
-   * #HelperServer(List, AggregateShareStore, RandomSource, boolean)}, the Leader tasks' {@code
+   * #HelperServer(List, Datastore, RandomSource, boolean)}, the Leader tasks' {@code
    * reports} through {@code reports} (null: none) and their collection jobs, asking the Helper
    * through {@code helperPeer} (null: no collection jobs), with the collection driver started and
    * stopped with the server.
    */
-  public static HelperServer serving(List<TaskDefinition> tasks, AggregateShareStore store,
+  public static HelperServer serving(List<TaskDefinition> tasks, Datastore store,
       RandomSource rnd, boolean asyncAggregation, TaskResource reports,
       org.priodp.aggregator.core.HelperPeer helperPeer) {
     return new HelperServer(withCollection(tasks, store, rnd, asyncAggregation, reports,
@@ -112,7 +112,7 @@ public final class HelperServer {
   }
 
 
-  private static AggregationJobHandler aggregationJobs(AggregateShareStore store, boolean async) {
+  private static AggregationJobHandler aggregationJobs(Datastore store, boolean async) {
     org.priodp.aggregator.core.HelperHpkeKeys keys = new org.priodp.aggregator.core.HelperHpkeKeys(
         store, new java.security.SecureRandom(), Clock.systemUTC());
     org.priodp.aggregator.core.AggregationJobService service =
@@ -138,13 +138,13 @@ public final class HelperServer {
   // --- The Leader's collection jobs (issue 17, collection part) ---
 
   /**
-   * Creates a server as {@link #HelperServer(List, AggregateShareStore, RandomSource, boolean)}
+   * Creates a server as {@link #HelperServer(List, Datastore, RandomSource, boolean)}
    * that also serves the Leader tasks' {@code collection_jobs} (DAP-18 "Collecting Results"),
    * asking their Helper through {@code helperPeer} (null: no collection jobs), and steps pending
    * collection jobs in the background from {@link #start} to {@link #stop}. The Leader draws its
    * noise through the same once-only {@link NoisedShareService} as the aggregate shares.
    */
-  public HelperServer(List<TaskDefinition> tasks, AggregateShareStore store, RandomSource rnd,
+  public HelperServer(List<TaskDefinition> tasks, Datastore store, RandomSource rnd,
       boolean asyncAggregation, org.priodp.aggregator.core.HelperPeer helperPeer) {
     this(withCollection(tasks, store, rnd, asyncAggregation, null, helperPeer));
   }
@@ -163,7 +163,7 @@ public final class HelperServer {
 
   private final CollectionJobDriver collectionDriver;
 
-  private static Parts withCollection(List<TaskDefinition> tasks, AggregateShareStore store,
+  private static Parts withCollection(List<TaskDefinition> tasks, Datastore store,
       RandomSource rnd, boolean asyncAggregation, TaskResource reports,
       org.priodp.aggregator.core.HelperPeer helperPeer) {
     NoisedShareService shares = new NoisedShareService(store, rnd, Clock.systemUTC());

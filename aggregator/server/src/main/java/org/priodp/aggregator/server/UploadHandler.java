@@ -12,7 +12,7 @@ import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 
 /**
  * The Leader's reports resource {@code POST {leader}tasks/{task-id}/reports} (DAP-18 "Upload
@@ -37,7 +37,7 @@ public final class UploadHandler implements TaskResource {
    * Returns the handler over a store with the system clock, the default clock skew and the
    * store's HPKE keys (the keys the Helper side of the same store uses).
    */
-  public static UploadHandler of(AggregateShareStore store) {
+  public static UploadHandler of(Datastore store) {
     return new UploadHandler(new UploadService(store,
         new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
         UploadService.DEFAULT_CLOCK_SKEW));

@@ -32,9 +32,9 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
@@ -49,7 +49,7 @@ class AggregateShareHandlerTest {
   @TempDir
   Path dir;
 
-  private static AggregateShareHandler handler(Fixture f, JdbcAggregateShareStore store) {
+  private static AggregateShareHandler handler(Fixture f, JdbcDatastore store) {
     return new AggregateShareHandler(List.of(f.task), store,
         new NoisedShareService(store, RandomSource.seeded(new byte[] {2}), Clock.systemUTC()),
         AggregateShareHandler.DEFAULT_MAX_BODY);
@@ -73,7 +73,7 @@ class AggregateShareHandlerTest {
   @Test
   void postGetDeleteAndRepeat() throws Exception {
     Fixture f = Fixture.laplace(10);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       f.writeBuckets(store, 3);
       AggregateShareHandler h = handler(f, store);
       AggregateShareReq req = f.request(0, 3);
@@ -101,7 +101,7 @@ class AggregateShareHandlerTest {
   @Test
   void refusalsAreProblemDocuments() throws Exception {
     Fixture f = Fixture.laplace(11);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("r.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("r.db"))) {
       f.writeBuckets(store, 3);
       AggregateShareHandler h = handler(f, store);
       byte[] body = f.request(0, 2).encode();
@@ -144,7 +144,7 @@ class AggregateShareHandlerTest {
     System.out.println("AggregateShareHandlerTest.mutatedBodiesAlwaysGetAClientError seed=" + seed);
     Random rnd = new Random(seed);
     Fixture f = Fixture.laplace(12);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       f.writeBuckets(store, 4);
       AggregateShareHandler h = handler(f, store);
       byte[][] seeds = {f.request(0, 2).encode(), f.request(2, 4).encode()};
@@ -193,7 +193,7 @@ class AggregateShareHandlerTest {
     TaskDefinition ta = at(a, "https://helper.example/dap/", Role.HELPER);
     TaskDefinition tb = at(b, "https://helper.example/api/v1/dap", Role.HELPER);
     TaskDefinition tc = at(c, "https://helper.example", Role.HELPER);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
       for (Fixture f : List.of(a, b, c)) {
         f.writeBuckets(store, 2);
       }
@@ -255,7 +255,7 @@ class AggregateShareHandlerTest {
     Fixture helper = Fixture.laplace(64);
     Fixture leader = Fixture.laplace(65);
     Fixture lonelyLeader = Fixture.laplace(66);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("l.db"))) {
       leader.writeBuckets(store, 2);
       lonelyLeader.writeBuckets(store, 2);
       AggregateShareHandler h = new AggregateShareHandler(List.of(
@@ -289,7 +289,7 @@ class AggregateShareHandlerTest {
   @Test
   void methodNotAllowedListsTheAllowedMethods() throws Exception {
     Fixture f = Fixture.laplace(67);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       f.writeBuckets(store, 2);
       AggregateShareHandler h = handler(f, store);
       HttpReply r = h.handle("POST", path(f), AUTH, TYPE, f.request(0, 2).encode());
@@ -310,7 +310,7 @@ class AggregateShareHandlerTest {
   @Test
   void contentTypesAreParsedNotCompared() throws Exception {
     Fixture f = Fixture.laplace(68);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       f.writeBuckets(store, 2);
       AggregateShareHandler h = handler(f, store);
       byte[] body = f.request(0, 2).encode();
@@ -325,13 +325,13 @@ class AggregateShareHandlerTest {
     }
   }
 
-  /** A store whose every call fails with a StoreException while {@code failing} is set. */
-  static AggregateShareStore failing(AggregateShareStore real, AtomicBoolean failing) {
-    return (AggregateShareStore) Proxy.newProxyInstance(
-        AggregateShareStore.class.getClassLoader(), new Class<?>[] {AggregateShareStore.class},
+  /** A store whose every call fails with a DatastoreException while {@code failing} is set. */
+  static Datastore failing(Datastore real, AtomicBoolean failing) {
+    return (Datastore) Proxy.newProxyInstance(
+        Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
         (proxy, method, args) -> {
           if (failing.get() && !method.getName().equals("close")) {
-            throw new StoreException(method.getName() + " failed on SQLITE",
+            throw new DatastoreException(method.getName() + " failed on SQLITE",
                 new SQLException("cannot reach the database",
                     new java.net.ConnectException("Connection refused")));
           }
@@ -350,10 +350,10 @@ class AggregateShareHandlerTest {
     ListAppender<ILoggingEvent> captured = new ListAppender<>();
     captured.start();
     log.addAppender(captured);
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(dir.resolve("s.db"))) {
       f.writeBuckets(real, 4);
       AtomicBoolean down = new AtomicBoolean();
-      AggregateShareStore store = failing(real, down);
+      Datastore store = failing(real, down);
       ServiceMetrics metrics = new ServiceMetrics();
       AggregateShareHandler h = new AggregateShareHandler(List.of(f.task), store,
           new NoisedShareService(store, RandomSource.seeded(new byte[] {5}), Clock.systemUTC()),
@@ -385,7 +385,7 @@ class AggregateShareHandlerTest {
     List<String> errors = captured.list.stream().filter(e -> e.getLevel() == Level.ERROR)
         .map(ILoggingEvent::getFormattedMessage).toList();
     assertEquals(1, errors.size(), errors.toString());
-    assertTrue(errors.get(0).contains("org.priodp.aggregator.datastore.StoreException")
+    assertTrue(errors.get(0).contains("org.priodp.aggregator.datastore.DatastoreException")
         && errors.get(0).contains("java.net.ConnectException: Connection refused"), errors.get(0));
     for (ILoggingEvent e : captured.list) {
       assertFalse(e.getFormattedMessage().contains(Fixture.TOKEN), e.getFormattedMessage());
@@ -395,7 +395,7 @@ class AggregateShareHandlerTest {
   @Test
   void asynchronousSharesAnswerRetryAfterThenTheShareAndDrawOnce() throws Exception {
     Fixture f = Fixture.laplace(70);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       f.writeBuckets(store, 4);
       List<Runnable> queue = new java.util.ArrayList<>();
       NoisedShareService service = new NoisedShareService(store,
@@ -426,9 +426,9 @@ class AggregateShareHandlerTest {
       HttpReply ready = h.handle("GET", location, AUTH, null, null);
       assertEquals(200, ready.status());
       assertEquals(DapMediaType.AGGREGATE_SHARE.contentType(), ready.contentType());
-      assertArrayEquals(store.noisedShare(f.taskId, org.priodp.aggregator.core.BatchBuckets
-          .batchIdentifier(req.batchSelector())).orElseThrow().noisedShare().toByteArray(),
-          f.open(ready.body(), req));
+      assertArrayEquals(store.inTaskTransaction(f.taskId, tx -> tx.releases().noisedShare(
+          org.priodp.aggregator.core.BatchBuckets.batchIdentifier(req.batchSelector())))
+          .orElseThrow().noisedShare().toByteArray(), f.open(ready.body(), req));
       assertArrayEquals(ready.body(), h.handle("POST", path(f), AUTH, TYPE, req.encode()).body());
       // a second release of the same request (another process's, say) draws nothing
       service.release(f.task, req);

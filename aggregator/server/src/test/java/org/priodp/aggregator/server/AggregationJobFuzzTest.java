@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.DapDecodeException;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 
 /**
  * Issue 16: seeded mutations of valid AggregationJobInitReq bodies (built by the spec Leader of
@@ -167,7 +167,7 @@ class AggregationJobFuzzTest {
     AggregationJobHandlerTest.Task t = l.new Task(
         (AggregationJobHandlerTest.Vdaf) AggregationJobHandlerTest.vdafs().toList().get(3).get()[0],
         null);
-    try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (Datastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       HelperServer server = AggregationJobHandlerTest.server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -221,7 +221,7 @@ class AggregationJobFuzzTest {
         (AggregationJobHandlerTest.Vdaf) AggregationJobHandlerTest.vdafs().toList().get(3).get()[0],
         null);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (Datastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       HelperServer server = AggregationJobHandlerTest.server(List.of(t.definition), store);
       int port = server.start(0);
       try {

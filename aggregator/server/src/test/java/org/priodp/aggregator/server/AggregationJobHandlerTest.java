@@ -46,8 +46,8 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
@@ -228,15 +228,15 @@ class AggregationJobHandlerTest {
     return System.currentTimeMillis() / 1000 / PRECISION;
   }
 
-  AggregateShareStore openStore(String name) {
+  Datastore openStore(String name) {
     String pg = System.getenv("PRIODP_PG_URL");
     if (pg != null && !pg.isEmpty()) {
-      return JdbcAggregateShareStore.open(pg);
+      return JdbcDatastore.open(pg);
     }
-    return JdbcAggregateShareStore.openSqlite(dir.resolve(name));
+    return JdbcDatastore.openSqlite(dir.resolve(name));
   }
 
-  static HelperServer server(List<TaskDefinition> tasks, AggregateShareStore store) {
+  static HelperServer server(List<TaskDefinition> tasks, Datastore store) {
     return new HelperServer(tasks, store, RandomSource.secure());
   }
 
@@ -432,7 +432,7 @@ class AggregationJobHandlerTest {
   @MethodSource("vdafs")
   void aSpecLeaderAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf) throws Exception {
     Task t = new Task(vdaf, null);
-    try (AggregateShareStore store = openStore("sum.db")) {
+    try (Datastore store = openStore("sum.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -478,7 +478,7 @@ class AggregationJobHandlerTest {
     Vdaf vdaf = (Vdaf) vdafs().toList().get(3).get()[0];
     DpStrategy strategy = DpStrategy.PureDpDiscreteLaplace.parse("1");
     Task t = new Task(vdaf, null, BatchMode.TIME_INTERVAL, strategy);
-    try (AggregateShareStore store = openStore("dp.db")) {
+    try (Datastore store = openStore("dp.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -533,7 +533,7 @@ class AggregationJobHandlerTest {
   @Test
   void unknownConfigIdAndDecryptFailureAreHpkeDecryptError() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("hpke.db")) {
+    try (Datastore store = openStore("hpke.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -562,7 +562,7 @@ class AggregationJobHandlerTest {
     long now = now();
     Task t = histogram(null);
     Task past = histogram(Interval.of(now - 10, 5));
-    try (AggregateShareStore store = openStore("errors.db")) {
+    try (Datastore store = openStore("errors.db")) {
       HelperServer server = server(List.of(t.definition, past.definition), store);
       int port = server.start(0);
       try {
@@ -610,7 +610,7 @@ class AggregationJobHandlerTest {
       throws Exception {
     long now = now();
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("retention.db")) {
+    try (Datastore store = openStore("retention.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -653,7 +653,7 @@ class AggregationJobHandlerTest {
   @Test
   void replayWithinOneJobIsInvalidMessageForTheWholeJob() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("dup.db")) {
+    try (Datastore store = openStore("dup.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -677,7 +677,7 @@ class AggregationJobHandlerTest {
   @Test
   void creationIsIdempotentAndRepeatsReturnIdenticalBytes() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("idem.db")) {
+    try (Datastore store = openStore("idem.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -723,7 +723,7 @@ class AggregationJobHandlerTest {
   @Test
   void continuationOfAPrio3JobIsRefusedAndStepZeroIsInvalid() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("cont.db")) {
+    try (Datastore store = openStore("cont.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -751,7 +751,7 @@ class AggregationJobHandlerTest {
   @Test
   void asynchronousModeAnswersWithStepZeroAndRetryAfterThenTheResponse() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("async.db")) {
+    try (Datastore store = openStore("async.db")) {
       HelperServer server = new HelperServer(List.of(t.definition), store, RandomSource.secure(),
           true);
       int port = server.start(0);
@@ -785,7 +785,7 @@ class AggregationJobHandlerTest {
   void aTaskWithoutVerifyKeyIsRefused() throws Exception {
     Task t = histogram(null);
     TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
-    try (AggregateShareStore store = openStore("nokey.db")) {
+    try (Datastore store = openStore("nokey.db")) {
       HelperServer server = server(List.of(noKey), store);
       int port = server.start(0);
       try {
@@ -804,7 +804,7 @@ class AggregationJobHandlerTest {
   void theSameReportInTwoConcurrentJobsOnTwoStoresIsCountedOnce() throws Exception {
     Task t = histogram(null);
     String name = "two.db";
-    try (AggregateShareStore a = openStore(name); AggregateShareStore b = openStore(name)) {
+    try (Datastore a = openStore(name); Datastore b = openStore(name)) {
       HelperHpkeKeys keysA = new HelperHpkeKeys(a, new java.security.SecureRandom(),
           Clock.systemUTC());
       keysA.ensureActive();
@@ -856,7 +856,7 @@ class AggregationJobHandlerTest {
   @Test
   void leaderSelectedJobsNeedTheBatchIdExtensionAndFillThatBucket() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(3).get()[0], null, BatchMode.LEADER_SELECTED);
-    try (AggregateShareStore store = openStore("ls.db")) {
+    try (Datastore store = openStore("ls.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -879,9 +879,9 @@ class AggregationJobHandlerTest {
         for (Resp r : decodeResp(ok.body())) {
           assertEquals(0, r.type());
         }
-        var bucket = store.batchAggregation(new TaskId(t.taskId),
+        var bucket = store.inTaskTransaction(new TaskId(t.taskId), tx -> tx.batchBuckets().get(
             org.priodp.aggregator.core.BatchBuckets.leaderSelectedBucket(
-                new org.priodp.aggregator.dap.BatchId(batchId))).orElseThrow();
+                new org.priodp.aggregator.dap.BatchId(batchId)))).orElseThrow();
         assertEquals(2, bucket.reportCount());
         assertArrayEquals(checksum(reports), bucket.checksum().toByteArray());
       } finally {
@@ -893,7 +893,7 @@ class AggregationJobHandlerTest {
   @Test
   void aRetiredKeyIsNotAdvertisedButStillDecrypts() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("retire.db")) {
+    try (Datastore store = openStore("retire.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -917,7 +917,7 @@ class AggregationJobHandlerTest {
   @Test
   void aJobLargerThanTheAggregateShareLimitIsAccepted() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(0).get()[0], null);
-    try (AggregateShareStore store = openStore("big.db")) {
+    try (Datastore store = openStore("big.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {
@@ -938,7 +938,7 @@ class AggregationJobHandlerTest {
   @Test
   void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("invalid.db")) {
+    try (Datastore store = openStore("invalid.db")) {
       HelperServer server = server(List.of(t.definition), store);
       int port = server.start(0);
       try {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
 import org.slf4j.LoggerFactory;
@@ -58,7 +58,7 @@ class HelperServerTest {
     Path db = dir.resolve("helper.db");
     AggregateShareReq req = f.request(0, 3);
     byte[] first;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(store, 3);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
@@ -85,7 +85,7 @@ class HelperServerTest {
         server.stop();
       }
     }
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
       try {
@@ -110,7 +110,7 @@ class HelperServerTest {
     Level old = requestLog.getLevel();
     requestLog.setLevel(Level.INFO);
     requestLog.setAdditive(false);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       f.writeBuckets(store, 2);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
@@ -154,7 +154,7 @@ class HelperServerTest {
     System.out.println("HelperServerTest.mutatedBodiesOverHttpAlwaysGetAClientError seed=" + seed);
     Random rnd = new Random(seed);
     Fixture f = Fixture.laplace(22);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("z.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("z.db"))) {
       f.writeBuckets(store, 2);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
@@ -223,7 +223,7 @@ class HelperServerTest {
   @Test
   void h2cIsRefusedAndUpgradeRequestsAreServedAsHttp11() throws Exception {
     Fixture f = Fixture.laplace(23);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
       try {
@@ -252,7 +252,7 @@ class HelperServerTest {
     Fixture f = Fixture.laplace(24);
     TestCertificates.Issued cert = TestCertificates.issue(dir, "server", "RSA");
     TlsCredentials tls = TlsCredentials.load(cert.certFile(), cert.keyFile());
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("t.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("t.db"))) {
       f.writeBuckets(store, 2);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start("127.0.0.1", port0(), tls);
@@ -302,7 +302,7 @@ class HelperServerTest {
   @Test
   void metricsCountRequestsByRouteTemplateAndStatus() throws Exception {
     Fixture f = Fixture.laplace(25);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       f.writeBuckets(store, 4);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure());
       int port = server.start(0);
@@ -357,11 +357,11 @@ class HelperServerTest {
     ListAppender<ILoggingEvent> captured = new ListAppender<>();
     captured.start();
     requestLog.addAppender(captured);
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
-      org.priodp.aggregator.datastore.AggregateShareStore broken =
-          (org.priodp.aggregator.datastore.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
+      org.priodp.aggregator.datastore.Datastore broken =
+          (org.priodp.aggregator.datastore.Datastore) java.lang.reflect.Proxy.newProxyInstance(
               getClass().getClassLoader(),
-              new Class<?>[] {org.priodp.aggregator.datastore.AggregateShareStore.class},
+              new Class<?>[] {org.priodp.aggregator.datastore.Datastore.class},
               (proxy, method, args) -> {
                 if (method.getName().equals("close")) {
                   return null;
@@ -393,7 +393,7 @@ class HelperServerTest {
   @Test
   void asyncAggregationAlsoAnswersAggregateSharesAsynchronouslyAndDrawsOnce() throws Exception {
     Fixture f = Fixture.laplace(21);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(
         dir.resolve("async.db"))) {
       f.writeBuckets(store, 3);
       HelperServer server = new HelperServer(List.of(f.task), store, RandomSource.secure(), true);

@@ -32,7 +32,7 @@ import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.LeaderFixture;
 import org.priodp.noise.RandomSource;
 
@@ -131,7 +131,7 @@ class UploadFuzzTest {
     System.out.println("UploadFuzzTest.inProcess seed=" + seed);
     Random rnd = new Random(seed);
     TaskDefinition t = LeaderFixture.task(80);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       AggregateShareHandler h = new AggregateShareHandler(List.of(t), store,
           new NoisedShareService(store, RandomSource.seeded(new byte[] {8}), Clock.systemUTC()),
           AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null,
@@ -180,7 +180,7 @@ class UploadFuzzTest {
     Random rnd = new Random(seed);
     TaskDefinition t = LeaderFixture.task(81);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       HelperServer server = HelperServer.withLeaderResources(List.of(t), store,
           RandomSource.secure(), false, UploadHandler.of(store), null);
       int port = server.start(0);

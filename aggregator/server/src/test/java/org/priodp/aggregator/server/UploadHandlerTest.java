@@ -31,7 +31,7 @@ import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
 import org.priodp.noise.RandomSource;
@@ -50,7 +50,7 @@ class UploadHandlerTest {
   Path dir;
 
   private static AggregateShareHandler handler(List<TaskDefinition> tasks,
-      JdbcAggregateShareStore store) {
+      JdbcDatastore store) {
     return new AggregateShareHandler(tasks, store,
         new NoisedShareService(store, RandomSource.seeded(new byte[] {5}), Clock.systemUTC()),
         AggregateShareHandler.DEFAULT_MAX_BODY, new ServiceMetrics(), null,
@@ -62,7 +62,7 @@ class UploadHandlerTest {
         + t.taskId().toBase64Url() + "/reports";
   }
 
-  private static int key(JdbcAggregateShareStore store) {
+  private static int key(JdbcDatastore store) {
     return new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()).ensureActive()
         .config().id().value();
   }
@@ -71,15 +71,15 @@ class UploadHandlerTest {
     return new UploadRequest(List.of(reports)).encode();
   }
 
-  private static long rows(JdbcAggregateShareStore store, TaskDefinition t, Report... reports) {
+  private static long rows(JdbcDatastore store, TaskDefinition t, Report... reports) {
     return Arrays.stream(reports).filter(r -> store.inTaskTransaction(t.taskId(),
-        tx -> tx.clientReport(r.reportMetadata().reportId())).isPresent()).count();
+        tx -> tx.clientReports().get(r.reportMetadata().reportId())).isPresent()).count();
   }
 
   @Test
   void anAllAcceptedUploadIs200WithAnEmptyBodyAndARepeatStoresNothingNew() throws Exception {
     TaskDefinition t = LeaderFixture.task(70);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       AggregateShareHandler h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
@@ -103,7 +103,7 @@ class UploadHandlerTest {
   @Test
   void refusedReportsAreListedAsUploadErrorsInRequestOrder() throws Exception {
     TaskDefinition t = LeaderFixture.task(71);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
       AggregateShareHandler h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
@@ -126,7 +126,8 @@ class UploadHandlerTest {
           new ReportUploadStatus(LeaderFixture.id(5), ReportError.INVALID_MESSAGE)),
           UploadErrors.decode(r.body()).status());
       assertEquals(4 * ReportUploadStatus.LENGTH, r.body().length);
-      assertArrayEquals(first.encode(), store.inTaskTransaction(t.taskId(), tx -> tx.clientReport(
+      assertArrayEquals(first.encode(), store.inTaskTransaction(t.taskId(),
+          tx -> tx.clientReports().get(
           LeaderFixture.id(1))).orElseThrow().toByteArray(), "a replay never replaces the row");
       assertEquals(2, rows(store, t, reports), "report 3 was stored, id 1 was before");
     }
@@ -135,7 +136,7 @@ class UploadHandlerTest {
   @Test
   void onlyPostIsAllowedAndTheMediaTypeIsParsed() throws Exception {
     TaskDefinition t = LeaderFixture.task(72);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       AggregateShareHandler h = handler(List.of(t), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -161,7 +162,7 @@ class UploadHandlerTest {
   @Test
   void aMalformedBodyIsInvalidMessageAndATooLargeOneIs413() throws Exception {
     TaskDefinition t = LeaderFixture.task(73);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
       AggregateShareHandler h = handler(List.of(t), store);
       byte[] good = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -193,7 +194,7 @@ class UploadHandlerTest {
   void unknownTasksAndOtherShapesAreNotFound() throws Exception {
     TaskDefinition t = LeaderFixture.task(74);
     TaskDefinition helper = Fixture.laplace(75).task;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("n.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("n.db"))) {
       AggregateShareHandler h = handler(List.of(t, helper), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -217,7 +218,7 @@ class UploadHandlerTest {
   void aLeaderOnlyServerAdvertisesTheStoresKeysAtHpkeConfig() throws Exception {
     TaskDefinition t = LeaderFixture.task(new byte[32], "https://leader.example/dap-leader",
         null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("k.db"))) {
       AggregateShareHandler h = handler(List.of(t), store);
       assertTrue(h.aggregationJobs().isEmpty());
       HttpReply root = h.handle("GET", "/hpke_config", null, null, null);
@@ -253,7 +254,7 @@ class UploadHandlerTest {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
         17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32},
         "https://leader.example/up/", null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       HelperServer server = HelperServer.withLeaderResources(List.of(t), store,
           RandomSource.secure(), false, UploadHandler.of(store), null);
       int port = server.start(0);
