@@ -13,8 +13,9 @@ import org.priodp.aggregator.datastore.AggregateShareResource;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 
 /**
- * The {@link AggregateShareRepository} of a JDBC task transaction ({@code
- * aggregate_share_resources}, {@code aggregate_share_requests}).
+ * The {@link AggregateShareRepository} of a JDBC task transaction (DAP-18 "Obtaining Aggregate
+ * Shares", "Resource Creation"): {@code aggregate_share_resources} and {@code
+ * aggregate_share_requests}, both insert-if-absent.
  */
 final class JdbcAggregateShares extends TaskScoped implements AggregateShareRepository {
   private static final String RESOURCE_COLUMNS =

@@ -15,7 +15,8 @@ import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 
 /**
- * The {@link AggregationJobRepository} of a JDBC task transaction: the Helper's {@code
+ * The {@link AggregationJobRepository} of a JDBC task transaction (DAP-18 "Helper
+ * Initialization", "Leader Initialization"): the Helper's {@code
  * aggregation_jobs} and the Leader's {@code leader_aggregation_jobs}, whose jobs claim rows of
  * {@code client_reports} (times stored sign-flipped; the lease columns are {@link
  * JdbcJobLeases}'s).

@@ -10,7 +10,10 @@ import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchBucketRepository;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 
-/** The {@link BatchBucketRepository} of a JDBC task transaction ({@code batch_aggregations}). */
+/**
+ * The {@link BatchBucketRepository} of a JDBC task transaction (DAP-18 "Batch Buckets"): rows of
+ * {@code batch_aggregations}, upserted whole.
+ */
 final class JdbcBatchBuckets extends TaskScoped implements BatchBucketRepository {
   private static final String COLUMNS =
       "task_id, batch_identifier, aggregation_parameter, aggregate_share, report_count, checksum";

@@ -19,8 +19,9 @@ import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
 
 /**
- * The {@link ClientReportRepository} of a JDBC task transaction ({@code client_reports}, {@code
- * aggregated_reports}; times stored sign-flipped).
+ * The {@link ClientReportRepository} of a JDBC task transaction (DAP-18 "Uploading Reports",
+ * "Aggregation Job Execution"): {@code client_reports} and {@code aggregated_reports}, times
+ * stored sign-flipped.
  */
 final class JdbcClientReports extends TaskScoped implements ClientReportRepository {
   /** How many report IDs one replay query names. */

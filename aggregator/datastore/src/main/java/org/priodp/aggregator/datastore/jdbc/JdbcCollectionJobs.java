@@ -18,8 +18,9 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.CollectionJobRepository;
 
 /**
- * The {@link CollectionJobRepository} of a JDBC task transaction ({@code collection_jobs}; the
- * lease columns are {@link JdbcJobLeases}'s).
+ * The {@link CollectionJobRepository} of a JDBC task transaction (DAP-18 "Collection Job
+ * Initialization"): rows of {@code collection_jobs}, whose lease columns are {@link
+ * JdbcJobLeases}'s.
  */
 final class JdbcCollectionJobs extends TaskScoped implements CollectionJobRepository {
   /** The columns of a job, then its lease (11 to 14). */

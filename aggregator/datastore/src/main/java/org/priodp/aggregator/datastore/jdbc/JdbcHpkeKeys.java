@@ -10,7 +10,10 @@ import org.priodp.aggregator.hpke.HpkeAeadId;
 import org.priodp.aggregator.hpke.HpkeKdfId;
 import org.priodp.aggregator.hpke.HpkeKemId;
 
-/** The {@link HpkeKeyRepository} of the JDBC datastore ({@code hpke_keys}), one statement each. */
+/**
+ * The {@link HpkeKeyRepository} of the JDBC datastore (DAP-18 "HPKE Configuration Request"): rows
+ * of {@code hpke_keys}, one auto-committed statement each.
+ */
 final class JdbcHpkeKeys implements HpkeKeyRepository {
   private final TransactionTemplate template;
 

@@ -19,7 +19,8 @@ import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.jdbc.internal.SqlDialect;
 
 /**
- * The {@link JobLeaseRepository} of the JDBC datastore: the lease columns of {@code
+ * The {@link JobLeaseRepository} of the JDBC datastore (DAP-18 "Distributed Systems and
+ * Synchronization Concerns"): the lease columns of {@code
  * leader_aggregation_jobs} and {@code collection_jobs}, taken in a transaction whose SELECT the
  * dialect makes skip rows another lease is taking, and given back by token-checked statements.
  */

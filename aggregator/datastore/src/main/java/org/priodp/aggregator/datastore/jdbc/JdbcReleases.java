@@ -14,8 +14,9 @@ import org.priodp.aggregator.datastore.ReleaseRepository;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
 
 /**
- * The {@link ReleaseRepository} of a JDBC task transaction ({@code noised_aggregate_shares},
- * {@code released_aggregate_shares}, {@code collected_intervals}; ranges stored sign-flipped).
+ * The {@link ReleaseRepository} of a JDBC task transaction (DAP-18 "Obtaining Aggregate Shares"):
+ * {@code noised_aggregate_shares}, {@code released_aggregate_shares} (insert-if-absent) and
+ * {@code collected_intervals}, whose ranges are stored sign-flipped.
  */
 final class JdbcReleases extends TaskScoped implements ReleaseRepository {
   private static final String NOISED_COLUMNS = "task_id, batch_identifier, aggregation_parameter,"

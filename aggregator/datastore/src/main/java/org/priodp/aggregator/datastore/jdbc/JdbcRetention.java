@@ -10,9 +10,9 @@ import org.priodp.aggregator.datastore.RetentionCounts;
 import org.priodp.aggregator.datastore.RetentionRepository;
 
 /**
- * The {@link RetentionRepository} of a JDBC task transaction ({@code retention_cutoffs}, and the
- * deletions from {@code aggregated_reports}, {@code client_reports} and {@code
- * aggregation_jobs}; times stored sign-flipped).
+ * The {@link RetentionRepository} of a JDBC task transaction (DAP-18 "Reducing Storage
+ * Requirements"): {@code retention_cutoffs}, and the deletions from {@code aggregated_reports},
+ * {@code client_reports} and {@code aggregation_jobs}; times stored sign-flipped.
  */
 final class JdbcRetention extends TaskScoped implements RetentionRepository {
   JdbcRetention(Connection connection, TaskId taskId) {

@@ -13,7 +13,8 @@ import org.priodp.aggregator.datastore.TaskTransaction;
 
 /**
  * A {@link TaskTransaction} on the connection of one JDBC transaction that holds the task's lock
- * ({@link JdbcDatastore#inTaskTransaction}): its repositories share that connection.
+ * ({@link JdbcDatastore#inTaskTransaction}; DESIGN.md non-negotiable 3): its repositories share
+ * that connection.
  */
 final class JdbcTaskTransaction implements TaskTransaction {
   private final TaskId taskId;

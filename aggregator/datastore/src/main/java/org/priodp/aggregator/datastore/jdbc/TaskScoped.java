@@ -5,8 +5,8 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.jdbc.internal.SqlWork;
 
 /**
- * A repository of one task transaction: the transaction's connection and task, and the rule that
- * a record written through it belongs to that task.
+ * A repository of one task transaction (DESIGN.md non-negotiable 3): the transaction's connection
+ * and task, and the rule that a record written through it belongs to that task.
  */
 abstract class TaskScoped {
   final Connection connection;

@@ -16,11 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -42,28 +37,9 @@ class JdbcClientReportsTest {
         JdbcDatastore second = Stores.open(backend, dir)) {
       TaskId task = randomTask();
       ReportId id = reportId();
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Boolean>> fs = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-          JdbcDatastore s = i % 2 == 0 ? store : second;
-          int fill = i;
-          fs.add(pool.submit(() -> {
-            go.await();
-            return s.inTaskTransaction(task,
-                tx -> tx.clientReports().insertIfAbsent(id, 7, bs(10, fill)));
-          }));
-        }
-        go.countDown();
-        int inserted = 0;
-        for (Future<Boolean> f : fs) {
-          inserted += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
-        }
-        assertEquals(1, inserted);
-      } finally {
-        pool.shutdownNow();
-      }
+      List<Boolean> inserted = Stores.atOnce(16, 16, i -> () -> (i % 2 == 0 ? store : second)
+          .inTaskTransaction(task, tx -> tx.clientReports().insertIfAbsent(id, 7, bs(10, i))));
+      assertEquals(1, inserted.stream().filter(b -> b).count());
       assertEquals(10, store.inTaskTransaction(task, tx -> tx.clientReports().get(id))
           .orElseThrow().length());
       assertTrue(second.inTaskTransaction(randomTask(), tx -> tx.clientReports().get(id))

@@ -11,14 +11,8 @@ import static org.priodp.aggregator.datastore.jdbc.Stores.noised;
 import static org.priodp.aggregator.datastore.jdbc.Stores.randomTask;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,24 +76,10 @@ class JdbcDatastoreTest {
     try (JdbcDatastore store = Stores.open(backend, dir);
         JdbcDatastore second = Stores.open(backend, dir)) {
       TaskId task = randomTask();
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<Boolean>> results = new ArrayList<>();
-      for (int i = 0; i < 40; i++) {
-        int k = i;
-        JdbcDatastore s = i % 2 == 0 ? store : second;
-        results.add(pool.submit(() -> {
-          start.await();
-          return insertIfAbsent(s, noised(task, id(k, 40), k + 1),
-              new CollectedInterval(k, k + 40));
-        }));
-      }
-      start.countDown();
-      int inserted = 0;
-      for (Future<Boolean> f : results) {
-        inserted += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
-      }
-      pool.shutdown();
+      List<Boolean> results = Stores.atOnce(16, 40, k -> () -> insertIfAbsent(
+          k % 2 == 0 ? store : second, noised(task, id(k, 40), k + 1),
+          new CollectedInterval(k, k + 40)));
+      long inserted = results.stream().filter(b -> b).count();
       assertEquals(1, inserted, "exactly one of 40 overlapping batches is recorded");
       assertEquals(1, second.inTaskTransaction(task, tx -> tx.releases().collectedIntervals())
           .size());

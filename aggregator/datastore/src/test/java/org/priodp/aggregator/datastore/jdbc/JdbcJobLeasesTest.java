@@ -22,11 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -157,28 +152,12 @@ class JdbcJobLeasesTest {
         store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(jj + 1), 1,
             1, Optional.empty(), t0.plusMillis(jj))).orElseThrow();
       }
-      ExecutorService pool = Executors.newFixedThreadPool(8);
-      try {
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Optional<LeaderAggregationJob>>> fs = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-          int ii = i;
-          fs.add(pool.submit(() -> {
-            go.await();
-            return store.jobLeases().leaseAggregationJob(List.of(task), "w" + ii,
-                token(ii + 1), t0.plusSeconds(1), Duration.ofMinutes(1));
-          }));
-        }
-        go.countDown();
-        List<AggregationJobId> leased = new ArrayList<>();
-        for (Future<Optional<LeaderAggregationJob>> f : fs) {
-          f.get(60, TimeUnit.SECONDS).ifPresent(j -> leased.add(j.jobId()));
-        }
-        assertEquals(4, new HashSet<>(leased).size(), "every job leased: " + leased);
-        assertEquals(4, leased.size(), "no job leased twice: " + leased);
-      } finally {
-        pool.shutdownNow();
-      }
+      List<AggregationJobId> leased = Stores.atOnce(8, 8, i -> () -> store.jobLeases()
+          .leaseAggregationJob(List.of(task), "w" + i, token(i + 1), t0.plusSeconds(1),
+              Duration.ofMinutes(1))).stream().flatMap(Optional::stream)
+          .map(LeaderAggregationJob::jobId).toList();
+      assertEquals(4, new HashSet<>(leased).size(), "every job leased: " + leased);
+      assertEquals(4, leased.size(), "no job leased twice: " + leased);
     }
   }
 

@@ -3,8 +3,17 @@ package org.priodp.aggregator.datastore.jdbc;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Assumptions;
 import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.ByteString;
@@ -83,6 +92,33 @@ final class Stores {
   /** Returns what a boolean read or write of a task transaction returned. */
   static boolean holds(JdbcDatastore store, TaskId task, Datastore.TaskWork<Boolean> work) {
     return store.inTaskTransaction(task, work);
+  }
+
+  /**
+   * Starts {@code n} calls on {@code threads} threads, lets them all go at once and returns their
+   * results in call order (each waited for up to a minute).
+   */
+  static <T> List<T> atOnce(int threads, int n, IntFunction<Callable<T>> call) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        Callable<T> c = call.apply(i);
+        futures.add(pool.submit(() -> {
+          go.await();
+          return c.call();
+        }));
+      }
+      go.countDown();
+      List<T> out = new ArrayList<>();
+      for (Future<T> f : futures) {
+        out.add(f.get(60, TimeUnit.SECONDS));
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   static ByteString token(int fill) {

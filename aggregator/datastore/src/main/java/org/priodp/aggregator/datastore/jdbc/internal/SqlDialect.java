@@ -158,7 +158,7 @@ public enum SqlDialect {
     if (jdbcUrl.startsWith("jdbc:postgresql:")) {
       return POSTGRESQL;
     }
-    throw new IllegalArgumentException("unsupported JDBC URL (expected jdbc:sqlite: or jdbc:postgresql:): "
-        + ConnectionSource.describe(jdbcUrl));
+    throw new IllegalArgumentException("unsupported JDBC URL (expected jdbc:sqlite: or"
+        + " jdbc:postgresql:): " + ConnectionSource.describe(jdbcUrl));
   }
 }
