@@ -30,10 +30,12 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.ClientReportRepository;
 import org.priodp.aggregator.datastore.CollectionJobLease;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
+import org.priodp.aggregator.datastore.TaskTransaction;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.AggregateShareHandler;
 import org.priodp.aggregator.server.ServiceMetrics;
@@ -449,14 +451,18 @@ class CollectionJobServiceTest {
             getClass().getClassLoader(),
             new Class<?>[] {org.priodp.aggregator.datastore.Datastore.class},
             (proxy, method, args) -> {
+              boolean[] checked = {false};
               Object r;
               try {
-                r = method.invoke(s.leaderStore, args);
+                r = method.getName().equals("inTaskTransaction")
+                    ? s.leaderStore.inTaskTransaction((TaskId) args[0], tx ->
+                        ((org.priodp.aggregator.datastore.Datastore.TaskWork<?>) args[1])
+                            .run(outstandingSpy(tx, checked)))
+                    : method.invoke(s.leaderStore, args);
               } catch (java.lang.reflect.InvocationTargetException e) {
                 throw e.getCause();
               }
-              if (method.getName().equals("clientReportsOutstanding")
-                  && !claimed.getAndSet(true)) {
+              if (checked[0] && !claimed.getAndSet(true)) {
                 s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
                     + " batch_identifier, min_report_time, max_report_time, report_count,"
                     + " lease_owner, lease_token, lease_expires_ms, lease_attempts, error_detail,"
@@ -482,6 +488,35 @@ class CollectionJobServiceTest {
     assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
         tx -> tx.releases().noisedShare(batch(10, 3))).isPresent());
     assertEquals(1, s.peer.calls.get());
+  }
+
+  /**
+   * Returns the task transaction with its client reports spied on: {@code checked[0]} becomes
+   * true when the work asks whether reports are outstanding (the readiness check).
+   */
+  private static TaskTransaction outstandingSpy(TaskTransaction tx, boolean[] checked) {
+    ClientReportRepository reports = (ClientReportRepository) java.lang.reflect.Proxy
+        .newProxyInstance(ClientReportRepository.class.getClassLoader(),
+            new Class<?>[] {ClientReportRepository.class}, (proxy, method, args) -> {
+              checked[0] |= method.getName().equals("outstanding");
+              try {
+                return method.invoke(tx.clientReports(), args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+    return (TaskTransaction) java.lang.reflect.Proxy.newProxyInstance(
+        TaskTransaction.class.getClassLoader(), new Class<?>[] {TaskTransaction.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("clientReports")) {
+            return reports;
+          }
+          try {
+            return method.invoke(tx, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 
   private static void assertRefused(DapError error, Runnable r) {
