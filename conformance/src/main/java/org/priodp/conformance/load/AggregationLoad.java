@@ -29,8 +29,8 @@ import org.priodp.aggregator.dap.InputShareEncryption;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSealed;
@@ -170,7 +170,7 @@ public final class AggregationLoad {
     byte[] ctx = new Tls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
     byte[] info = InputShareEncryption.info(Role.HELPER);
 
-    try (AggregateShareStore store = JdbcAggregateShareStore.open(jdbcUrl, properties)) {
+    try (Datastore store = JdbcDatastore.open(jdbcUrl, properties)) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(definition), store)
           .build());
       int port = server.port();

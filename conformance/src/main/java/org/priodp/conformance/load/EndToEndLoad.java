@@ -37,9 +37,9 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
@@ -141,8 +141,8 @@ public final class EndToEndLoad {
     err.println("leader store " + redact(lUrl) + ", helper store " + redact(hUrl));
     err.flush();
     try (AutoCloseable quiet = LogFormat.quiet("org.priodp.aggregator.request");
-        AggregateShareStore leaderStore = JdbcAggregateShareStore.open(lUrl, properties);
-        AggregateShareStore helperStore = JdbcAggregateShareStore.open(hUrl, properties)) {
+        Datastore leaderStore = JdbcDatastore.open(lUrl, properties);
+        Datastore helperStore = JdbcDatastore.open(hUrl, properties)) {
       LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
       Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(helperTask),
           helperStore).port(helperPort).hpkeKeyAtStart(true).build());
@@ -170,7 +170,7 @@ public final class EndToEndLoad {
 
   private static Result measure(AggregationLoad.Vdaf vdaf, int n, int uploaders, int perRequest,
       TaskDefinition leaderTask, TaskParameters clientTask, CollectorTask collectorFile,
-      AggregateShareStore leaderStore, AggregateShareStore helperStore, int leaderPort,
+      Datastore leaderStore, Datastore helperStore, int leaderPort,
       PrintWriter err) throws Exception {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     long hour = System.currentTimeMillis() / 1000 / 3600 - 1;
@@ -227,8 +227,9 @@ public final class EndToEndLoad {
     AtomicLong aggregated = new AtomicLong();
     Thread watch = new Thread(() -> {
       while (!Thread.currentThread().isInterrupted()) {
-        long c = leaderStore.batchAggregation(leaderTask.taskId(),
-            BatchBuckets.timeIntervalBucket(hour)).map(BatchAggregation::reportCount).orElse(0L);
+        long c = leaderStore.inTaskTransaction(leaderTask.taskId(),
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(hour)))
+            .map(BatchAggregation::reportCount).orElse(0L);
         if (c >= n) {
           aggregated.set(System.nanoTime());
           return;
@@ -262,8 +263,9 @@ public final class EndToEndLoad {
     if (result.reportCount() != n) {
       throw new IllegalStateException("collected " + result.reportCount() + " of " + n);
     }
-    long helperCount = helperStore.batchAggregation(leaderTask.taskId(),
-        BatchBuckets.timeIntervalBucket(hour)).map(BatchAggregation::reportCount).orElse(0L);
+    long helperCount = helperStore.inTaskTransaction(leaderTask.taskId(),
+        tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(hour)))
+        .map(BatchAggregation::reportCount).orElse(0L);
     if (helperCount != n) {
       throw new IllegalStateException("the Helper counted " + helperCount + " of " + n);
     }

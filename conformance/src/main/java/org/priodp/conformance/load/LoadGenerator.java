@@ -20,8 +20,8 @@ import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.provision.LoopbackTask;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
@@ -90,7 +90,7 @@ public final class LoadGenerator {
     byte[] checksum = new byte[32];
     random.nextBytes(checksum);
     List<AggregateShareReq> requests = new ArrayList<>(newShares);
-    try (AggregateShareStore store = JdbcAggregateShareStore.open(jdbcUrl, properties)) {
+    try (Datastore store = JdbcDatastore.open(jdbcUrl, properties)) {
       for (int i = 0; i < newShares; i++) {
         BatchId batch = task.newBatchId();
         task.writeBatch(store, batch, share, REPORTS, checksum);

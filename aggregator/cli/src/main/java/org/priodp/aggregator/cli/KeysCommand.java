@@ -8,9 +8,9 @@ import java.util.Base64;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.core.HelperHpkeKeys;
+import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -62,16 +62,16 @@ public final class KeysCommand implements PrioDpSubcommand {
     return 2;
   }
 
-  JdbcAggregateShareStore open() throws IOException {
+  JdbcDatastore open() throws IOException {
     Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
     try {
-      return JdbcAggregateShareStore.open(db, p);
-    } catch (StoreException | IllegalArgumentException e) {
+      return JdbcDatastore.open(db, p);
+    } catch (DatastoreException | IllegalArgumentException e) {
       throw new CliIo.Failure("keys: cannot open store " + ServeCommand.redact(db), e);
     }
   }
 
-  static HelperHpkeKeys keys(JdbcAggregateShareStore store) {
+  static HelperHpkeKeys keys(JdbcDatastore store) {
     return new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC());
   }
 
@@ -91,7 +91,7 @@ public final class KeysCommand implements PrioDpSubcommand {
 
     @Override
     public final Integer call() throws IOException {
-      try (JdbcAggregateShareStore store = parent.open()) {
+      try (JdbcDatastore store = parent.open()) {
         PrintWriter out = spec.commandLine().getOut();
         int code = run(keys(store), out);
         out.flush();

@@ -13,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.server.RetentionCollector;
@@ -203,7 +203,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     Properties dbProperties = dbProperties();
 
     // 3. the store, then the aggregator (the HPKE key, the socket, the background work)
-    JdbcAggregateShareStore store = openStore(dbProperties);
+    JdbcDatastore store = openStore(dbProperties);
     Aggregator aggregator;
     try {
       aggregator = Aggregator.start(AggregatorConfig.builder(tasks, store)
@@ -368,7 +368,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     return p;
   }
 
-  private JdbcAggregateShareStore openStore(Properties properties) {
+  private JdbcDatastore openStore(Properties properties) {
     String where = redact(db);
     if (db.startsWith("jdbc:sqlite:")) {
       String file = db.substring("jdbc:sqlite:".length());
@@ -389,8 +389,8 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " jdbc:postgresql://..., got " + where);
     }
     try {
-      return JdbcAggregateShareStore.open(db, properties);
-    } catch (StoreException | IllegalArgumentException e) {
+      return JdbcDatastore.open(db, properties);
+    } catch (DatastoreException | IllegalArgumentException e) {
       throw new CliIo.Failure("cannot open store " + where, e);
     }
   }
@@ -407,10 +407,10 @@ public final class ServeCommand implements PrioDpSubcommand {
   private static final class Shutdown {
     final CountDownLatch requested = new CountDownLatch(1);
     private final Aggregator aggregator;
-    private final JdbcAggregateShareStore store;
+    private final JdbcDatastore store;
     private final AtomicBoolean drained = new AtomicBoolean();
 
-    Shutdown(Aggregator aggregator, JdbcAggregateShareStore store) {
+    Shutdown(Aggregator aggregator, JdbcDatastore store) {
       this.aggregator = aggregator;
       this.store = store;
     }

@@ -33,8 +33,8 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.UploadErrors;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.server.Aggregator;
@@ -153,7 +153,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     try {
       run(out, err, variant, strategy, rule, dir);
       ok = true;
-    } catch (StoreException | IOException | IllegalStateException e) {
+    } catch (DatastoreException | IOException | IllegalStateException e) {
       // the environment failed (a store, a port, an aggregator's answer): one line, exit 1
       if (verbose()) {
         e.printStackTrace(err);
@@ -193,8 +193,8 @@ public final class DemoCommand implements PrioDpSubcommand {
     for (int b : buckets) {
       trueCounts[b]++;
     }
-    try (JdbcAggregateShareStore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
-        JdbcAggregateShareStore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
+    try (JdbcDatastore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
+        JdbcDatastore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
       Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, random);
       try {
         out.printf("  leader at %s, helper at %s, task %s%n",
@@ -256,8 +256,8 @@ public final class DemoCommand implements PrioDpSubcommand {
    * to port 0, then released); if another process takes one meanwhile, the demo tries new ports.
    */
   private static Servers startServers(Prio3Variant variant, DpStrategy strategy,
-      SensitivityRule rule, JdbcAggregateShareStore leaderStore,
-      JdbcAggregateShareStore helperStore, SecureRandom random)
+      SensitivityRule rule, JdbcDatastore leaderStore,
+      JdbcDatastore helperStore, SecureRandom random)
       throws IOException {
     LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
     LeaderAggregationDriver.Options leaderOptions = new LeaderAggregationDriver.Options(
@@ -306,7 +306,7 @@ public final class DemoCommand implements PrioDpSubcommand {
    * the interval, drawing the wait for the collection job.
    */
   private static CollectionResult collect(ProvisionedTask task,
-      JdbcAggregateShareStore leaderStore, Interval interval, long expected, PrintWriter err)
+      JdbcDatastore leaderStore, Interval interval, long expected, PrintWriter err)
       throws IOException, InterruptedException {
     long endMillis = (interval.start().value() + interval.duration().value())
         * TIME_PRECISION * 1000;
@@ -314,7 +314,8 @@ public final class DemoCommand implements PrioDpSubcommand {
     long last = -1;
     long lastProgress = System.nanoTime();
     while (true) {
-      long n = leaderStore.aggregatedReportCount(task.parameters().taskId());
+      long n = leaderStore.inTaskTransaction(task.parameters().taskId(),
+          tx -> tx.clientReports().aggregatedCount());
       aggregating.update(n);
       if (n != last) {
         last = n;
@@ -396,9 +397,9 @@ public final class DemoCommand implements PrioDpSubcommand {
     return url.strip().replaceAll("(?i)(password=)[^&;]*", "$1***");
   }
 
-  private static JdbcAggregateShareStore open(String url, Path sqliteFile) {
-    return url == null ? JdbcAggregateShareStore.openSqlite(sqliteFile)
-        : JdbcAggregateShareStore.open(url.strip(), new Properties());
+  private static JdbcDatastore open(String url, Path sqliteFile) {
+    return url == null ? JdbcDatastore.openSqlite(sqliteFile)
+        : JdbcDatastore.open(url.strip(), new Properties());
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

@@ -21,8 +21,8 @@ import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
@@ -77,11 +77,15 @@ public final class LoopbackTask {
   }
 
   /** Writes a batch aggregation (un-noised share, report count, checksum) for one batch. */
-  public void writeBatch(AggregateShareStore store, BatchId batch, byte[] share, long reportCount,
+  public void writeBatch(Datastore store, BatchId batch, byte[] share, long reportCount,
       byte[] checksum) {
-    store.putBatchAggregation(new BatchAggregation(helper.taskId(),
+    BatchAggregation bucket = new BatchAggregation(helper.taskId(),
         BatchBuckets.leaderSelectedBucket(batch), ByteString.EMPTY, ByteString.copyOf(share),
-        reportCount, ByteString.copyOf(checksum)));
+        reportCount, ByteString.copyOf(checksum));
+    store.inTaskTransaction(helper.taskId(), tx -> {
+      tx.batchBuckets().put(bucket);
+      return null;
+    });
   }
 
   /** Returns the AggregateShareReq for one leader-selected batch. */

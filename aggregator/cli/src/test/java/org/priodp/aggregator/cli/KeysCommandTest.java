@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 
 /** {@code ./prio-dp keys list|add|retire} on a real SQLite store. */
 class KeysCommandTest {
@@ -27,8 +27,8 @@ class KeysCommandTest {
     int id = Integer.parseInt(add.out().substring(0, add.out().indexOf(' ')));
     CliRun retire = CliRun.of("keys", "--db", db, "retire", Integer.toString(id));
     assertEquals(0, retire.code(), retire.err());
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(db)) {
-      List<HelperHpkeKey> keys = store.hpkeKeys();
+    try (JdbcDatastore store = JdbcDatastore.open(db)) {
+      List<HelperHpkeKey> keys = store.hpkeKeys().all();
       assertEquals(1, keys.size());
       assertEquals(HelperHpkeKey.State.RETIRED, keys.get(0).state());
     }

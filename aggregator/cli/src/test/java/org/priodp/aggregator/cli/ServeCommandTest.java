@@ -35,7 +35,7 @@ import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.datastore.BatchIdentifier;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
 
@@ -132,7 +132,7 @@ class ServeCommandTest {
     Files.writeString(config, taskJson(f));
     Path db = dir.resolve("helper.db");
     Path log = dir.resolve("server.log");
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(store, 2 * BATCHES);
     }
     List<AggregateShareReq> reqs = new ArrayList<>();
@@ -196,14 +196,16 @@ class ServeCommandTest {
       p.destroy(); // SIGTERM: graceful shutdown
       assertTrue(p.waitFor(20, TimeUnit.SECONDS));
     }
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       for (int k = 0; k < BATCHES; k++) {
         byte[] opened = f.open(released.get(k), reqs.get(k));
         assertFalse(Arrays.equals(f.unnoised(2 * k, 2 * k + 2), opened), "un-noised share left");
         BatchIdentifier batch = BatchBuckets.batchIdentifier(reqs.get(k).batchSelector());
-        assertArrayEquals(store.noisedShare(f.taskId, batch).orElseThrow().noisedShare()
+        assertArrayEquals(store.inTaskTransaction(f.taskId,
+            tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare()
             .toByteArray(), opened);
-        assertArrayEquals(store.releasedShare(f.taskId, batch).orElseThrow().aggregateShare()
+        assertArrayEquals(store.inTaskTransaction(f.taskId,
+            tx -> tx.releases().releasedShare(batch)).orElseThrow().aggregateShare()
             .toByteArray(), released.get(k));
       }
     }
@@ -223,7 +225,7 @@ class ServeCommandTest {
     Files.writeString(config, taskJson(f));
     Path db = dir.resolve("helper.db");
     Path log = dir.resolve("server.log");
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(store, 2);
     }
     AggregateShareReq req = f.request(0, 2);
@@ -237,9 +239,11 @@ class ServeCommandTest {
     assertTrue(crashing.waitFor(20, TimeUnit.SECONDS));
     assertEquals(137, crashing.exitValue(), "halted at the fault-injection point");
     byte[] persisted;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
-      persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare().toByteArray();
-      assertTrue(store.releasedShare(f.taskId, batch).isEmpty(), "nothing was sealed before the crash");
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
+      persisted = store.inTaskTransaction(f.taskId,
+          tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare().toByteArray();
+      assertTrue(store.inTaskTransaction(f.taskId, tx -> tx.releases().releasedShare(batch))
+          .isEmpty(), "nothing was sealed before the crash");
     }
     assertFalse(Arrays.equals(f.unnoised(0, 2), persisted), "the persisted share is noised");
 
@@ -510,9 +514,9 @@ class ServeCommandTest {
     assertTrue(log.contains("task " + t.taskId().toBase64Url() + " (leader): POST /tasks/"
         + t.taskId().toBase64Url() + "/reports"), log);
     assertFalse(log.contains("not served"), log);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       assertArrayEquals(report.encode(), store.inTaskTransaction(t.taskId(),
-          tx -> tx.clientReport(LeaderFixture.id(1))).orElseThrow().toByteArray());
+          tx -> tx.clientReports().get(LeaderFixture.id(1))).orElseThrow().toByteArray());
     }
   }
 

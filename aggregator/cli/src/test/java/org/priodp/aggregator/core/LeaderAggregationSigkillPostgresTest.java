@@ -24,9 +24,9 @@ import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.testing.LeaderPair;
@@ -60,9 +60,9 @@ class LeaderAggregationSigkillPostgresTest {
     int n = Integer.getInteger("priodp.leaderkill.reports", 4000);
     int port = LeaderPair.freePort();
     LeaderPair pair = new LeaderPair(new Prio3Variant.Histogram(10, 3), new Random(seed), port);
-    try (AggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(
-        dir.resolve("helper.db")); AggregateShareStore leaderStore =
-        JdbcAggregateShareStore.open(url)) {
+    try (Datastore helperStore = JdbcDatastore.openSqlite(
+        dir.resolve("helper.db")); Datastore leaderStore =
+        JdbcDatastore.open(url)) {
       Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(pair.helper),
           helperStore).port(port).build());
       Process a = null;
@@ -77,7 +77,7 @@ class LeaderAggregationSigkillPostgresTest {
         for (int i = 0; i < n; i++) {
           List<BigInteger> m = pair.measurement();
           Report r = pair.report(leaderKey, helperKey, now, m);
-          leaderStore.inTaskTransaction(pair.taskId, tx -> tx.insertClientReport(
+          leaderStore.inTaskTransaction(pair.taskId, tx -> tx.clientReports().insertIfAbsent(
               r.reportMetadata().reportId(), now, ByteString.copyOf(r.encode())));
           ms.add(m);
           ids.add(r.reportMetadata().reportId());
@@ -130,10 +130,10 @@ class LeaderAggregationSigkillPostgresTest {
             + " once, " + abandoned + " abandoned, " + ms2 + " ms");
         assertEquals(0, abandoned);
         Prio3 prio3 = new Prio3(pair.variant);
-        BatchAggregation l = leaderStore.batchAggregation(pair.taskId,
-            BatchBuckets.timeIntervalBucket(now)).orElseThrow();
-        BatchAggregation h = helperStore.batchAggregation(pair.taskId,
-            BatchBuckets.timeIntervalBucket(now)).orElseThrow();
+        BatchAggregation l = leaderStore.inTaskTransaction(pair.taskId,
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(now))).orElseThrow();
+        BatchAggregation h = helperStore.inTaskTransaction(pair.taskId,
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(now))).orElseThrow();
         assertEquals(n, l.reportCount(), "Leader: every report once");
         assertEquals(n, h.reportCount(), "Helper: every report once");
         assertArrayEquals(LeaderPair.checksum(ids), l.checksum().toByteArray());

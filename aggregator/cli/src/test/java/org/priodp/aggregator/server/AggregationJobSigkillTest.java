@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.AggregationJobService;
 import org.priodp.aggregator.core.BatchBuckets;
+import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.ServeProcess;
 
 /**
@@ -97,7 +98,7 @@ class AggregationJobSigkillTest {
   }
 
   /** Asserts each bucket of the jobs holds exactly their reports once (count and checksum). */
-  static void assertEachReportCountedOnce(JdbcAggregateShareStore store, TaskId taskId,
+  static void assertEachReportCountedOnce(JdbcDatastore store, TaskId taskId,
       List<Job> all, List<Job> jobs, String context) throws Exception {
     Map<Long, List<AggregationJobsRouteTest.Report>> byBucket = new HashMap<>();
     for (Job j : all) {
@@ -107,8 +108,8 @@ class AggregationJobSigkillTest {
       byBucket.computeIfAbsent(j.time(), k -> new ArrayList<>()).addAll(j.reports());
     }
     for (Map.Entry<Long, List<AggregationJobsRouteTest.Report>> e : byBucket.entrySet()) {
-      java.util.Optional<BatchAggregation> o = store.batchAggregation(taskId,
-          BatchBuckets.timeIntervalBucket(e.getKey()));
+      java.util.Optional<BatchAggregation> o = store.inTaskTransaction(taskId,
+          tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(e.getKey())));
       if (e.getValue().isEmpty() && o.isEmpty()) {
         continue;
       }
@@ -204,14 +205,16 @@ class AggregationJobSigkillTest {
         p.destroyForcibly();
         p.waitFor(20, TimeUnit.SECONDS);
       }
-      try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+      try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
         // After the kill: the answered jobs are stored, and the buckets hold exactly the reports
         // of the stored jobs (a job is applied whole or not at all).
         TaskId taskId = new TaskId(t.taskId);
         List<Job> stored = new ArrayList<>();
         for (int k = 0; k < jobs.size(); k++) {
-          boolean present = store.aggregationJob(taskId, AggregationJobService.jobId(taskId,
-              AggregationJobService.digest(jobs.get(k).body()))).isPresent();
+          AggregationJobId id = AggregationJobService.jobId(taskId,
+              AggregationJobService.digest(jobs.get(k).body()));
+          boolean present = store.inTaskTransaction(taskId,
+              tx -> tx.aggregationJobs().get(id)).isPresent();
           assertTrue(present || !answered.containsKey(k), "seed " + seed + ": answered job " + k
               + " is stored");
           if (present) {
@@ -252,7 +255,7 @@ class AggregationJobSigkillTest {
       p.destroy();
       assertTrue(p.waitFor(20, TimeUnit.SECONDS));
     }
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       assertEachReportCountedOnce(store, new TaskId(t.taskId), jobs, jobs, "seed " + seed);
     }
     System.out.printf("AggregationJobSigkillTest seed=%d: %d rounds, %d jobs x %d reports, %d"

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.ServeProcess;
 
 /**
@@ -139,9 +139,9 @@ class AggregationJobTwoReplicasPostgresTest {
             "seed " + seed + ": report " + AggregationJobsRouteTest.b64(r.id)
                 + " aggregated in exactly one job");
       }
-      try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(url)) {
-        BatchAggregation agg = store.batchAggregation(new TaskId(t.taskId),
-            BatchBuckets.timeIntervalBucket(now)).orElseThrow();
+      try (JdbcDatastore store = JdbcDatastore.open(url)) {
+        BatchAggregation agg = store.inTaskTransaction(new TaskId(t.taskId),
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(now))).orElseThrow();
         assertEquals(reports.size(), agg.reportCount(), "seed " + seed);
         assertArrayEquals(AggregationJobsRouteTest.checksum(reports),
             agg.checksum().toByteArray(), "seed " + seed);

@@ -31,9 +31,9 @@ import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.UploadErrors;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.testing.EndToEndTask;
 import org.priodp.aggregator.testing.LeaderPair;
@@ -64,8 +64,8 @@ class EndToEndTest {
   static Path dir;
 
   static long seed;
-  static AggregateShareStore helperStore;
-  static AggregateShareStore leaderStore;
+  static Datastore helperStore;
+  static Datastore leaderStore;
   static Aggregator helper;
   static Aggregator leader;
   static final Map<String, List<EndToEndTask>> tasks = new java.util.LinkedHashMap<>();
@@ -108,8 +108,8 @@ class EndToEndTest {
     leaderTasks.add(rateTask.leader);
     helperTasks.add(rateTask.helper);
 
-    helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper.db"));
-    leaderStore = JdbcAggregateShareStore.openSqlite(dir.resolve("leader.db"));
+    helperStore = JdbcDatastore.openSqlite(dir.resolve("helper.db"));
+    leaderStore = JdbcDatastore.openSqlite(dir.resolve("leader.db"));
     helper = Aggregator.start(AggregatorConfig.builder(helperTasks, helperStore).port(helperPort)
         .noise(noise(1)).hpkeKeyAtStart(true).build());
     leader = Aggregator.start(AggregatorConfig.builder(leaderTasks, leaderStore).port(leaderPort)
@@ -263,8 +263,9 @@ class EndToEndTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     for (Batch b : batches) {
       while (true) {
-        long n = leaderStore.batchAggregation(b.task.leader.taskId(),
-            BatchBuckets.timeIntervalBucket(b.time)).map(BatchAggregation::reportCount).orElse(0L);
+        long n = leaderStore.inTaskTransaction(b.task.leader.taskId(),
+            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(b.time)))
+            .map(BatchAggregation::reportCount).orElse(0L);
         if (n >= b.ms.size()) {
           break;
         }

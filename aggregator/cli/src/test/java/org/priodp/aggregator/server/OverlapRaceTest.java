@@ -22,7 +22,7 @@ import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.ServeProcess;
 
@@ -105,7 +105,7 @@ class OverlapRaceTest {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
     System.out.println("OverlapRaceTest.sqliteOneServerExactlyOneOkPerRound seed=" + seed);
     List<Fixture> fixtures = tasks(seed);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(
         dir.resolve("race.db"))) {
       for (Fixture f : fixtures) {
         f.writeBuckets(store, 2 * CONCURRENT - 1);
@@ -139,7 +139,7 @@ class OverlapRaceTest {
     System.out.println("OverlapRaceTest.postgresqlTwoServeProcessesExactlyOneOkPerRound seed="
         + seed);
     List<Fixture> fixtures = tasks(seed);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(url)) {
+    try (JdbcDatastore store = JdbcDatastore.open(url)) {
       for (Fixture f : fixtures) {
         f.writeBuckets(store, 2 * CONCURRENT - 1);
       }

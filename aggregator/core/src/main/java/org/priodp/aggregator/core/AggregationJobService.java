@@ -24,11 +24,12 @@ import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.VerifyInit;
 import org.priodp.aggregator.dap.VerifyResp;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.RetentionCounts;
 import org.priodp.aggregator.datastore.TaskTransaction;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
@@ -69,13 +70,13 @@ public final class AggregationJobService {
   private static final byte[] ID_LABEL =
       "prio-dp aggregation job id v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final HelperHpkeKeys keys;
   private final Clock clock;
   private final ReportIntake intake;
 
   /** Creates the service over a store and key ring, tolerating {@code clockSkew}. */
-  public AggregationJobService(AggregateShareStore store, HelperHpkeKeys keys, Clock clock,
+  public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
       Duration clockSkew) {
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
@@ -111,7 +112,7 @@ public final class AggregationJobService {
 
   /** Returns the stored job, if any. */
   public Optional<AggregationJobRecord> job(TaskId taskId, AggregationJobId jobId) {
-    return store.aggregationJob(taskId, jobId);
+    return store.inTaskTransaction(taskId, tx -> tx.aggregationJobs().get(jobId));
   }
 
   /**
@@ -159,14 +160,14 @@ public final class AggregationJobService {
     checkJob(task, req);
     AggregationJobId id = jobId(task.taskId(), requestDigest);
     return store.inTaskTransaction(task.taskId(), tx -> {
-      Optional<AggregationJobRecord> existing = tx.aggregationJob(id);
+      Optional<AggregationJobRecord> existing = tx.aggregationJobs().get(id);
       if (existing.isPresent()) {
         return existing.get();
       }
       AggregationJobRecord pending = new AggregationJobRecord(task.taskId(), id, requestDigest,
           0, requestDigest, AggregationJobRecord.State.PENDING, Optional.empty(), Optional.empty(),
           Optional.empty(), now());
-      tx.putAggregationJob(pending);
+      tx.aggregationJobs().put(pending);
       return pending;
     });
   }
@@ -181,7 +182,8 @@ public final class AggregationJobService {
     Optional<BatchId> batchId = checkJob(task, req);
     TaskId taskId = task.taskId();
     AggregationJobId id = jobId(taskId, requestDigest);
-    Optional<AggregationJobRecord> existing = store.aggregationJob(taskId, id);
+    Optional<AggregationJobRecord> existing = store.inTaskTransaction(taskId,
+        tx -> tx.aggregationJobs().get(id));
     if (existing.isPresent() && existing.get().state() != AggregationJobRecord.State.PENDING) {
       return existing.get();
     }
@@ -194,7 +196,7 @@ public final class AggregationJobService {
       prepared.add(prepare(reports, pingPong, v));
     }
     return store.inTaskTransaction(taskId, tx -> {
-      Optional<AggregationJobRecord> again = tx.aggregationJob(id);
+      Optional<AggregationJobRecord> again = tx.aggregationJobs().get(id);
       if (again.isPresent() && again.get().state() != AggregationJobRecord.State.PENDING) {
         return again.get();
       }
@@ -203,7 +205,7 @@ public final class AggregationJobService {
           requestDigest, AggregationJobRecord.State.READY, Optional.of(ByteString.copyOf(resp)),
           Optional.empty(), Optional.empty(),
           again.map(AggregationJobRecord::createdAt).orElse(now()));
-      tx.putAggregationJob(job);
+      tx.aggregationJobs().put(job);
       return job;
     });
   }
@@ -211,8 +213,8 @@ public final class AggregationJobService {
   /** Stores a failure of a pending job (asynchronous handling). */
   public void fail(TaskId taskId, AggregationJobId id, Refusal refusal) {
     store.inTaskTransaction(taskId, tx -> {
-      tx.aggregationJob(id).filter(j -> j.state() == AggregationJobRecord.State.PENDING)
-          .ifPresent(j -> tx.putAggregationJob(j.failed(refusal.error().type(),
+      tx.aggregationJobs().get(id).filter(j -> j.state() == AggregationJobRecord.State.PENDING)
+          .ifPresent(j -> tx.aggregationJobs().put(j.failed(refusal.error().type(),
               refusal.detail())));
       return null;
     });
@@ -229,7 +231,7 @@ public final class AggregationJobService {
   public AggregationJobRecord continueJob(TaskDefinition task, AggregationJobId id,
       AggregationJobContinueReq req, ByteString requestDigest) {
     TaskId taskId = task.taskId();
-    AggregationJobRecord job = store.aggregationJob(taskId, id)
+    AggregationJobRecord job = store.inTaskTransaction(taskId, tx -> tx.aggregationJobs().get(id))
         .filter(j -> j.state() != AggregationJobRecord.State.ABANDONED)
         .orElseThrow(() -> Refusal.of(DapError.UNRECOGNIZED_AGGREGATION_JOB, taskId,
             "no such aggregation job"));
@@ -267,11 +269,11 @@ public final class AggregationJobService {
    */
   public boolean abandon(TaskId taskId, AggregationJobId id) {
     return store.inTaskTransaction(taskId, tx -> {
-      Optional<AggregationJobRecord> j = tx.aggregationJob(id);
+      Optional<AggregationJobRecord> j = tx.aggregationJobs().get(id);
       if (j.isEmpty() || j.get().state() == AggregationJobRecord.State.ABANDONED) {
         return false;
       }
-      tx.putAggregationJob(j.get().abandoned());
+      tx.aggregationJobs().put(j.get().abandoned());
       return true;
     });
   }
@@ -286,7 +288,7 @@ public final class AggregationJobService {
    * (collected) range; buckets that could still be collected, leader-selected buckets, noised
    * and released shares and collected intervals are kept.
    */
-  public TaskTransaction.RetentionCounts collectExpired(TaskDefinition task, Duration retention) {
+  public RetentionCounts collectExpired(TaskDefinition task, Duration retention) {
     if (retention.isNegative()) {
       throw new IllegalArgumentException("retention must not be negative");
     }
@@ -294,19 +296,19 @@ public final class AggregationJobService {
     java.time.Instant before = now().minus(retention);
     long cutoff = Math.max(0L, Math.floorDiv(before.getEpochSecond(), precision));
     return store.inTaskTransaction(task.taskId(), tx -> {
-      TaskTransaction.RetentionCounts c = tx.collectExpired(cutoff, before);
+      RetentionCounts c = tx.retention().collectExpired(cutoff, before);
       int buckets = 0;
-      for (CollectedInterval ci : tx.collectedIntervals()) {
+      for (CollectedInterval ci : tx.releases().collectedIntervals()) {
         // time-interval buckets older than the cutoff inside a released range: no report can
         // reach them (batch_collected) and the released share answers any repeat
         if (Long.compareUnsigned(ci.start(), c.cutoff()) >= 0) {
           break;
         }
         long end = Long.compareUnsigned(ci.end(), c.cutoff()) < 0 ? ci.end() : c.cutoff();
-        buckets += tx.deleteBatchAggregations(BatchBuckets.timeIntervalLowerBound(ci.start()),
+        buckets += tx.batchBuckets().deleteRange(BatchBuckets.timeIntervalLowerBound(ci.start()),
             BatchBuckets.timeIntervalLowerBound(end));
       }
-      return new TaskTransaction.RetentionCounts(c.cutoff(), c.reports(), c.jobs(), buckets);
+      return new RetentionCounts(c.cutoff(), c.reports(), c.jobs(), buckets);
     });
   }
 
@@ -339,7 +341,7 @@ public final class AggregationJobService {
       AggregationJobId id, Optional<BatchId> batchId, List<Prepared> prepared) {
     Map<BatchIdentifier, Bucket> buckets = new LinkedHashMap<>();
     List<VerifyResp> resps = new ArrayList<>(prepared.size());
-    Optional<Long> cutoff = tx.retentionCutoff();
+    Optional<Long> cutoff = tx.retention().cutoff();
     for (Prepared p : prepared) {
       if (p.error() != null) {
         resps.add(VerifyResp.reject(p.reportId(), p.error()));
@@ -354,24 +356,24 @@ public final class AggregationJobService {
       }
       BatchIdentifier bucket = batchId.map(BatchBuckets::leaderSelectedBucket)
           .orElseGet(() -> BatchBuckets.timeIntervalBucket(p.time()));
-      boolean collected = batchId.isPresent() ? tx.noisedShare(bucket).isPresent()
-          : p.time() != -1L && tx.collectedIntervalOverlaps(
+      boolean collected = batchId.isPresent() ? tx.releases().noisedShare(bucket).isPresent()
+          : p.time() != -1L && tx.releases().collectedIntervalOverlaps(
               new CollectedInterval(p.time(), p.time() + 1));
       if (collected) {
         resps.add(VerifyResp.reject(p.reportId(), ReportError.BATCH_COLLECTED));
         continue;
       }
-      if (tx.reportAggregated(p.reportId())) {
+      if (tx.clientReports().aggregated(p.reportId())) {
         resps.add(VerifyResp.reject(p.reportId(), ReportError.REPORT_REPLAYED));
         continue;
       }
       Bucket b = buckets.computeIfAbsent(bucket, k -> Bucket.load(tx, task, prio3, k));
       b.add(p.outShare(), p.reportId());
-      tx.insertAggregatedReport(p.reportId(), id, p.time());
+      tx.clientReports().insertAggregated(p.reportId(), id, p.time());
       resps.add(VerifyResp.continueWith(p.reportId(), p.outbound()));
     }
     for (Bucket b : buckets.values()) {
-      tx.putBatchAggregation(b.toAggregation(task));
+      tx.batchBuckets().put(b.toAggregation(task));
     }
     return new AggregationJobResp(resps);
   }
@@ -391,7 +393,7 @@ public final class AggregationJobService {
     }
 
     static Bucket load(TaskTransaction tx, TaskDefinition task, Prio3 prio3, BatchIdentifier id) {
-      Optional<BatchAggregation> existing = tx.batchAggregation(id);
+      Optional<BatchAggregation> existing = tx.batchBuckets().get(id);
       if (existing.isEmpty()) {
         return new Bucket(id, FieldVector.zeros(prio3.field(), prio3.outputLength()), 0,
             new byte[32]);

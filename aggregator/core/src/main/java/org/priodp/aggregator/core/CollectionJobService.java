@@ -24,11 +24,11 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectionJobLease;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
 
@@ -80,7 +80,7 @@ public final class CollectionJobService {
   private static final EnumSet<CollectionJobRecord.State> LIVE =
       EnumSet.of(CollectionJobRecord.State.PENDING);
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final NoisedShareService shares;
   private final HelperPeer helper;
   private final Clock clock;
@@ -92,7 +92,7 @@ public final class CollectionJobService {
    * Creates the service over the Leader's store and share service, the Helper peer and a clock;
    * {@code owner} names this process in leases.
    */
-  public CollectionJobService(AggregateShareStore store, NoisedShareService shares,
+  public CollectionJobService(Datastore store, NoisedShareService shares,
       HelperPeer helper, Clock clock, Duration lease, Duration retryDelay, String owner) {
     this.store = Objects.requireNonNull(store, "store");
     this.shares = Objects.requireNonNull(shares, "shares");
@@ -180,7 +180,7 @@ public final class CollectionJobService {
     BatchIdentifier batch = BatchBuckets.batchIdentifier(new BatchSelector.TimeInterval(i));
     Instant now = clock.instant();
     return store.inTaskTransaction(taskId, tx -> {
-      Optional<CollectionJobRecord> existing = tx.collectionJob(id);
+      Optional<CollectionJobRecord> existing = tx.collectionJobs().get(id);
       if (existing.isPresent()) {
         CollectionJobRecord j = existing.get();
         if (!Arrays.equals(j.request().toByteArray(), request)) {
@@ -195,15 +195,15 @@ public final class CollectionJobService {
         CollectionJobRecord.State st = j.response().isPresent() ? CollectionJobRecord.State.READY
             : j.errorType().isPresent() || j.errorDetail().isPresent()
                 ? CollectionJobRecord.State.FAILED : CollectionJobRecord.State.PENDING;
-        tx.setCollectionJobState(id, st, now);
-        return tx.collectionJob(id).orElseThrow();
+        tx.collectionJobs().setState(id, st, now);
+        return tx.collectionJobs().get(id).orElseThrow();
       }
-      if (tx.collectedIntervalOverlaps(new org.priodp.aggregator.datastore.CollectedInterval(
+      if (tx.releases().collectedIntervalOverlaps(new org.priodp.aggregator.datastore.CollectedInterval(
           i.start().value(), i.end().value()))) {
         throw Refusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps a"
             + " batch that was already collected");
       }
-      for (CollectionJobRecord other : tx.collectionJobs(LIVE)) {
+      for (CollectionJobRecord other : tx.collectionJobs().inStates(LIVE)) {
         if (overlaps(batchInterval(other), i)) {
           throw Refusal.of(DapError.BATCH_OVERLAP, taskId, "the batch interval overlaps the"
               + " batch of another collection job");
@@ -211,7 +211,7 @@ public final class CollectionJobService {
       }
       CollectionJobRecord job = CollectionJobRecord.pending(taskId, id,
           ByteString.copyOf(request), batch, now);
-      tx.insertCollectionJob(job);
+      tx.collectionJobs().insert(job);
       return job;
     });
   }
@@ -230,7 +230,7 @@ public final class CollectionJobService {
     byte[] request = req.encode();
     Instant now = clock.instant();
     return store.inTaskTransaction(taskId, tx -> {
-      List<CollectionJobRecord> all = tx.collectionJobs(EnumSet.allOf(
+      List<CollectionJobRecord> all = tx.collectionJobs().inStates(EnumSet.allOf(
           CollectionJobRecord.State.class));
       for (CollectionJobRecord j : all) {
         if (j.state() != CollectionJobRecord.State.DELETED
@@ -245,7 +245,7 @@ public final class CollectionJobService {
       }
       CollectionJobRecord job = CollectionJobRecord.pending(taskId, jobId(taskId, counted),
           ByteString.copyOf(request), UNCHOSEN, now);
-      tx.insertCollectionJob(job);
+      tx.collectionJobs().insert(job);
       return job;
     });
   }
@@ -267,17 +267,19 @@ public final class CollectionJobService {
       // a deleted job's batch is free again unless it was released (then its noised share
       // keeps it out, and a job choosing it anyway gets the same stored share, never a new draw)
       java.util.Set<BatchIdentifier> taken = new java.util.HashSet<>();
-      for (CollectionJobRecord j : tx.collectionJobs(EnumSet.of(CollectionJobRecord.State.PENDING,
-          CollectionJobRecord.State.READY, CollectionJobRecord.State.FAILED))) {
+      for (CollectionJobRecord j : tx.collectionJobs().inStates(EnumSet.of(
+          CollectionJobRecord.State.PENDING, CollectionJobRecord.State.READY,
+          CollectionJobRecord.State.FAILED))) {
         taken.add(j.batch());
       }
-      for (BatchAggregation b : tx.batchAggregations(BatchIdentifier.of(low),
+      for (BatchAggregation b : tx.batchBuckets().range(BatchIdentifier.of(low),
           BatchIdentifier.of(high))) {
         if (taken.contains(b.batch()) || Long.compareUnsigned(b.reportCount(), min) < 0
-            || tx.noisedShare(b.batch()).isPresent() || tx.leaderAggregationActive(b.batch())) {
+            || tx.releases().noisedShare(b.batch()).isPresent()
+            || tx.aggregationJobs().leaderActive(b.batch())) {
           continue;
         }
-        tx.setCollectionJobBatch(job.jobId(), b.batch(), clock.instant());
+        tx.collectionJobs().setBatch(job.jobId(), b.batch(), clock.instant());
         return Optional.of(b.batch());
       }
       return Optional.<BatchIdentifier>empty();
@@ -298,7 +300,7 @@ public final class CollectionJobService {
 
   /** Returns the job (task, id) in any state, if any. */
   public Optional<CollectionJobRecord> job(TaskId taskId, CollectionJobId id) {
-    return store.collectionJob(taskId, id);
+    return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().get(id));
   }
 
   /**
@@ -306,7 +308,7 @@ public final class CollectionJobService {
    * already deleted. A step working on it finds its lease gone and stores nothing.
    */
   public boolean delete(TaskId taskId, CollectionJobId id) {
-    return store.deleteCollectionJob(taskId, id, clock.instant());
+    return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().delete(id, clock.instant()));
   }
 
   /** What one {@link #step} did. */
@@ -327,7 +329,7 @@ public final class CollectionJobService {
 
   /** Leases the task's oldest due pending job and steps it; {@link Outcome#IDLE} if none. */
   public Outcome step(TaskDefinition task) {
-    Optional<CollectionJobLease> l = store.leaseCollectionJob(task.taskId(), owner,
+    Optional<CollectionJobLease> l = store.jobLeases().leaseCollectionJob(task.taskId(), owner,
         clock.instant(), lease);
     return l.isEmpty() ? Outcome.IDLE : step(task, l.get());
   }
@@ -350,14 +352,15 @@ public final class CollectionJobService {
     BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
     Merged m = merge(task, i);
     AggregateShareReq req;
-    Optional<NoisedAggregateShare> drawn = store.noisedShare(taskId, batch);
+    Optional<NoisedAggregateShare> drawn = store.inTaskTransaction(taskId,
+        tx -> tx.releases().noisedShare(batch));
     if (drawn.isPresent()) {
       // collected before (the Helper did not answer then): the byte-identical request again
       req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
           drawn.get().checksum());
     } else {
-      if (!ended(task, i) || store.clientReportsOutstanding(taskId, i.start().value(),
-          i.end().value())
+      if (!ended(task, i) || store.inTaskTransaction(taskId,
+          tx -> tx.clientReports().outstanding(i.start().value(), i.end().value()))
           || Long.compareUnsigned(m.count(), task.configuration().minBatchSize()) < 0) {
         return postpone(leased, Outcome.WAITING);
       }
@@ -375,9 +378,9 @@ public final class CollectionJobService {
       BatchSelector selector) {
     if (selector instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
-      return tx.clientReportsOutstanding(i.start().value(), i.end().value());
+      return tx.clientReports().outstanding(i.start().value(), i.end().value());
     }
-    return tx.leaderAggregationActive(BatchBuckets.batchIdentifier(selector));
+    return tx.aggregationJobs().leaderActive(BatchBuckets.batchIdentifier(selector));
   }
 
   /** Steps a leader-selected job: chooses its batch if needed, waits, then as a time interval. */
@@ -391,14 +394,17 @@ public final class CollectionJobService {
     }
     BatchIdentifier batch = chosen.get();
     BatchSelector selector = BatchSelector.decode(batch.bytes());
-    Optional<NoisedAggregateShare> drawn = store.noisedShare(taskId, batch);
+    Optional<NoisedAggregateShare> drawn = store.inTaskTransaction(taskId,
+        tx -> tx.releases().noisedShare(batch));
     AggregateShareReq req;
     if (drawn.isPresent()) {
       req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
           drawn.get().checksum());
     } else {
-      boolean active = store.inTaskTransaction(taskId, tx -> tx.leaderAggregationActive(batch));
-      Optional<BatchAggregation> bucket = store.batchAggregation(taskId, batch);
+      boolean active = store.inTaskTransaction(taskId,
+          tx -> tx.aggregationJobs().leaderActive(batch));
+      Optional<BatchAggregation> bucket = store.inTaskTransaction(taskId,
+          tx -> tx.batchBuckets().get(batch));
       if (active || bucket.isEmpty() || Long.compareUnsigned(bucket.get().reportCount(),
           task.configuration().minBatchSize()) < 0) {
         return postpone(leased, Outcome.WAITING);
@@ -406,7 +412,8 @@ public final class CollectionJobService {
       req = new AggregateShareReq(cjr, selector, bucket.get().reportCount(),
           bucket.get().checksum());
     }
-    Interval span = store.leaderBatchReportSpan(taskId, batch)
+    Interval span = store.inTaskTransaction(taskId,
+        tx -> tx.aggregationJobs().leaderReportSpan(batch))
         .map(t -> Interval.of(t[0], t[1] - t[0] + 1)).orElse(Interval.of(0, 0));
     return obtainShares(task, leased, req, drawn.isPresent(), span);
   }
@@ -448,20 +455,20 @@ public final class CollectionJobService {
     AggregateShare leaderShare = AggregateShare.decode(mine.aggregateShare().toByteArray());
     CollectionJobResp resp = new CollectionJobResp(req.reportCount(), interval,
         leaderShare.encryptedAggregateShare(), theirs.encryptedAggregateShare());
-    return store.finishCollectionJob(leased, CollectionJobRecord.State.READY,
+    return store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.READY,
         ByteString.copyOf(resp.encode()), null, null, clock.instant())
         ? Outcome.READY : Outcome.LEASE_LOST;
   }
 
   private Outcome postpone(CollectionJobLease leased, Outcome outcome) {
     Instant now = clock.instant();
-    return store.postponeCollectionJob(leased, now.plus(retryDelay), now)
+    return store.jobLeases().postponeCollectionJob(leased, now.plus(retryDelay), now)
         ? outcome : Outcome.LEASE_LOST;
   }
 
   private Outcome fail(CollectionJobLease leased, String type, String detail) {
-    return store.finishCollectionJob(leased, CollectionJobRecord.State.FAILED, null, type,
-        detail, clock.instant()) ? Outcome.FAILED : Outcome.LEASE_LOST;
+    return store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.FAILED, null,
+        type, detail, clock.instant()) ? Outcome.FAILED : Outcome.LEASE_LOST;
   }
 
   /** Returns whether the interval's end, in seconds, is at or before the clock's now. */
@@ -490,9 +497,9 @@ public final class CollectionJobService {
   }
 
   private Merged merge(TaskDefinition task, Interval i) {
-    List<BatchAggregation> rows = store.batchAggregations(task.taskId(),
-        BatchBuckets.timeIntervalLowerBound(i.start().value()),
-        BatchBuckets.timeIntervalLowerBound(i.end().value()));
+    List<BatchAggregation> rows = store.inTaskTransaction(task.taskId(),
+        tx -> tx.batchBuckets().range(BatchBuckets.timeIntervalLowerBound(i.start().value()),
+            BatchBuckets.timeIntervalLowerBound(i.end().value())));
     long count = 0;
     byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
     long min = 0;

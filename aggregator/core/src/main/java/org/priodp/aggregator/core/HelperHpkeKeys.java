@@ -12,7 +12,7 @@ import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.HpkeConfigList;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
@@ -28,12 +28,12 @@ import org.priodp.aggregator.hpke.HpkeSuite;
  * takes effect without a restart. Thread-safe.
  */
 public final class HelperHpkeKeys {
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final SecureRandom random;
   private final Clock clock;
 
   /** Creates the key ring over a store, drawing new keys and ids from {@code random}. */
-  public HelperHpkeKeys(AggregateShareStore store, SecureRandom random, Clock clock) {
+  public HelperHpkeKeys(Datastore store, SecureRandom random, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.random = Objects.requireNonNull(random, "random");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -41,12 +41,12 @@ public final class HelperHpkeKeys {
 
   /** Returns every stored key, active and retired. */
   public List<HelperHpkeKey> all() {
-    return store.hpkeKeys();
+    return store.hpkeKeys().all();
   }
 
   /** Generates an active key if none is active; returns it or the first active key. */
   public HelperHpkeKey ensureActive() {
-    for (HelperHpkeKey k : store.hpkeKeys()) {
+    for (HelperHpkeKey k : store.hpkeKeys().all()) {
       if (k.state() == HelperHpkeKey.State.ACTIVE) {
         return k;
       }
@@ -61,7 +61,7 @@ public final class HelperHpkeKeys {
   public HelperHpkeKey add() {
     for (int attempt = 0; attempt < 8; attempt++) {
       Set<Integer> used = new HashSet<>();
-      for (HelperHpkeKey k : store.hpkeKeys()) {
+      for (HelperHpkeKey k : store.hpkeKeys().all()) {
         used.add(k.config().id().value());
       }
       List<Integer> free = new ArrayList<>();
@@ -83,7 +83,7 @@ public final class HelperHpkeKeys {
           HpkeSuite.DAP_MANDATORY.kdf(), HpkeSuite.DAP_MANDATORY.aead(), kp.publicKey());
       HelperHpkeKey key = new HelperHpkeKey(config, ByteString.copyOf(kp.secretKey()),
           HelperHpkeKey.State.ACTIVE, clock.instant());
-      if (store.insertHpkeKey(key)) {
+      if (store.hpkeKeys().insertIfAbsent(key)) {
         return key;
       }
       // another process took the id meanwhile: pick again
@@ -93,7 +93,7 @@ public final class HelperHpkeKeys {
 
   /** Retires the key with this config id (no longer advertised, still decrypts). */
   public boolean retire(int configId) {
-    return store.setHpkeKeyState(configId, HelperHpkeKey.State.RETIRED);
+    return store.hpkeKeys().setState(configId, HelperHpkeKey.State.RETIRED);
   }
 
   /**
@@ -102,7 +102,7 @@ public final class HelperHpkeKeys {
    */
   public List<HpkeConfig> advertised() {
     List<HelperHpkeKey> active = new ArrayList<>();
-    for (HelperHpkeKey k : store.hpkeKeys()) {
+    for (HelperHpkeKey k : store.hpkeKeys().all()) {
       if (k.state() == HelperHpkeKey.State.ACTIVE) {
         active.add(k);
       }
@@ -123,7 +123,8 @@ public final class HelperHpkeKeys {
 
   /** Returns the key (active or retired) with this config id, if any. */
   public Optional<HelperHpkeKey> find(int configId) {
-    return store.hpkeKeys().stream().filter(k -> k.config().id().value() == configId).findFirst();
+    return store.hpkeKeys().all().stream().filter(k -> k.config().id().value() == configId)
+        .findFirst();
   }
 
   /** Returns the key pair of a stored key. */

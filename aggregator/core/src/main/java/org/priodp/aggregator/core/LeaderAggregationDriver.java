@@ -34,9 +34,9 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.VerifyInit;
 import org.priodp.aggregator.dap.VerifyResp;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
 import org.priodp.field.FieldVector;
@@ -133,7 +133,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     LEASE_LOST
   }
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final HelperPeer peer;
   private final Map<TaskId, TaskDefinition> tasks = new LinkedHashMap<>();
   private final Clock clock;
@@ -155,7 +155,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
    * this process in leases. The Leader tolerates the upload's clock skew ({@link
    * UploadService#DEFAULT_CLOCK_SKEW}) before a report is too early.
    */
-  public LeaderAggregationDriver(AggregateShareStore store, HelperHpkeKeys keys, HelperPeer peer,
+  public LeaderAggregationDriver(Datastore store, HelperHpkeKeys keys, HelperPeer peer,
       List<TaskDefinition> tasks, Clock clock, SecureRandom random, Executor executor,
       Options options, String owner) {
     this.store = Objects.requireNonNull(store, "store");
@@ -206,7 +206,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       while (true) {
         AggregationJobId id = AggregationJobId.random(random);
         Optional<LeaderAggregationJob> job = store.inTaskTransaction(t.taskId(),
-            tx -> tx.createLeaderAggregationJob(id, options.jobSize(), options.minJobSize(),
+            tx -> tx.aggregationJobs().createLeader(id, options.jobSize(), options.minJobSize(),
                 batchFor(t, tx), now()));
         if (job.isEmpty()) {
           break;
@@ -231,8 +231,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       return Optional.empty();
     }
     long target = Math.max(1, task.configuration().minBatchSize());
-    Optional<org.priodp.aggregator.datastore.TaskTransaction.LeaderBatchFill> open =
-        tx.openLeaderBatch(target);
+    Optional<org.priodp.aggregator.datastore.AggregationJobRepository.LeaderBatchFill> open =
+        tx.aggregationJobs().openLeaderBatch(target);
     if (open.isPresent()) {
       return Optional.of(open.get().batch());
     }
@@ -268,7 +268,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   public Optional<LeaderAggregationJob> lease() {
     byte[] token = new byte[16];
     random.nextBytes(token);
-    return store.leaseLeaderAggregationJob(tasks.keySet(), owner, ByteString.copyOf(token),
+    return store.jobLeases().leaseAggregationJob(tasks.keySet(), owner, ByteString.copyOf(token),
         now(), options.leaseDuration());
   }
 
@@ -281,7 +281,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     ByteString token = job.leaseToken().orElseThrow(() ->
         new IllegalArgumentException("the job is not leased"));
     if (task == null) {
-      store.releaseLeaderAggregationJob(job.taskId(), job.jobId(), token, now(),
+      store.jobLeases().releaseAggregationJob(job.taskId(), job.jobId(), token, now(),
           "task not served by this driver");
       return Outcome.RETRY_LATER;
     }
@@ -301,7 +301,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
       LOG.warn("aggregation job {}: {} (attempt {}); retrying in {}", job.jobId().toBase64Url(),
           e.getMessage(), job.leaseAttempts(), options.retryDelay());
-      store.releaseLeaderAggregationJob(job.taskId(), job.jobId(), token,
+      store.jobLeases().releaseAggregationJob(job.taskId(), job.jobId(), token,
           now().plus(options.retryDelay()), e.getMessage());
       return Outcome.RETRY_LATER;
     } catch (LeaseLost e) {
@@ -313,7 +313,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   private Outcome abandon(LeaderAggregationJob job, ByteString token, String detail) {
     LOG.warn("aggregation job {} abandoned: {}", job.jobId().toBase64Url(), detail);
-    return store.abandonLeaderAggregationJob(job.taskId(), job.jobId(), token, detail, now())
+    return store.jobLeases().abandonAggregationJob(job.taskId(), job.jobId(), token, detail, now())
         ? Outcome.ABANDONED : Outcome.LEASE_LOST;
   }
 
@@ -341,14 +341,16 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     // claimed, so a release that committed before the claim is seen here, and one that comes
     // later waits for this job (the collection's release checks for active jobs in its own
     // task transaction).
-    List<CollectedInterval> released = store.collectedIntervals(taskId);
+    List<CollectedInterval> released = store.inTaskTransaction(taskId,
+        tx -> tx.releases().collectedIntervals());
     // nor reports below the retention cutoff: the Leader drops them at commit (report_dropped),
     // and a Helper without that cutoff would count them
-    Optional<Long> dropBelow = store.inTaskTransaction(taskId,
-        org.priodp.aggregator.datastore.TaskTransaction::retentionCutoff);
+    Optional<Long> dropBelow = store.inTaskTransaction(taskId, tx -> tx.retention().cutoff());
     boolean batchReleased = job.batch().isPresent()
-        && store.noisedShare(taskId, job.batch().get()).isPresent();
-    for (LeaderJobReport r : store.leaderJobReports(taskId, job.jobId())) {
+        && store.inTaskTransaction(taskId,
+            tx -> tx.releases().noisedShare(job.batch().get())).isPresent();
+    for (LeaderJobReport r : store.inTaskTransaction(taskId,
+        tx -> tx.clientReports().claimedBy(job.jobId()))) {
       if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
         reject(rejected, r.reportId(), ReportError.BATCH_COLLECTED);
         continue;
@@ -382,15 +384,15 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     }
     int[] counted = {0};
     store.inTaskTransaction(taskId, tx -> {
-      Optional<LeaderAggregationJob> now = tx.leaderAggregationJob(job.jobId());
+      Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
       if (now.isEmpty() || now.get().state() != LeaderAggregationJob.State.ACTIVE
           || !now.get().leasedWith(token)) {
         throw new LeaseLost();
       }
       Map<BatchIdentifier, AggregationJobService.Bucket> buckets = new LinkedHashMap<>();
-      Optional<Long> cutoff = tx.retentionCutoff();
-      List<CollectedInterval> collected = tx.collectedIntervals();
-      java.util.Set<ReportId> replayed = tx.aggregatedAmong(
+      Optional<Long> cutoff = tx.retention().cutoff();
+      List<CollectedInterval> collected = tx.releases().collectedIntervals();
+      java.util.Set<ReportId> replayed = tx.clientReports().aggregatedAmong(
           accepted.stream().map(Initialized::reportId).toList());
       Map<ReportId, Long> committed = new LinkedHashMap<>();
       for (int i = 0; i < accepted.size(); i++) {
@@ -400,7 +402,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           continue; // report_dropped on the Helper too
         }
         BatchIdentifier bucket = job.batch().orElseGet(() -> BatchBuckets.timeIntervalBucket(time));
-        if (job.batch().isPresent() ? tx.noisedShare(bucket).isPresent()
+        if (job.batch().isPresent() ? tx.releases().noisedShare(bucket).isPresent()
             : collected(collected, time)) {
           continue; // batch_collected
         }
@@ -412,12 +414,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
             .add(outShares.get(i), in.reportId());
         committed.put(in.reportId(), time);
       }
-      tx.insertAggregatedReports(job.jobId(), committed);
+      tx.clientReports().insertAggregated(job.jobId(), committed);
       counted[0] = committed.size();
       for (AggregationJobService.Bucket b : buckets.values()) {
-        tx.putBatchAggregation(b.toAggregation(task));
+        tx.batchBuckets().put(b.toAggregation(task));
       }
-      tx.finishLeaderAggregationJob(job.jobId(), now());
+      tx.aggregationJobs().finishLeader(job.jobId(), now());
       return null;
     });
     if (LOG.isDebugEnabled()) {

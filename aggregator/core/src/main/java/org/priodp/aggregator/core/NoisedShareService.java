@@ -19,10 +19,10 @@ import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
 import org.priodp.aggregator.datastore.TaskTransaction;
@@ -57,14 +57,14 @@ import org.priodp.noise.RandomSource;
  * new draw), and nothing had been released before.
  *
  * <p>Concurrency: the check that no requested bucket was released and the insert of the new
- * share are one transaction of {@link AggregateShareStore#inTaskTransaction}, so of concurrent
+ * share are one transaction of {@link Datastore#inTaskTransaction}, so of concurrent
  * overlapping requests, from one process or several, exactly one draws and is released. A
  * striped in-process lock per task only spares database lock waits. A NoDifferentialPrivacy task
  * releases the merged share as is; a DP task never does. Thread-safe.
  */
 public final class NoisedShareService {
   private static final int STRIPES = 64;
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final RandomSource rnd;
   private final Clock clock;
   private final ReleaseObserver observer;
@@ -72,15 +72,15 @@ public final class NoisedShareService {
   private final AtomicLong draws = new AtomicLong();
 
   /** Creates the service over a store, a noise source (used under a lock) and a clock. */
-  public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock) {
+  public NoisedShareService(Datastore store, RandomSource rnd, Clock clock) {
     this(store, rnd, clock, ReleaseObserver.NONE);
   }
 
   /**
-   * Creates the service as {@link #NoisedShareService(AggregateShareStore, RandomSource, Clock)}
+   * Creates the service as {@link #NoisedShareService(Datastore, RandomSource, Clock)}
    * that tells {@code observer} of every noised share persisted before its release.
    */
-  public NoisedShareService(AggregateShareStore store, RandomSource rnd, Clock clock,
+  public NoisedShareService(Datastore store, RandomSource rnd, Clock clock,
       ReleaseObserver observer) {
     this.store = Objects.requireNonNull(store, "store");
     this.rnd = Objects.requireNonNull(rnd, "rnd");
@@ -153,7 +153,8 @@ public final class NoisedShareService {
     ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];
     lock.lock();
     try {
-      Optional<ReleasedAggregateShare> released = store.releasedShare(taskId, batch);
+      Optional<ReleasedAggregateShare> released = store.inTaskTransaction(taskId,
+          tx -> tx.releases().releasedShare(batch));
       if (released.isPresent()) {
         return sameRequestOrOverlap(task, released.get().requestDigest(), digest, released.get());
       }
@@ -176,7 +177,7 @@ public final class NoisedShareService {
   private NoisedAggregateShare noisedShareOnce(TaskTransaction tx, TaskDefinition task,
       AggregateShareReq req, BatchIdentifier batch, ByteString digest,
       java.util.function.Predicate<TaskTransaction> mayDraw) {
-    Optional<NoisedAggregateShare> noised = tx.noisedShare(batch);
+    Optional<NoisedAggregateShare> noised = tx.releases().noisedShare(batch);
     if (noised.isPresent()) {
       return sameRequestOrOverlap(task, noised.get().requestDigest(), digest, noised.get());
     }
@@ -184,7 +185,7 @@ public final class NoisedShareService {
     if (req.batchSelector() instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
       CollectedInterval r = new CollectedInterval(i.start().value(), i.end().value());
-      if (tx.collectedIntervalOverlaps(r)) {
+      if (tx.releases().collectedIntervalOverlaps(r)) {
         throw Refusal.of(DapError.BATCH_OVERLAP, task.taskId(), "the batch interval overlaps"
             + " a batch that was already collected");
       }
@@ -194,13 +195,13 @@ public final class NoisedShareService {
       throw new NotReady();
     }
     NoisedAggregateShare share = draw(tx, task, req, batch, digest);
-    tx.insertNoisedShare(share, range);
+    tx.releases().insertNoisedShare(share, range);
     return share;
   }
 
   /** Returns the released share of a batch, if one was released. */
   public Optional<ReleasedAggregateShare> released(TaskId taskId, BatchIdentifier batch) {
-    return store.releasedShare(taskId, batch);
+    return store.inTaskTransaction(taskId, tx -> tx.releases().releasedShare(batch));
   }
 
   private static <T> T sameRequestOrOverlap(TaskDefinition task, ByteString stored,
@@ -258,11 +259,11 @@ public final class NoisedShareService {
     List<BatchAggregation> buckets;
     if (selector instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
-      buckets = tx.batchAggregations(
+      buckets = tx.batchBuckets().range(
           BatchBuckets.timeIntervalLowerBound(i.start().value()),
           BatchBuckets.timeIntervalLowerBound(i.end().value()));
     } else {
-      buckets = tx.batchAggregation(BatchBuckets.batchIdentifier(selector))
+      buckets = tx.batchBuckets().get(BatchBuckets.batchIdentifier(selector))
           .map(List::of).orElse(List.of());
     }
     PrimeField field = task.variant().field();
@@ -356,7 +357,8 @@ public final class NoisedShareService {
     }
     ReleasedAggregateShare candidate = new ReleasedAggregateShare(task.taskId(), batch, digest,
         ByteString.copyOf(new AggregateShare(ct).encode()), clock.instant());
-    ReleasedAggregateShare stored = store.putReleasedShareIfAbsent(candidate);
+    ReleasedAggregateShare stored = store.inTaskTransaction(candidate.taskId(),
+        tx -> tx.releases().putReleasedShareIfAbsent(candidate));
     return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
   }
 }

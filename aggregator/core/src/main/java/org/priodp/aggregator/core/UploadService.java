@@ -19,8 +19,8 @@ import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.datastore.TaskTransaction;
 
@@ -46,15 +46,16 @@ import org.priodp.aggregator.datastore.TaskTransaction;
  *       the others here).
  * </ul>
  * Then, for the remaining reports, in ONE task transaction ({@link
- * AggregateShareStore#inTaskTransaction}, serialized per task across processes; uploads of the
+ * Datastore#inTaskTransaction}, serialized per task across processes; uploads of the
  * same task that arrive in this process while another commits share the next transaction, so
  * concurrent uploads cost one disk sync, not one each): a time below the
  * task's retention cutoff is {@code report_dropped}; a time whose time_precision bucket was
  * already collected is {@code report_replayed} (the spec's MAY for reports of a collected batch);
  * otherwise the report is inserted if its ID is absent ({@link
- * TaskTransaction#insertClientReport}). If the ID is taken, a byte-identical report is accepted
- * again and nothing is stored (the upload is idempotent, RFC 9110 section 9.2.2), and a different
- * report with the same ID is discarded with {@code report_replayed}. The Leader's input share is
+ * org.priodp.aggregator.datastore.ClientReportRepository#insertIfAbsent}). If the ID is taken,
+ * a byte-identical report is accepted again and nothing is stored (the upload is idempotent,
+ * RFC 9110 section 9.2.2), and a different report with the same ID is discarded with {@code
+ * report_replayed}. The Leader's input share is
  * not decrypted: DAP-18 lets the Leader defer decryption, private extensions and replay checks
  * against aggregated reports to aggregation. Thread-safe.
  */
@@ -62,13 +63,13 @@ public final class UploadService {
   /** The default clock skew tolerated before a report is too early: five minutes. */
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final HelperHpkeKeys keys;
   private final Clock clock;
   private final Duration clockSkew;
 
   /** Creates the service over a store and this aggregator's key ring, tolerating {@code clockSkew}. */
-  public UploadService(AggregateShareStore store, HelperHpkeKeys keys, Clock clock,
+  public UploadService(Datastore store, HelperHpkeKeys keys, Clock clock,
       Duration clockSkew) {
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
@@ -286,7 +287,7 @@ public final class UploadService {
   /** The checks and inserts inside the task transaction. */
   private static void commit(TaskTransaction tx, List<Report> reports, ReportError[] errors,
       boolean[] stored) {
-    Optional<Long> cutoff = tx.retentionCutoff();
+    Optional<Long> cutoff = tx.retention().cutoff();
     for (int i = 0; i < reports.size(); i++) {
       if (errors[i] != null) {
         continue;
@@ -298,18 +299,18 @@ public final class UploadService {
         continue;
       }
       // time + 1 exists: a time of 2^64 - 1 units is always too early
-      if (tx.collectedIntervalOverlaps(new CollectedInterval(time, time + 1))) {
+      if (tx.releases().collectedIntervalOverlaps(new CollectedInterval(time, time + 1))) {
         errors[i] = ReportError.REPORT_REPLAYED;
         continue;
       }
       ReportId id = r.reportMetadata().reportId();
       ByteString encoded = ByteString.copyOf(r.encode());
-      if (tx.insertClientReport(id, time, encoded)) {
+      if (tx.clientReports().insertIfAbsent(id, time, encoded)) {
         stored[i] = true;
         continue;
       }
       // the ID is taken: the same report again is accepted (idempotent), another is a replay
-      if (!tx.clientReport(id).map(encoded::equals).orElse(false)) {
+      if (!tx.clientReports().get(id).map(encoded::equals).orElse(false)) {
         errors[i] = ReportError.REPORT_REPLAYED;
       }
     }

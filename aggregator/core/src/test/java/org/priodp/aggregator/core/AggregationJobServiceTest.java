@@ -23,8 +23,9 @@ import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
+import org.priodp.aggregator.datastore.RetentionCounts;
 import org.priodp.aggregator.datastore.TaskTransaction;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.vdaf.dp.DpStrategy;
 
@@ -49,7 +50,7 @@ class AggregationJobServiceTest {
   void jobLevelChecksRefuseWithTheSpecErrors() {
     Fixture f = new Fixture(3, new DpStrategy.NoDifferentialPrivacy());
     TaskDefinition task = f.task.withVdafVerifyKeys(Map.of(0, new byte[32]));
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("s.db"))) {
       AggregationJobService s = new AggregationJobService(store,
           new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
           AggregationJobService.DEFAULT_CLOCK_SKEW);
@@ -91,7 +92,7 @@ class AggregationJobServiceTest {
     // now is the start of unit 1000; keeping 990 units puts the cutoff at unit 10
     Clock clock = Clock.fixed(java.time.Instant.ofEpochSecond(1000 * precision),
         java.time.ZoneOffset.UTC);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("r.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("r.db"))) {
       AggregationJobService s = new AggregationJobService(store,
           new HelperHpkeKeys(store, new SecureRandom(), clock), clock,
           AggregationJobService.DEFAULT_CLOCK_SKEW);
@@ -99,7 +100,7 @@ class AggregationJobServiceTest {
       var b32 = org.priodp.aggregator.dap.ByteString.copyOf(new byte[32]);
       store.inTaskTransaction(task.taskId(), tx -> {
         for (long t = 0; t < 20; t++) {
-          tx.putBatchAggregation(new BatchAggregation(task.taskId(),
+          tx.batchBuckets().put(new BatchAggregation(task.taskId(),
               BatchBuckets.timeIntervalBucket(t), empty, b32, 1, b32));
         }
         // released: [2, 5) and [8, 14); [5, 8) and everything from 14 on never collected
@@ -107,29 +108,31 @@ class AggregationJobServiceTest {
           BatchIdentifier batch = BatchBuckets.batchIdentifier(
               new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
                   org.priodp.aggregator.dap.Interval.of(r[0], r[1])));
-          tx.insertNoisedShare(new NoisedAggregateShare(task.taskId(), batch, empty, 1, b32,
-              b32, b32, java.time.Instant.ofEpochMilli(1)),
+          tx.releases().insertNoisedShare(new NoisedAggregateShare(task.taskId(), batch, empty, 1,
+              b32, b32, b32, java.time.Instant.ofEpochMilli(1)),
               java.util.Optional.of(new CollectedInterval(r[0], r[0] + r[1])));
         }
         return null;
       });
-      TaskTransaction.RetentionCounts c = s.collectExpired(task,
+      RetentionCounts c = s.collectExpired(task,
           java.time.Duration.ofSeconds(990 * precision));
       assertEquals(10, c.cutoff());
       assertEquals(5, c.buckets(), "2, 3, 4, 8, 9");
       java.util.Set<Long> kept = new java.util.TreeSet<>();
       for (long t = 0; t < 20; t++) {
-        if (store.batchAggregation(task.taskId(), BatchBuckets.timeIntervalBucket(t))
+        BatchIdentifier bucket = BatchBuckets.timeIntervalBucket(t);
+        if (store.inTaskTransaction(task.taskId(), tx -> tx.batchBuckets().get(bucket))
             .isPresent()) {
           kept.add(t);
         }
       }
       assertEquals(java.util.Set.of(0L, 1L, 5L, 6L, 7L, 10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L,
           18L, 19L), kept, "uncollected or not older than the cutoff");
-      assertEquals(2, store.collectedIntervals(task.taskId()).size(), "collected ranges stay");
-      assertTrue(store.noisedShare(task.taskId(), BatchBuckets.batchIdentifier(
-          new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
-              org.priodp.aggregator.dap.Interval.of(2, 3)))).isPresent(), "noised shares stay");
+      assertEquals(2, store.inTaskTransaction(task.taskId(),
+          tx -> tx.releases().collectedIntervals()).size(), "collected ranges stay");
+      assertTrue(store.inTaskTransaction(task.taskId(), tx -> tx.releases().noisedShare(
+          BatchBuckets.batchIdentifier(new org.priodp.aggregator.dap.BatchSelector.TimeInterval(
+              org.priodp.aggregator.dap.Interval.of(2, 3))))).isPresent(), "noised shares stay");
     }
   }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigList;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.HpkeSuite;
 
 /** The Helper's HPKE key ring over a real SQLite store (DAP-18 "HPKE Configuration Request"). */
@@ -25,7 +25,7 @@ class HelperHpkeKeysTest {
 
   @Test
   void generatesOneActiveKeyAdvertisesActiveKeysNewestFirstAndKeepsRetiredOnes() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("k.db"))) {
       Clock t1 = Clock.fixed(Instant.ofEpochSecond(1000), ZoneOffset.UTC);
       Clock t2 = Clock.fixed(Instant.ofEpochSecond(2000), ZoneOffset.UTC);
       HelperHpkeKeys keys = new HelperHpkeKeys(store, new SecureRandom(), t1);
@@ -56,7 +56,7 @@ class HelperHpkeKeysTest {
     for (int i = 0; i < 2; i++) {
       SecureRandom seeded = SecureRandom.getInstance("SHA1PRNG");
       seeded.setSeed(new byte[] {4, 2});
-      try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+      try (JdbcDatastore store = JdbcDatastore.openSqlite(
           dir.resolve("seeded-" + i + ".db"))) {
         keys[i] = new HelperHpkeKeys(store, seeded, t).add();
       }

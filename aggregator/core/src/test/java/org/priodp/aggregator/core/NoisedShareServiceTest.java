@@ -26,7 +26,7 @@ import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
@@ -36,7 +36,7 @@ class NoisedShareServiceTest {
   @TempDir
   Path dir;
 
-  private static NoisedShareService service(JdbcAggregateShareStore store) {
+  private static NoisedShareService service(JdbcDatastore store) {
     return new NoisedShareService(store, RandomSource.seeded(new byte[] {1}), Clock.systemUTC());
   }
 
@@ -50,7 +50,7 @@ class NoisedShareServiceTest {
     Path db = dir.resolve("s.db");
     AggregateShareReq req = f.request(0, 3);
     byte[] first;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(store, 5);
       NoisedShareService s = service(store);
       first = s.release(f.task, req).aggregateShare().toByteArray();
@@ -59,10 +59,11 @@ class NoisedShareServiceTest {
       byte[] opened = f.open(first, req);
       assertEquals(f.unnoised(0, 3).length, opened.length);
       assertFalse(Arrays.equals(f.unnoised(0, 3), opened), "a DP task never releases un-noised");
-      assertArrayEquals(store.noisedShare(f.taskId, BatchBuckets.batchIdentifier(
-          req.batchSelector())).orElseThrow().noisedShare().toByteArray(), opened);
+      assertArrayEquals(store.inTaskTransaction(f.taskId,
+          tx -> tx.releases().noisedShare(BatchBuckets.batchIdentifier(req.batchSelector())))
+          .orElseThrow().noisedShare().toByteArray(), opened);
     }
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       NoisedShareService s = service(store);
       assertArrayEquals(first, s.release(f.task, req).aggregateShare().toByteArray(), "same bytes after restart");
       assertEquals(0, s.noiseDraws());
@@ -74,19 +75,22 @@ class NoisedShareServiceTest {
     Fixture f = Fixture.laplace(9);
     AggregateShareReq req = f.request(0, 3);
     var batch = BatchBuckets.batchIdentifier(req.batchSelector());
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("o.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("o.db"))) {
       f.writeBuckets(store, 5);
       List<String> heard = new ArrayList<>();
       NoisedShareService crashing = new NoisedShareService(store,
           RandomSource.seeded(new byte[] {1}), Clock.systemUTC(), (taskId, b) -> {
             heard.add(taskId.equals(f.taskId) + " " + b.equals(batch) + " noised "
-                + store.noisedShare(f.taskId, batch).isPresent() + " released "
-                + store.releasedShare(f.taskId, batch).isPresent());
+                + store.inTaskTransaction(f.taskId,
+                    tx -> tx.releases().noisedShare(batch)).isPresent() + " released "
+                + store.inTaskTransaction(f.taskId,
+                    tx -> tx.releases().releasedShare(batch)).isPresent());
             throw new IllegalStateException("crash");
           });
       assertThrows(IllegalStateException.class, () -> crashing.release(f.task, req));
       assertEquals(List.of("true true noised true released false"), heard);
-      byte[] persisted = store.noisedShare(f.taskId, batch).orElseThrow().noisedShare()
+      byte[] persisted = store.inTaskTransaction(f.taskId,
+          tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare()
           .toByteArray();
       NoisedShareService restarted = service(store);
       byte[] released = restarted.release(f.task, req).aggregateShare().toByteArray();
@@ -98,7 +102,7 @@ class NoisedShareServiceTest {
   @Test
   void fiftyConcurrentIdenticalRequestsDrawOnce() throws Exception {
     Fixture f = Fixture.laplace(2);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       f.writeBuckets(store, 4);
       NoisedShareService s = service(store);
       AggregateShareReq req = f.request(0, 4);
@@ -124,7 +128,7 @@ class NoisedShareServiceTest {
   @Test
   void theAadIsTheConfigurationAsProvisionedAndTheDpBindingIsOptIn() throws Exception {
     Fixture plain = Fixture.laplace(3);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
       plain.writeBuckets(store, 2);
       AggregateShareReq req = plain.request(0, 2);
       byte[] share = service(store).release(plain.task, req).aggregateShare().toByteArray();
@@ -133,7 +137,7 @@ class NoisedShareServiceTest {
           plain.boundWith(plain.task.dpStrategy())), "a binding the task does not list fails");
     }
     Fixture bound = Fixture.laplaceBound(13);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       bound.writeBuckets(store, 2);
       AggregateShareReq req = bound.request(0, 2);
       byte[] share = service(store).release(bound.task, req).aggregateShare().toByteArray();
@@ -153,8 +157,8 @@ class NoisedShareServiceTest {
     // on two stores (connections) over one SQLite file: exactly one may be released.
     Fixture f = Fixture.laplace(14);
     Path db = dir.resolve("race.db");
-    try (JdbcAggregateShareStore a = JdbcAggregateShareStore.openSqlite(db);
-        JdbcAggregateShareStore b = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore a = JdbcDatastore.openSqlite(db);
+        JdbcDatastore b = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(a, 31);
       NoisedShareService sa = service(a);
       NoisedShareService sb = service(b);
@@ -183,14 +187,15 @@ class NoisedShareServiceTest {
       pool.shutdown();
       assertEquals(1, released, "of 16 pairwise overlapping requests exactly one is released");
       assertEquals(1, sa.noiseDraws() + sb.noiseDraws());
-      assertEquals(1, a.collectedIntervals(f.taskId).size());
+      assertEquals(1, a.inTaskTransaction(f.taskId, tx -> tx.releases().collectedIntervals())
+          .size());
     }
   }
 
   @Test
   void aTaskWithoutDpReleasesTheMergedShare() throws Exception {
     Fixture f = new Fixture(4, new DpStrategy.NoDifferentialPrivacy());
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("n.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("n.db"))) {
       f.writeBuckets(store, 3);
       AggregateShareReq req = f.request(1, 3);
       NoisedShareService s = service(store);
@@ -202,7 +207,7 @@ class NoisedShareServiceTest {
   @Test
   void requestsTheSpecRefusesAreRefusedWithTheirDapError() {
     Fixture f = Fixture.laplace(5);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
       f.writeBuckets(store, 6);
       NoisedShareService s = service(store);
       assertEquals(DapError.BATCH_MISMATCH, refusal(() -> s.release(f.task,
@@ -255,12 +260,17 @@ class NoisedShareServiceTest {
   void timesAreTimePrecisionUnitsAndTheTaskIntervalBoundsBatches() throws Exception {
     // time_precision 3600 s; buckets at hours 5 and 6; task_interval covers hours [4, 8).
     Fixture f = Fixture.withTaskInterval(15, 3600, Interval.of(4, 4));
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("u.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("u.db"))) {
       for (long hour : new long[] {5, 6}) {
-        store.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
+        org.priodp.aggregator.datastore.BatchAggregation bucket =
+            new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
             BatchBuckets.timeIntervalBucket(hour), ByteString.EMPTY,
             ByteString.copyOf(f.share((int) hour)), 10,
-            ByteString.copyOf(Fixture.bucketChecksum((int) hour))));
+            ByteString.copyOf(Fixture.bucketChecksum((int) hour)));
+        store.inTaskTransaction(f.taskId, tx -> {
+          tx.batchBuckets().put(bucket);
+          return null;
+        });
       }
       NoisedShareService s = service(store);
       Interval hour5 = Interval.of(5, 1);

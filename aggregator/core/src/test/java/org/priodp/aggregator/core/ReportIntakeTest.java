@@ -32,7 +32,7 @@ import org.priodp.aggregator.dap.ReportMetadata;
 import org.priodp.aggregator.dap.ReportShare;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.Time;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeSealed;
@@ -55,7 +55,7 @@ class ReportIntakeTest {
   @TempDir
   Path dir;
 
-  private JdbcAggregateShareStore store;
+  private JdbcDatastore store;
   private HelperHpkeKeys keys;
   private HpkeConfig key;
   private Fixture f;
@@ -67,7 +67,7 @@ class ReportIntakeTest {
     long seed = System.nanoTime();
     System.out.println("ReportIntakeTest seed " + seed);
     random = new Random(seed);
-    store = JdbcAggregateShareStore.openSqlite(dir.resolve("intake.db"));
+    store = JdbcDatastore.openSqlite(dir.resolve("intake.db"));
     keys = new HelperHpkeKeys(store, new SecureRandom(), CLOCK);
     key = keys.ensureActive().config();
     f = new Fixture(5, new DpStrategy.NoDifferentialPrivacy(), Fixture.PRECISION,

@@ -54,11 +54,11 @@ import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.Time;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.CollectedInterval;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
@@ -129,14 +129,14 @@ class UploadServiceTest {
         new HpkeCiphertext(new HpkeConfigId(200), new byte[32], share));
   }
 
-  static UploadService service(JdbcAggregateShareStore store, Duration skew) {
+  static UploadService service(JdbcDatastore store, Duration skew) {
     return new UploadService(store, new HelperHpkeKeys(store, new SecureRandom(), CLOCK), CLOCK,
         skew);
   }
 
-  static Optional<ByteString> stored(JdbcAggregateShareStore store, TaskDefinition task,
+  static Optional<ByteString> stored(JdbcDatastore store, TaskDefinition task,
       ReportId id) {
-    return store.inTaskTransaction(task.taskId(), tx -> tx.clientReport(id));
+    return store.inTaskTransaction(task.taskId(), tx -> tx.clientReports().get(id));
   }
 
   private static List<ReportError> errorsOf(UploadService.Result r) {
@@ -146,14 +146,14 @@ class UploadServiceTest {
   @Test
   void eachRuleHasItsReportErrorInRequestOrderAndOnlyAcceptedReportsAreStored() {
     TaskDefinition task = leaderTask(1, Interval.of(NOW - 5, 7)); // [9995, 10002)
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("r.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("r.db"))) {
       UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       int key = s.keys().ensureActive().config().id().value();
       int unknownKey = (key + 1) % 256;
       // retention cutoff 9997 and a collected bucket [9999, 10000)
       store.inTaskTransaction(task.taskId(), tx -> {
-        tx.collectExpired(NOW - 3, Instant.EPOCH);
-        tx.insertNoisedShare(new NoisedAggregateShare(task.taskId(),
+        tx.retention().collectExpired(NOW - 3, Instant.EPOCH);
+        tx.releases().insertNoisedShare(new NoisedAggregateShare(task.taskId(),
             BatchBuckets.timeIntervalBucket(NOW - 1), ByteString.EMPTY, 10,
             ByteString.copyOf(new byte[32]), ByteString.copyOf(new byte[32]),
             ByteString.copyOf(new byte[16]), Instant.EPOCH),
@@ -161,7 +161,8 @@ class UploadServiceTest {
         return null;
       });
       // an earlier upload of id 90
-      boolean inserted = store.inTaskTransaction(task.taskId(), tx -> tx.insertClientReport(
+      boolean inserted = store.inTaskTransaction(task.taskId(),
+          tx -> tx.clientReports().insertIfAbsent(
           id(90), NOW, ByteString.copyOf(report(id(90), NOW, key, List.of(), 1).encode())));
       assertTrue(inserted);
       ReportExtension e5 = new ReportExtension(5, new byte[] {1});
@@ -209,7 +210,7 @@ class UploadServiceTest {
   @Test
   void theClockSkewIsConfigurableAndTooEarlyIsExactAtTheUnitBoundary() {
     TaskDefinition task = leaderTask(2, null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("k.db"))) {
       UploadService five = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       UploadService none = service(store, Duration.ZERO);
       UploadService ninetyNine = service(store, Duration.ofSeconds(99));
@@ -232,7 +233,7 @@ class UploadServiceTest {
   @Test
   void aRetiredKeyStillAcceptsAndAnIdRepeatedInOneRequestIsStoredOnce() {
     TaskDefinition task = leaderTask(3, null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("d.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("d.db"))) {
       UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       int old = s.keys().ensureActive().config().id().value();
       assertTrue(s.keys().retire(old));
@@ -250,7 +251,7 @@ class UploadServiceTest {
   void theRowHoldsTheSignFlippedTimeTheEncodedReportAndNoJob() throws Exception {
     TaskDefinition task = leaderTask(4, null);
     Path file = dir.resolve("row.db");
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(file)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(file)) {
       UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       int key = s.keys().ensureActive().config().id().value();
       Report rep = report(id(1), NOW, key, List.of(), 1);
@@ -272,7 +273,7 @@ class UploadServiceTest {
 
   @Test
   void anEmptyUploadIsAcceptedAndAHelperTaskIsUnrecognized() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
       UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       UploadService.Result r = s.upload(leaderTask(5, null), new UploadRequest(List.of()));
       assertTrue(r.allAccepted());
@@ -291,17 +292,17 @@ class UploadServiceTest {
    * A store that counts task transactions, holds the first one until {@code release} opens, and
    * fails the second one when {@code failSecond} is set.
    */
-  private static AggregateShareStore gated(AggregateShareStore real, CountDownLatch release,
+  private static Datastore gated(Datastore real, CountDownLatch release,
       AtomicInteger transactions, boolean failSecond) {
-    return (AggregateShareStore) Proxy.newProxyInstance(
-        AggregateShareStore.class.getClassLoader(), new Class<?>[] {AggregateShareStore.class},
+    return (Datastore) Proxy.newProxyInstance(
+        Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
         (proxy, m, args) -> {
           if (m.getName().equals("inTaskTransaction")) {
             int n = transactions.incrementAndGet();
             if (n == 1) {
               release.await();
             } else if (n == 2 && failSecond) {
-              throw new StoreException("injected failure", null);
+              throw new DatastoreException("injected failure", null);
             }
           }
           try {
@@ -327,11 +328,11 @@ class UploadServiceTest {
   @ValueSource(booleans = {false, true})
   void concurrentUploadsShareOneTransactionAndFailTogether(boolean failSecond) throws Exception {
     TaskDefinition task = leaderTask(7, null);
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(
         dir.resolve("g" + failSecond + ".db"))) {
       CountDownLatch release = new CountDownLatch(1);
       AtomicInteger transactions = new AtomicInteger();
-      AggregateShareStore store = gated(real, release, transactions, failSecond);
+      Datastore store = gated(real, release, transactions, failSecond);
       UploadService s = new UploadService(store, new HelperHpkeKeys(real, new SecureRandom(),
           CLOCK), CLOCK, UploadService.DEFAULT_CLOCK_SKEW);
       int key = s.keys().ensureActive().config().id().value();
@@ -370,7 +371,7 @@ class UploadServiceTest {
       assertTrue(((UploadService.Result) results[0]).allAccepted());
       for (int i = 1; i < 8; i++) {
         if (failSecond) {
-          assertTrue(results[i] instanceof StoreException, "upload " + i + ": " + results[i]);
+          assertTrue(results[i] instanceof DatastoreException, "upload " + i + ": " + results[i]);
           assertTrue(stored(real, task, id(i)).isEmpty());
         } else {
           UploadService.Result r = (UploadService.Result) results[i];
@@ -381,11 +382,11 @@ class UploadServiceTest {
   }
 
   /** Opens a store of the backend: two opens of one PostgreSQL database, or SQLite files. */
-  private JdbcAggregateShareStore open(String backend, String name) {
+  private JdbcDatastore open(String backend, String name) {
     if (backend.equals("postgresql")) {
-      return JdbcAggregateShareStore.open(System.getenv(PG_ENV));
+      return JdbcDatastore.open(System.getenv(PG_ENV));
     }
-    return JdbcAggregateShareStore.openSqlite(dir.resolve(name));
+    return JdbcDatastore.openSqlite(dir.resolve(name));
   }
 
   private long countRows(String backend, String name, TaskDefinition task) throws Exception {
@@ -426,8 +427,8 @@ class UploadServiceTest {
     new SecureRandom().nextBytes(taskId); // a persistent database never sees the task twice
     TaskDefinition task = leaderTask(taskId, null);
     int n = Integer.getInteger("priodp.upload.raceIds", 300);
-    try (JdbcAggregateShareStore a = open(backend, "race.db");
-        JdbcAggregateShareStore b = open(backend, "race.db")) {
+    try (JdbcDatastore a = open(backend, "race.db");
+        JdbcDatastore b = open(backend, "race.db")) {
       UploadService sa = service(a, UploadService.DEFAULT_CLOCK_SKEW);
       UploadService sb = service(b, UploadService.DEFAULT_CLOCK_SKEW);
       int key = sa.keys().ensureActive().config().id().value();

@@ -5,8 +5,8 @@ import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.Role;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.field.PrimeField;
 import org.priodp.vdaf.dp.SensitivityRule;
@@ -72,12 +72,16 @@ public final class CollectionFixture {
   }
 
   /** Writes the Leader's buckets 0..n-1 (time 10 + k). */
-  public void writeLeaderBuckets(AggregateShareStore store, int n) {
+  public void writeLeaderBuckets(Datastore store, int n) {
     for (int k = 0; k < n; k++) {
-      store.putBatchAggregation(new BatchAggregation(f.taskId,
+      BatchAggregation bucket = new BatchAggregation(f.taskId,
           BatchBuckets.timeIntervalBucket(Fixture.FIRST_BUCKET + k), ByteString.EMPTY,
           ByteString.copyOf(leaderShare(k)), Fixture.BUCKET_REPORTS,
-          ByteString.copyOf(Fixture.bucketChecksum(k))));
+          ByteString.copyOf(Fixture.bucketChecksum(k)));
+      store.inTaskTransaction(f.taskId, tx -> {
+        tx.batchBuckets().put(bucket);
+        return null;
+      });
     }
   }
 

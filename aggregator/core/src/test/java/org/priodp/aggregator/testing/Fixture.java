@@ -20,8 +20,8 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
@@ -166,11 +166,15 @@ public final class Fixture {
   public static final long FIRST_BUCKET = 10;
 
   /** Writes buckets 0..n-1 (time 10 + k) with share(k), 20 reports and bucketChecksum(k). */
-  public void writeBuckets(AggregateShareStore store, int n) {
+  public void writeBuckets(Datastore store, int n) {
     for (int k = 0; k < n; k++) {
-      store.putBatchAggregation(new BatchAggregation(taskId,
+      BatchAggregation bucket = new BatchAggregation(taskId,
           BatchBuckets.timeIntervalBucket(FIRST_BUCKET + k), ByteString.EMPTY,
-          ByteString.copyOf(share(k)), BUCKET_REPORTS, ByteString.copyOf(bucketChecksum(k))));
+          ByteString.copyOf(share(k)), BUCKET_REPORTS, ByteString.copyOf(bucketChecksum(k)));
+      store.inTaskTransaction(taskId, tx -> {
+        tx.batchBuckets().put(bucket);
+        return null;
+      });
     }
   }
 

@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.priodp.aggregator.core.BatchBuckets;
-import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregateShareId;
 import org.priodp.aggregator.dap.AggregateShareReq;
@@ -24,8 +24,8 @@ import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.AggregateShareRequest;
 import org.priodp.aggregator.datastore.AggregateShareResource;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
 import org.priodp.aggregator.server.internal.Causes;
 
@@ -65,7 +65,7 @@ public final class AggregateSharesRoute implements TaskResource {
     }
   }
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final NoisedShareService service;
   private final int maxBody;
   private final ServiceMetrics metrics;
@@ -78,7 +78,7 @@ public final class AggregateSharesRoute implements TaskResource {
    * maxBody} bytes (413) and counting released shares in {@code metrics}; asynchronous with
    * {@code asyncShares}, whose requests are dated by {@code clock}.
    */
-  AggregateSharesRoute(AggregateShareStore store, NoisedShareService service, int maxBody,
+  AggregateSharesRoute(Datastore store, NoisedShareService service, int maxBody,
       ServiceMetrics metrics, Optional<AsyncShares> asyncShares, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.service = Objects.requireNonNull(service, "service");
@@ -144,14 +144,16 @@ public final class AggregateSharesRoute implements TaskResource {
     AggregateShareReq req = request(taskId, contentType, body);
     ReleasedAggregateShare released = service.release(task, req);
     AggregateShareId id = resourceId(taskId, released.requestDigest());
-    AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
+    AggregateShareResource resource = store.inTaskTransaction(taskId,
+        tx -> tx.aggregateShares().createIfAbsent(new AggregateShareResource(
         taskId, id, released.batch(), released.requestDigest(),
-        released.createdAt()));
+        released.createdAt())));
     return share(task, resource.id(), released);
   }
 
   private HttpReply get(TaskDefinition task, AggregateShareId id) {
-    Optional<AggregateShareResource> r = store.resource(task.taskId(), id);
+    Optional<AggregateShareResource> r = store.inTaskTransaction(task.taskId(),
+        tx -> tx.aggregateShares().get(id));
     if (r.isEmpty()) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
@@ -164,7 +166,7 @@ public final class AggregateSharesRoute implements TaskResource {
   }
 
   private HttpReply delete(TaskDefinition task, AggregateShareId id) {
-    if (!store.deleteResource(task.taskId(), id)) {
+    if (!store.inTaskTransaction(task.taskId(), tx -> tx.aggregateShares().delete(id))) {
       throw DapProblem.http(404, "Not Found", "no such aggregate share", task.taskId());
     }
     return new HttpReply(200, Map.of(), new byte[0]);
@@ -188,10 +190,12 @@ public final class AggregateSharesRoute implements TaskResource {
     ByteString digest = NoisedShareService.requestDigest(req);
     AggregateShareId id = resourceId(taskId, digest);
     java.time.Instant now = clock.instant();
-    store.putShareRequestIfAbsent(new AggregateShareRequest(taskId,
-        id, ByteString.copyOf(req.encode()), Optional.empty(), Optional.empty(), now));
-    AggregateShareResource resource = store.createResourceIfAbsent(new AggregateShareResource(
-        taskId, id, batch, digest, now));
+    store.inTaskTransaction(taskId, tx -> tx.aggregateShares().putRequestIfAbsent(
+        new AggregateShareRequest(taskId,
+        id, ByteString.copyOf(req.encode()), Optional.empty(), Optional.empty(), now)));
+    AggregateShareResource resource = store.inTaskTransaction(taskId,
+        tx -> tx.aggregateShares().createIfAbsent(new AggregateShareResource(
+        taskId, id, batch, digest, now)));
     return pendingOrDone(task, resource);
   }
 
@@ -207,7 +211,7 @@ public final class AggregateSharesRoute implements TaskResource {
       return share(task, resource.id(), released.get());
     }
     Optional<AggregateShareRequest> stored =
-        store.shareRequest(taskId, resource.id());
+        store.inTaskTransaction(taskId, tx -> tx.aggregateShares().request(resource.id()));
     if (stored.isEmpty()) {
       throw new IllegalStateException("aggregate share resource without a released share or a"
           + " stored request");
@@ -233,7 +237,8 @@ public final class AggregateSharesRoute implements TaskResource {
         try {
           service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
         } catch (Refusal r) {
-          store.failShareRequest(task.taskId(), id, r.error().type(), r.detail());
+          store.inTaskTransaction(task.taskId(),
+              tx -> tx.aggregateShares().failRequest(id, r.error().type(), r.detail()));
         } catch (RuntimeException e) {
           // stays pending: the next GET or POST starts it again
           LOG.error("aggregate share {} failed: {}", id.toBase64Url(), Causes.forLog(e));

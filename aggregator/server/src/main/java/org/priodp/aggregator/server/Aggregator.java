@@ -16,7 +16,7 @@ import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.UploadService;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 
 /**
  * A running aggregator built from one {@link AggregatorConfig}: the one place that wires the
@@ -56,7 +56,7 @@ public final class Aggregator implements AutoCloseable {
 
   private Aggregator(AggregatorConfig config) {
     this.config = config;
-    AggregateShareStore store = config.datastore();
+    Datastore store = config.datastore();
     hpkeKeys = new HelperHpkeKeys(store, config.random(), config.clock());
     noisedShares = new NoisedShareService(store, config.noise(), config.clock(),
         config.releaseObserver());

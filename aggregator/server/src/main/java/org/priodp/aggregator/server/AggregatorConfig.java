@@ -11,7 +11,7 @@ import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.ReleaseObserver;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.noise.RandomSource;
 
 /**
@@ -45,7 +45,7 @@ import org.priodp.noise.RandomSource;
  * @param releaseObserver told of each noised share persisted before it is sealed (default
  *     {@link ReleaseObserver#NONE}; crash tests inject one)
  */
-public record AggregatorConfig(List<TaskDefinition> tasks, AggregateShareStore datastore,
+public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
     Optional<HelperPeer> helperPeer, LeaderAggregationDriver.Options leaderAggregation,
     Optional<Duration> reportRetention, boolean hpkeKeyAtStart, ServiceMetrics metrics,
@@ -86,14 +86,14 @@ public record AggregatorConfig(List<TaskDefinition> tasks, AggregateShareStore d
   }
 
   /** Starts a configuration of the tasks over the store with the production defaults. */
-  public static Builder builder(List<TaskDefinition> tasks, AggregateShareStore datastore) {
+  public static Builder builder(List<TaskDefinition> tasks, Datastore datastore) {
     return new Builder(tasks, datastore);
   }
 
   /** Builds an {@link AggregatorConfig}; every setter replaces one default. */
   public static final class Builder {
     private final List<TaskDefinition> tasks;
-    private final AggregateShareStore datastore;
+    private final Datastore datastore;
     private String bindAddress = "127.0.0.1";
     private int port;
     private TlsCredentials tls;
@@ -111,7 +111,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, AggregateShareStore d
     private Executor aggregateShareExecutor;
     private ReleaseObserver releaseObserver = ReleaseObserver.NONE;
 
-    private Builder(List<TaskDefinition> tasks, AggregateShareStore datastore) {
+    private Builder(List<TaskDefinition> tasks, Datastore datastore) {
       this.tasks = List.copyOf(tasks);
       this.datastore = Objects.requireNonNull(datastore, "datastore");
     }

@@ -4,16 +4,16 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.StoreException;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.server.internal.Causes;
 
 /**
@@ -79,7 +79,7 @@ public final class DapRouter {
    * Starts a router for the tasks over the store; throws IllegalArgumentException for a task
    * whose endpoint is not an absolute http(s) URL or a task ID given twice.
    */
-  public static Builder builder(List<TaskDefinition> tasks, AggregateShareStore store) {
+  public static Builder builder(List<TaskDefinition> tasks, Datastore store) {
     return new Builder(tasks, store);
   }
 
@@ -191,7 +191,7 @@ public final class DapRouter {
       }
       return p.toReply();
     } catch (RuntimeException e) {
-      if (Causes.find(e, StoreException.class) != null) {
+      if (Causes.find(e, DatastoreException.class) != null) {
         metrics.storeError();
       }
       // A server fault (e.g. the database is down): the root cause goes to the log (never a
@@ -291,7 +291,7 @@ public final class DapRouter {
    */
   public static final class Builder {
     private final TaskRoutes routes;
-    private final AggregateShareStore store;
+    private final Datastore store;
     private int maxBody = DEFAULT_MAX_BODY;
     private ServiceMetrics metrics;
     private Clock clock = Clock.systemUTC();
@@ -302,7 +302,7 @@ public final class DapRouter {
     private Optional<CollectionJobsRoute> collectionJobs = Optional.empty();
     private Optional<HelperHpkeKeys> hpkeKeys = Optional.empty();
 
-    private Builder(List<TaskDefinition> tasks, AggregateShareStore store) {
+    private Builder(List<TaskDefinition> tasks, Datastore store) {
       this.routes = TaskRoutes.of(Objects.requireNonNull(tasks, "tasks"));
       this.store = Objects.requireNonNull(store, "store");
     }

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.priodp.aggregator.datastore.AggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.server.internal.Causes;
 
 /**
@@ -20,11 +20,11 @@ final class OperatorRoutes {
   static final Set<String> PATHS = Set.of("/healthz", "/readyz", "/metrics");
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DapRouter.class);
 
-  private final AggregateShareStore store;
+  private final Datastore store;
   private final ServiceMetrics metrics;
   private final AtomicBoolean lastReady = new AtomicBoolean(true);
 
-  OperatorRoutes(AggregateShareStore store, ServiceMetrics metrics) {
+  OperatorRoutes(Datastore store, ServiceMetrics metrics) {
     this.store = Objects.requireNonNull(store, "store");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }

@@ -11,7 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.priodp.aggregator.core.AggregationJobService;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.TaskTransaction;
+import org.priodp.aggregator.datastore.RetentionCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +60,7 @@ public final class RetentionCollector implements AutoCloseable {
   public void runOnce() {
     for (TaskDefinition t : tasks) {
       try {
-        TaskTransaction.RetentionCounts c = service.collectExpired(t, retention);
+        RetentionCounts c = service.collectExpired(t, retention);
         reports.increment(c.reports());
         jobs.increment(c.jobs());
         buckets.increment(c.buckets());

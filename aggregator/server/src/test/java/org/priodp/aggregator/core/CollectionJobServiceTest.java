@@ -30,11 +30,13 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.ClientReportRepository;
 import org.priodp.aggregator.datastore.CollectionJobLease;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.TaskTransaction;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.AggregateSharesRoute;
 import org.priodp.aggregator.server.DapRouter;
 import org.priodp.aggregator.task.AuthToken;
@@ -76,8 +78,8 @@ class CollectionJobServiceTest {
   final class Setup {
     final CollectionFixture lf;
     final String leaderUrl;
-    final JdbcAggregateShareStore leaderStore;
-    final JdbcAggregateShareStore helperStore;
+    final JdbcDatastore leaderStore;
+    final JdbcDatastore helperStore;
     final NoisedShareService leaderShares;
     final NoisedShareService helperShares;
     final List<Runnable> helperQueue = new ArrayList<>();
@@ -90,8 +92,8 @@ class CollectionJobServiceTest {
       String pg = System.getenv("PRIODP_PG_URL");
       leaderUrl = pg != null && !pg.isBlank() ? pg
           : "jdbc:sqlite:" + dir.resolve("leader-" + f.taskId.toBase64Url() + ".db");
-      leaderStore = JdbcAggregateShareStore.open(leaderUrl);
-      helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper-"
+      leaderStore = JdbcDatastore.open(leaderUrl);
+      helperStore = JdbcDatastore.openSqlite(dir.resolve("helper-"
           + f.taskId.toBase64Url() + ".db"));
       open.add(leaderStore);
       open.add(helperStore);
@@ -227,13 +229,15 @@ class CollectionJobServiceTest {
     CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(cjr));
     List<byte[]> noisedWhenAsked = new ArrayList<>();
     s.peer.beforeAsk = () -> {
-      NoisedAggregateShare n = s.leaderStore.noisedShare(s.taskId(), batch).orElse(null);
+      NoisedAggregateShare n = s.leaderStore.inTaskTransaction(s.taskId(),
+          tx -> tx.releases().noisedShare(batch)).orElse(null);
       if (n == null) {
         fail("the Helper was asked before the Leader's noised share was persisted");
       }
       assertFalse(Arrays.equals(raw, n.noisedShare().toByteArray()),
           "the Leader persisted its un-noised share");
-      assertTrue(s.leaderStore.releasedShare(s.taskId(), batch).isPresent(),
+      assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
+          tx -> tx.releases().releasedShare(batch)).isPresent(),
           "the Leader's share is sealed and stored before the Helper is asked");
       CollectionJobRecord now = s.job(job);
       assertEquals(CollectionJobRecord.State.PENDING, now.state());
@@ -249,9 +253,11 @@ class CollectionJobServiceTest {
     assertEquals(0, s.helperShares.noiseDraws(), "the Helper's release has not run yet");
     assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
     assertTrue(s.job(job).response().isEmpty());
-    byte[] noised = s.leaderStore.noisedShare(s.taskId(), batch).orElseThrow().noisedShare()
+    byte[] noised = s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare()
         .toByteArray();
-    ReleasedAggregateShare released = s.leaderStore.releasedShare(s.taskId(), batch)
+    ReleasedAggregateShare released = s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().releasedShare(batch))
         .orElseThrow();
     // not due again before the retry delay
     assertEquals(CollectionJobService.Outcome.IDLE, s.service.step(s.lf.leader));
@@ -268,9 +274,11 @@ class CollectionJobServiceTest {
     for (byte[] n : noisedWhenAsked) {
       assertArrayEquals(noised, n, "the Leader's noised share was replaced");
     }
-    assertArrayEquals(noised, s.leaderStore.noisedShare(s.taskId(), batch).orElseThrow()
+    assertArrayEquals(noised, s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch)).orElseThrow()
         .noisedShare().toByteArray());
-    assertEquals(released, s.leaderStore.releasedShare(s.taskId(), batch).orElseThrow());
+    assertEquals(released, s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().releasedShare(batch)).orElseThrow());
 
     CollectionJobRecord done = s.job(job);
     Collected c = collect(s, done, cjr);
@@ -280,7 +288,8 @@ class CollectionJobServiceTest {
         .toByteArray()).encryptedAggregateShare().encode(), new SpecTls().u8(c.resp().leader()
         .configId()).opaque16(c.resp().leader().enc()).opaque32(c.resp().leader().payload())
         .bytes(), "the response carries the stored ciphertext");
-    assertArrayEquals(s.helperStore.noisedShare(s.taskId(), batch).orElseThrow().noisedShare()
+    assertArrayEquals(s.helperStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare()
         .toByteArray(), c.helper());
     assertEquals(60, c.resp().reportCount());
     BigInteger h = s.lf.leader.mechanism().noiseHalfWidthBig(2, 1 - 1e-9);
@@ -299,7 +308,8 @@ class CollectionJobServiceTest {
     // the second batch: the Leader polls the Helper's GET, which answers Retry-After, then the
     // share
     s.peer.seen.clear();
-    s.peer.beforeAsk = () -> assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(13, 3))
+    s.peer.beforeAsk = () -> assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(13, 3)))
         .isPresent(), "the Helper was asked before the Leader's noised share was persisted");
     int[] pollsBeforeReady = {0};
     s.peer.betweenPolls = () -> {
@@ -316,7 +326,8 @@ class CollectionJobServiceTest {
     assertEquals(2, s.leaderShares.noiseDraws());
     assertEquals(2, s.helperShares.noiseDraws());
     Collected c2 = collect(s, s.job(job2), cjr2);
-    assertArrayEquals(s.leaderStore.noisedShare(s.taskId(), batch(13, 3)).orElseThrow()
+    assertArrayEquals(s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(13, 3))).orElseThrow()
         .noisedShare().toByteArray(), c2.leader());
     assertFalse(Arrays.equals(s.lf.leaderUnnoised(3, 6), c2.leader()));
   }
@@ -385,20 +396,31 @@ class CollectionJobServiceTest {
       s.clock.advance(RETRY);
     }
     assertEquals(asked, s.peer.calls.get());
-    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(20, 2)).isEmpty());
+    assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(20, 2))).isEmpty());
     assertEquals(CollectionJobRecord.State.PENDING, s.job(empty).state());
     // buckets arrive (aggregated later): collected
     for (int k = 10; k < 12; k++) {
-      s.leaderStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(
+      org.priodp.aggregator.datastore.BatchAggregation leaderBucket =
+          new org.priodp.aggregator.datastore.BatchAggregation(
           s.taskId(), BatchBuckets.timeIntervalBucket(Fixture.FIRST_BUCKET + k),
           org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
               s.lf.leaderShare(k)), 20, org.priodp.aggregator.dap.ByteString.copyOf(
-              Fixture.bucketChecksum(k))));
-      s.helperStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(
+              Fixture.bucketChecksum(k)));
+      s.leaderStore.inTaskTransaction(s.taskId(), tx -> {
+        tx.batchBuckets().put(leaderBucket);
+        return null;
+      });
+      org.priodp.aggregator.datastore.BatchAggregation helperBucket =
+          new org.priodp.aggregator.datastore.BatchAggregation(
           s.taskId(), BatchBuckets.timeIntervalBucket(Fixture.FIRST_BUCKET + k),
           org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
               s.lf.f.share(k)), 20, org.priodp.aggregator.dap.ByteString.copyOf(
-              Fixture.bucketChecksum(k))));
+              Fixture.bucketChecksum(k)));
+      s.helperStore.inTaskTransaction(s.taskId(), tx -> {
+        tx.batchBuckets().put(helperBucket);
+        return null;
+      });
     }
     assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
     Collected c = collect(s, s.job(empty), SpecCollector.collectionJobReq(20, 2));
@@ -424,19 +446,23 @@ class CollectionJobServiceTest {
     // without the check inside the release, the Leader would release and then send the Helper a
     // report its released share does not count (batchMismatch at the Helper).
     java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
-    org.priodp.aggregator.datastore.AggregateShareStore racing =
-        (org.priodp.aggregator.datastore.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+    org.priodp.aggregator.datastore.Datastore racing =
+        (org.priodp.aggregator.datastore.Datastore) java.lang.reflect.Proxy.newProxyInstance(
             getClass().getClassLoader(),
-            new Class<?>[] {org.priodp.aggregator.datastore.AggregateShareStore.class},
+            new Class<?>[] {org.priodp.aggregator.datastore.Datastore.class},
             (proxy, method, args) -> {
+              boolean[] checked = {false};
               Object r;
               try {
-                r = method.invoke(s.leaderStore, args);
+                r = method.getName().equals("inTaskTransaction")
+                    ? s.leaderStore.inTaskTransaction((TaskId) args[0], tx ->
+                        ((org.priodp.aggregator.datastore.Datastore.TaskWork<?>) args[1])
+                            .run(outstandingSpy(tx, checked)))
+                    : method.invoke(s.leaderStore, args);
               } catch (java.lang.reflect.InvocationTargetException e) {
                 throw e.getCause();
               }
-              if (method.getName().equals("clientReportsOutstanding")
-                  && !claimed.getAndSet(true)) {
+              if (checked[0] && !claimed.getAndSet(true)) {
                 s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
                     + " batch_identifier, min_report_time, max_report_time, report_count,"
                     + " lease_owner, lease_token, lease_expires_ms, lease_attempts, error_detail,"
@@ -450,7 +476,8 @@ class CollectionJobServiceTest {
         s.clock, Duration.ofMinutes(5), RETRY, "test");
     assertEquals(CollectionJobService.Outcome.WAITING, service.step(s.lf.leader));
     assertTrue(claimed.get(), "the readiness check ran");
-    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).isEmpty(), "nothing drawn");
+    assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(10, 3))).isEmpty(), "nothing drawn");
     assertEquals(0, s.peer.calls.get(), "the Helper was not asked");
     assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
     // the job finishes: the batch is released
@@ -458,8 +485,38 @@ class CollectionJobServiceTest {
         s.taskId().bytes(), aggJob);
     s.clock.advance(RETRY);
     assertEquals(CollectionJobService.Outcome.READY, service.step(s.lf.leader));
-    assertTrue(s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).isPresent());
+    assertTrue(s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(10, 3))).isPresent());
     assertEquals(1, s.peer.calls.get());
+  }
+
+  /**
+   * Returns the task transaction with its client reports spied on: {@code checked[0]} becomes
+   * true when the work asks whether reports are outstanding (the readiness check).
+   */
+  private static TaskTransaction outstandingSpy(TaskTransaction tx, boolean[] checked) {
+    ClientReportRepository reports = (ClientReportRepository) java.lang.reflect.Proxy
+        .newProxyInstance(ClientReportRepository.class.getClassLoader(),
+            new Class<?>[] {ClientReportRepository.class}, (proxy, method, args) -> {
+              checked[0] |= method.getName().equals("outstanding");
+              try {
+                return method.invoke(tx.clientReports(), args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+    return (TaskTransaction) java.lang.reflect.Proxy.newProxyInstance(
+        TaskTransaction.class.getClassLoader(), new Class<?>[] {TaskTransaction.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("clientReports")) {
+            return reports;
+          }
+          try {
+            return method.invoke(tx, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 
   private static void assertRefused(DapError error, Runnable r) {
@@ -532,10 +589,13 @@ class CollectionJobServiceTest {
         0, seed("aHelperRefusalFailsTheJobWithTheHelpersError"));
     s.writeBuckets(3);
     // the Helper's bucket 11 holds one report fewer: the checksums agree, the counts do not
-    s.helperStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(
-        s.taskId(), BatchBuckets.timeIntervalBucket(11), org.priodp.aggregator.dap.ByteString.EMPTY,
-        org.priodp.aggregator.dap.ByteString.copyOf(s.lf.f.share(1)), 19,
-        org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(1))));
+    s.helperStore.inTaskTransaction(s.taskId(), tx -> {
+      tx.batchBuckets().put(new org.priodp.aggregator.datastore.BatchAggregation(s.taskId(),
+          BatchBuckets.timeIntervalBucket(11), org.priodp.aggregator.dap.ByteString.EMPTY,
+          org.priodp.aggregator.dap.ByteString.copyOf(s.lf.f.share(1)), 19,
+          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(1))));
+      return null;
+    });
     CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(
         SpecCollector.collectionJobReq(10, 3)));
     assertEquals(CollectionJobService.Outcome.FAILED, s.service.step(s.lf.leader));
@@ -554,14 +614,14 @@ class CollectionJobServiceTest {
     s.writeBuckets(3);
     CollectionJobRecord job = s.service.create(s.lf.leader, CollectionJobReq.decode(
         SpecCollector.collectionJobReq(10, 3)));
-    CollectionJobLease first = s.leaderStore.leaseCollectionJob(s.taskId(), "a", s.clock.instant(),
-        Duration.ofMinutes(5)).orElseThrow();
+    CollectionJobLease first = s.leaderStore.jobLeases().leaseCollectionJob(s.taskId(), "a",
+        s.clock.instant(), Duration.ofMinutes(5)).orElseThrow();
     assertEquals(1, first.attempts());
-    assertTrue(s.leaderStore.leaseCollectionJob(s.taskId(), "b", s.clock.instant(),
+    assertTrue(s.leaderStore.jobLeases().leaseCollectionJob(s.taskId(), "b", s.clock.instant(),
         Duration.ofMinutes(5)).isEmpty(), "leased: nobody else gets it");
     // the lease expires and another process takes the job over
     s.clock.advance(Duration.ofMinutes(6));
-    CollectionJobLease second = s.leaderStore.leaseCollectionJob(s.taskId(), "b",
+    CollectionJobLease second = s.leaderStore.jobLeases().leaseCollectionJob(s.taskId(), "b",
         s.clock.instant(), Duration.ofMinutes(5)).orElseThrow();
     assertEquals(2, second.attempts());
     assertNotEquals(first.token(), second.token());
@@ -573,8 +633,8 @@ class CollectionJobServiceTest {
     // a job deleted while a step works on it stays deleted, without a response
     CollectionJobRecord other = s.service.create(s.lf.leader, CollectionJobReq.decode(
         SpecCollector.collectionJobReq(20, 1)));
-    CollectionJobLease l = s.leaderStore.leaseCollectionJob(s.taskId(), "c", s.clock.instant(),
-        Duration.ofMinutes(5)).orElseThrow();
+    CollectionJobLease l = s.leaderStore.jobLeases().leaseCollectionJob(s.taskId(), "c",
+        s.clock.instant(), Duration.ofMinutes(5)).orElseThrow();
     assertEquals(other.jobId(), l.job().jobId());
     assertTrue(s.service.delete(s.taskId(), other.jobId()));
     assertEquals(CollectionJobService.Outcome.LEASE_LOST, s.service.step(s.lf.leader, l));
@@ -599,7 +659,7 @@ class CollectionJobServiceTest {
     Setup s = new Setup(fixture(86, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false, 0,
         seed);
     s.writeBuckets(jobs);
-    JdbcAggregateShareStore second = JdbcAggregateShareStore.open(pg);
+    JdbcDatastore second = JdbcDatastore.open(pg);
     open.add(second);
     NoisedShareService secondShares = new NoisedShareService(second, RandomSource.seeded(
         java.nio.ByteBuffer.allocate(8).putLong(seed + 1).array()), s.clock);
@@ -667,14 +727,16 @@ class CollectionJobServiceTest {
     };
     assertThrows(Killed.class, () -> s.service.step(s.lf.leader));
     assertEquals(1, s.leaderShares.noiseDraws());
-    byte[] noised = s.leaderStore.noisedShare(s.taskId(), batch(10, 3)).orElseThrow()
+    byte[] noised = s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(10, 3))).orElseThrow()
         .noisedShare().toByteArray();
-    ReleasedAggregateShare released = s.leaderStore.releasedShare(s.taskId(), batch(10, 3))
+    ReleasedAggregateShare released = s.leaderStore.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().releasedShare(batch(10, 3)))
         .orElseThrow();
     assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
     s.peer.beforeAsk = () -> { };
     // another process: its own store connection and share service
-    JdbcAggregateShareStore store2 = JdbcAggregateShareStore.open(s.leaderUrl);
+    JdbcDatastore store2 = JdbcDatastore.open(s.leaderUrl);
     open.add(store2);
     NoisedShareService shares2 = new NoisedShareService(store2, RandomSource.seeded(
         java.nio.ByteBuffer.allocate(8).putLong(seed + 7).array()), s.clock);
@@ -685,9 +747,11 @@ class CollectionJobServiceTest {
     assertEquals(CollectionJobService.Outcome.READY, other.step(s.lf.leader));
     assertEquals(0, shares2.noiseDraws(), "the takeover drew no noise");
     assertEquals(1, s.helperShares.noiseDraws());
-    assertArrayEquals(noised, store2.noisedShare(s.taskId(), batch(10, 3)).orElseThrow()
+    assertArrayEquals(noised, store2.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().noisedShare(batch(10, 3))).orElseThrow()
         .noisedShare().toByteArray());
-    assertEquals(released, store2.releasedShare(s.taskId(), batch(10, 3)).orElseThrow());
+    assertEquals(released, store2.inTaskTransaction(s.taskId(),
+        tx -> tx.releases().releasedShare(batch(10, 3))).orElseThrow());
     Collected c = collect(s, s.job(job), cjr);
     assertArrayEquals(noised, c.leader());
   }
@@ -717,8 +781,8 @@ class CollectionJobServiceTest {
     String pg = System.getenv("PRIODP_PG_URL");
     String leaderUrl = pg != null && !pg.isBlank() ? pg
         : "jdbc:sqlite:" + dir.resolve("leader-selected.db");
-    JdbcAggregateShareStore leaderStore = JdbcAggregateShareStore.open(leaderUrl);
-    JdbcAggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(
+    JdbcDatastore leaderStore = JdbcDatastore.open(leaderUrl);
+    JdbcDatastore helperStore = JdbcDatastore.openSqlite(
         dir.resolve("helper-selected.db"));
     open.add(leaderStore);
     open.add(helperStore);
@@ -737,14 +801,24 @@ class CollectionJobServiceTest {
       b[0] = (byte) (k + 1);
       ids[k] = new org.priodp.aggregator.dap.BatchId(b);
       long count = k == 2 ? 5 : 20;
-      leaderStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
+      org.priodp.aggregator.datastore.BatchAggregation leaderBucket =
+          new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
           BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
           org.priodp.aggregator.dap.ByteString.copyOf(lf.leaderShare(k)), count,
-          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k))));
-      helperStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
+          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k)));
+      leaderStore.inTaskTransaction(f.taskId, tx -> {
+        tx.batchBuckets().put(leaderBucket);
+        return null;
+      });
+      org.priodp.aggregator.datastore.BatchAggregation helperBucket =
+          new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
           BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
           org.priodp.aggregator.dap.ByteString.copyOf(f.share(k)), count,
-          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k))));
+          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k)));
+      helperStore.inTaskTransaction(f.taskId, tx -> {
+        tx.batchBuckets().put(helperBucket);
+        return null;
+      });
     }
     // A's reports came from one finished job of times 10..12; B has an active job
     String jobs = "INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"

@@ -27,10 +27,10 @@ import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
 import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
@@ -84,8 +84,8 @@ class LeaderAggregationDriverTest {
   /** A Helper server, the Leader's store and keys, and the task. */
   final class Setup {
     final LeaderPair pair;
-    final AggregateShareStore helperStore;
-    final AggregateShareStore leaderStore;
+    final Datastore helperStore;
+    final Datastore leaderStore;
     final Aggregator helper;
     final HpkeConfig helperKey;
     final HpkeConfig leaderKey;
@@ -102,7 +102,7 @@ class LeaderAggregationDriverTest {
         long minBatchSize) throws Exception {
       int port = LeaderPair.freePort();
       pair = new LeaderPair(variant, random, port, mode, minBatchSize);
-      helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper-" + seed + ".db"));
+      helperStore = JdbcDatastore.openSqlite(dir.resolve("helper-" + seed + ".db"));
       closing.add(helperStore);
       helper = Aggregator.start(AggregatorConfig.builder(List.of(pair.helper), helperStore)
           .port(port).asyncAggregation(async).build());
@@ -110,8 +110,8 @@ class LeaderAggregationDriverTest {
       helperKey = helper.hpkeKeys().ensureActive().config();
       String pg = System.getenv("PRIODP_PG_URL");
       leaderStore = Boolean.getBoolean("priodp.leaderbench.pg") && pg != null && !pg.isBlank()
-          ? JdbcAggregateShareStore.open(pg)
-          : JdbcAggregateShareStore.openSqlite(dir.resolve("leader-" + seed + ".db"));
+          ? JdbcDatastore.open(pg)
+          : JdbcDatastore.openSqlite(dir.resolve("leader-" + seed + ".db"));
       closing.add(leaderStore);
       leaderKeys = new HelperHpkeKeys(leaderStore, new SecureRandom(), Clock.systemUTC());
       leaderKey = leaderKeys.ensureActive().config();
@@ -124,7 +124,8 @@ class LeaderAggregationDriverTest {
         List<BigInteger> m = pair.measurement();
         long time = now - (i % 2);
         Report r = pair.report(leaderKey, helperKey, time, m);
-        boolean inserted = leaderStore.inTaskTransaction(pair.taskId, tx -> tx.insertClientReport(
+        boolean inserted = leaderStore.inTaskTransaction(pair.taskId,
+            tx -> tx.clientReports().insertIfAbsent(
             r.reportMetadata().reportId(), time, ByteString.copyOf(r.encode())));
         assertTrue(inserted);
         measurements.add(m);
@@ -143,10 +144,11 @@ class LeaderAggregationDriverTest {
     }
 
     /** The merged buckets of the two time units on one side. */
-    BatchAggregation merged(AggregateShareStore store) {
+    BatchAggregation merged(Datastore store) {
       long now = LeaderPair.now();
-      List<BatchAggregation> buckets = store.batchAggregations(pair.taskId,
-          BatchBuckets.timeIntervalLowerBound(now - 1), BatchBuckets.timeIntervalLowerBound(now + 1));
+      List<BatchAggregation> buckets = store.inTaskTransaction(pair.taskId,
+          tx -> tx.batchBuckets().range(BatchBuckets.timeIntervalLowerBound(now - 1),
+              BatchBuckets.timeIntervalLowerBound(now + 1)));
       Prio3 prio3 = new Prio3(pair.variant);
       FieldVector sum = FieldVector.zeros(prio3.field(), prio3.outputLength());
       long count = 0;
@@ -229,9 +231,10 @@ class LeaderAggregationDriverTest {
     HpkeCiphertext c = good.reportMetadata() == null ? null : good.leaderEncryptedInputShare();
     Report bad = new Report(good.reportMetadata(), good.publicShare(), new HpkeCiphertext(
         s.leaderKey.id(), c.enc(), c.payload()), good.helperEncryptedInputShare());
-    s.leaderStore.inTaskTransaction(s.pair.taskId, tx -> tx.insertClientReport(
+    s.leaderStore.inTaskTransaction(s.pair.taskId, tx -> tx.clientReports().insertIfAbsent(
         bad.reportMetadata().reportId(), time, ByteString.copyOf(bad.encode())));
-    s.leaderStore.inTaskTransaction(s.pair.taskId, tx -> tx.insertClientReport(new ReportId(
+    s.leaderStore.inTaskTransaction(s.pair.taskId,
+        tx -> tx.clientReports().insertIfAbsent(new ReportId(
         new byte[16]), time, ByteString.copyOf(new byte[] {1, 2, 3})));
     assertEquals(1, s.driver(100, Clock.systemUTC()).runOnce());
     s.assertAggregated(s.all());
@@ -277,8 +280,10 @@ class LeaderAggregationDriverTest {
     List<FieldVector> shares = new ArrayList<>();
     long total = 0;
     for (org.priodp.aggregator.datastore.BatchIdentifier b : batchesOf(s)) {
-      BatchAggregation l = s.leaderStore.batchAggregation(s.pair.taskId, b).orElseThrow();
-      BatchAggregation h = s.helperStore.batchAggregation(s.pair.taskId, b).orElseThrow();
+      BatchAggregation l = s.leaderStore.inTaskTransaction(s.pair.taskId,
+          tx -> tx.batchBuckets().get(b)).orElseThrow();
+      BatchAggregation h = s.helperStore.inTaskTransaction(s.pair.taskId,
+          tx -> tx.batchBuckets().get(b)).orElseThrow();
       assertEquals(20, l.reportCount(), "Leader batch count");
       assertEquals(l.reportCount(), h.reportCount(), "Helper batch count");
       assertEquals(l.checksum(), h.checksum(), "checksums agree");
@@ -361,8 +366,8 @@ class LeaderAggregationDriverTest {
     assertEquals(LeaderAggregationDriver.Outcome.FINISHED, alive.step(takenOver));
     assertEquals(LeaderAggregationDriver.Outcome.IDLE, alive.stepOnce());
     s.assertAggregated(s.all());
-    Optional<LeaderAggregationJob> j = s.leaderStore.leaderAggregationJob(s.pair.taskId,
-        second.jobId());
+    Optional<LeaderAggregationJob> j = s.leaderStore.inTaskTransaction(s.pair.taskId,
+        tx -> tx.aggregationJobs().leader(second.jobId()));
     assertEquals(LeaderAggregationJob.State.FINISHED, j.orElseThrow().state());
     assertEquals(2, j.get().leaseAttempts());
   }

@@ -1,13 +1,13 @@
 package org.priodp.aggregator.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.priodp.aggregator.server.DapRouterTest.assertProblem;
-import static org.priodp.aggregator.server.DapRouterTest.handler;
-import static org.priodp.aggregator.server.DapRouterTest.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.priodp.aggregator.server.DapRouterTest.assertProblem;
+import static org.priodp.aggregator.server.DapRouterTest.handler;
+import static org.priodp.aggregator.server.DapRouterTest.path;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
 
@@ -39,7 +39,7 @@ class AggregateSharesRouteTest {
   @Test
   void postGetDeleteAndRepeat() throws Exception {
     Fixture f = Fixture.laplace(10);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       f.writeBuckets(store, 3);
       DapRouter h = handler(f, store);
       AggregateShareReq req = f.request(0, 3);
@@ -74,7 +74,7 @@ class AggregateSharesRouteTest {
     System.out.println("AggregateSharesRouteTest.mutatedBodiesAlwaysGetAClientError seed=" + seed);
     Random rnd = new Random(seed);
     Fixture f = Fixture.laplace(12);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       f.writeBuckets(store, 4);
       DapRouter h = handler(f, store);
       byte[][] seeds = {f.request(0, 2).encode(), f.request(2, 4).encode()};
@@ -104,7 +104,7 @@ class AggregateSharesRouteTest {
   @Test
   void contentTypesAreParsedNotCompared() throws Exception {
     Fixture f = Fixture.laplace(68);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       f.writeBuckets(store, 2);
       DapRouter h = handler(f, store);
       byte[] body = f.request(0, 2).encode();
@@ -121,7 +121,7 @@ class AggregateSharesRouteTest {
   @Test
   void asynchronousSharesAnswerRetryAfterThenTheShareAndDrawOnce() throws Exception {
     Fixture f = Fixture.laplace(70);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       f.writeBuckets(store, 4);
       List<Runnable> queue = new java.util.ArrayList<>();
       NoisedShareService service = new NoisedShareService(store,
@@ -151,8 +151,9 @@ class AggregateSharesRouteTest {
       HttpReply ready = h.handle("GET", location, AUTH, null, null);
       assertEquals(200, ready.status());
       assertEquals(DapMediaType.AGGREGATE_SHARE.contentType(), ready.contentType());
-      assertArrayEquals(store.noisedShare(f.taskId, org.priodp.aggregator.core.BatchBuckets
-          .batchIdentifier(req.batchSelector())).orElseThrow().noisedShare().toByteArray(),
+      assertArrayEquals(store.inTaskTransaction(f.taskId, tx -> tx.releases().noisedShare(
+          org.priodp.aggregator.core.BatchBuckets.batchIdentifier(req.batchSelector())))
+          .orElseThrow().noisedShare().toByteArray(),
           f.open(ready.body(), req));
       assertArrayEquals(ready.body(), h.handle("POST", path(f), AUTH, TYPE, req.encode()).body());
       // a second release of the same request (another process's, say) draws nothing

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.DapDecodeException;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 
 /**
  * Issue 16: seeded mutations of valid AggregationJobInitReq bodies (built by the spec Leader of
@@ -166,7 +166,7 @@ class AggregationJobFuzzTest {
     AggregationJobsRouteTest.Task t = l.new Task(
         (AggregationJobsRouteTest.Vdaf) AggregationJobsRouteTest.vdafs().toList().get(3).get()[0],
         null);
-    try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (Datastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       Aggregator server = AggregationJobsRouteTest.server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -220,7 +220,7 @@ class AggregationJobFuzzTest {
         (AggregationJobsRouteTest.Vdaf) AggregationJobsRouteTest.vdafs().toList().get(3).get()[0],
         null);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    try (AggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (Datastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       Aggregator server = AggregationJobsRouteTest.server(List.of(t.definition), store);
       int port = server.port();
       try {

@@ -46,8 +46,8 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
@@ -226,16 +226,16 @@ class AggregationJobsRouteTest {
     return System.currentTimeMillis() / 1000 / PRECISION;
   }
 
-  AggregateShareStore openStore(String name) {
+  Datastore openStore(String name) {
     String pg = System.getenv("PRIODP_PG_URL");
     if (pg != null && !pg.isEmpty()) {
-      return JdbcAggregateShareStore.open(pg);
+      return JdbcDatastore.open(pg);
     }
-    return JdbcAggregateShareStore.openSqlite(dir.resolve(name));
+    return JdbcDatastore.openSqlite(dir.resolve(name));
   }
 
   /** Starts an aggregator of the tasks on a free port. */
-  static Aggregator server(List<TaskDefinition> tasks, AggregateShareStore store) {
+  static Aggregator server(List<TaskDefinition> tasks, Datastore store) {
     return Aggregator.start(AggregatorConfig.builder(tasks, store).build());
   }
 
@@ -431,7 +431,7 @@ class AggregationJobsRouteTest {
   @MethodSource("vdafs")
   void aSpecLeaderAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf) throws Exception {
     Task t = new Task(vdaf, null);
-    try (AggregateShareStore store = openStore("sum.db")) {
+    try (Datastore store = openStore("sum.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -477,7 +477,7 @@ class AggregationJobsRouteTest {
     Vdaf vdaf = (Vdaf) vdafs().toList().get(3).get()[0];
     DpStrategy strategy = DpStrategy.PureDpDiscreteLaplace.parse("1");
     Task t = new Task(vdaf, null, BatchMode.TIME_INTERVAL, strategy);
-    try (AggregateShareStore store = openStore("dp.db")) {
+    try (Datastore store = openStore("dp.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -532,7 +532,7 @@ class AggregationJobsRouteTest {
   @Test
   void unknownConfigIdAndDecryptFailureAreHpkeDecryptError() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("hpke.db")) {
+    try (Datastore store = openStore("hpke.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -561,7 +561,7 @@ class AggregationJobsRouteTest {
     long now = now();
     Task t = histogram(null);
     Task past = histogram(Interval.of(now - 10, 5));
-    try (AggregateShareStore store = openStore("errors.db")) {
+    try (Datastore store = openStore("errors.db")) {
       Aggregator server = server(List.of(t.definition, past.definition), store);
       int port = server.port();
       try {
@@ -609,7 +609,7 @@ class AggregationJobsRouteTest {
       throws Exception {
     long now = now();
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("retention.db")) {
+    try (Datastore store = openStore("retention.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -652,7 +652,7 @@ class AggregationJobsRouteTest {
   @Test
   void replayWithinOneJobIsInvalidMessageForTheWholeJob() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("dup.db")) {
+    try (Datastore store = openStore("dup.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -676,7 +676,7 @@ class AggregationJobsRouteTest {
   @Test
   void creationIsIdempotentAndRepeatsReturnIdenticalBytes() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("idem.db")) {
+    try (Datastore store = openStore("idem.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -722,7 +722,7 @@ class AggregationJobsRouteTest {
   @Test
   void continuationOfAPrio3JobIsRefusedAndStepZeroIsInvalid() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("cont.db")) {
+    try (Datastore store = openStore("cont.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -750,7 +750,7 @@ class AggregationJobsRouteTest {
   @Test
   void asynchronousModeAnswersWithStepZeroAndRetryAfterThenTheResponse() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("async.db")) {
+    try (Datastore store = openStore("async.db")) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t.definition), store)
           .asyncAggregation(true).build());
       int port = server.port();
@@ -784,7 +784,7 @@ class AggregationJobsRouteTest {
   void aTaskWithoutVerifyKeyIsRefused() throws Exception {
     Task t = histogram(null);
     TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
-    try (AggregateShareStore store = openStore("nokey.db")) {
+    try (Datastore store = openStore("nokey.db")) {
       Aggregator server = server(List.of(noKey), store);
       int port = server.port();
       try {
@@ -803,7 +803,7 @@ class AggregationJobsRouteTest {
   void theSameReportInTwoConcurrentJobsOnTwoStoresIsCountedOnce() throws Exception {
     Task t = histogram(null);
     String name = "two.db";
-    try (AggregateShareStore a = openStore(name); AggregateShareStore b = openStore(name)) {
+    try (Datastore a = openStore(name); Datastore b = openStore(name)) {
       HelperHpkeKeys keysA = new HelperHpkeKeys(a, new java.security.SecureRandom(),
           Clock.systemUTC());
       keysA.ensureActive();
@@ -855,7 +855,7 @@ class AggregationJobsRouteTest {
   @Test
   void leaderSelectedJobsNeedTheBatchIdExtensionAndFillThatBucket() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(3).get()[0], null, BatchMode.LEADER_SELECTED);
-    try (AggregateShareStore store = openStore("ls.db")) {
+    try (Datastore store = openStore("ls.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -878,9 +878,9 @@ class AggregationJobsRouteTest {
         for (Resp r : decodeResp(ok.body())) {
           assertEquals(0, r.type());
         }
-        var bucket = store.batchAggregation(new TaskId(t.taskId),
+        var bucket = store.inTaskTransaction(new TaskId(t.taskId), tx -> tx.batchBuckets().get(
             org.priodp.aggregator.core.BatchBuckets.leaderSelectedBucket(
-                new org.priodp.aggregator.dap.BatchId(batchId))).orElseThrow();
+                new org.priodp.aggregator.dap.BatchId(batchId)))).orElseThrow();
         assertEquals(2, bucket.reportCount());
         assertArrayEquals(checksum(reports), bucket.checksum().toByteArray());
       } finally {
@@ -892,7 +892,7 @@ class AggregationJobsRouteTest {
   @Test
   void aRetiredKeyIsNotAdvertisedButStillDecrypts() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("retire.db")) {
+    try (Datastore store = openStore("retire.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -916,7 +916,7 @@ class AggregationJobsRouteTest {
   @Test
   void aJobLargerThanTheAggregateShareLimitIsAccepted() throws Exception {
     Task t = new Task((Vdaf) vdafs().toList().get(0).get()[0], null);
-    try (AggregateShareStore store = openStore("big.db")) {
+    try (Datastore store = openStore("big.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {
@@ -937,7 +937,7 @@ class AggregationJobsRouteTest {
   @Test
   void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
     Task t = histogram(null);
-    try (AggregateShareStore store = openStore("invalid.db")) {
+    try (Datastore store = openStore("invalid.db")) {
       Aggregator server = server(List.of(t.definition), store);
       int port = server.port();
       try {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 
 /** The configuration of one aggregator: production defaults, validation, immutability. */
@@ -24,7 +24,7 @@ class AggregatorConfigTest {
 
   @Test
   void theBuilderStartsFromTheProductionDefaults() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("d.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("d.db"))) {
       AggregatorConfig c = AggregatorConfig.builder(List.of(Fixture.laplace(1).task), store)
           .build();
       assertEquals("127.0.0.1", c.bindAddress());
@@ -44,7 +44,7 @@ class AggregatorConfigTest {
 
   @Test
   void invalidSettingsAreRefusedWhenBuilt() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("v.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("v.db"))) {
       TaskDefinition t = Fixture.laplace(2).task;
       for (int port : new int[] {-1, 65536}) {
         assertThrows(IllegalArgumentException.class,
@@ -64,7 +64,7 @@ class AggregatorConfigTest {
 
   @Test
   void theTasksAreCopied() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       List<TaskDefinition> tasks = new ArrayList<>(List.of(Fixture.laplace(3).task));
       AggregatorConfig c = AggregatorConfig.builder(tasks, store).build();
       tasks.clear();

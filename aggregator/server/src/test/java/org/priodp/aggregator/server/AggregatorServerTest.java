@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +42,7 @@ class AggregatorServerTest {
       .connectTimeout(Duration.ofSeconds(5)).build();
 
   /** Starts an aggregator of the fixture's Helper task on a free port. */
-  private static Aggregator helper(Fixture f, AggregateShareStore store) {
+  private static Aggregator helper(Fixture f, Datastore store) {
     return Aggregator.start(AggregatorConfig.builder(List.of(f.task), store).build());
   }
 
@@ -63,7 +63,7 @@ class AggregatorServerTest {
     Path db = dir.resolve("helper.db");
     AggregateShareReq req = f.request(0, 3);
     byte[] first;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       f.writeBuckets(store, 3);
       Aggregator server = helper(f, store);
       int port = server.port();
@@ -90,7 +90,7 @@ class AggregatorServerTest {
         server.close();
       }
     }
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(db)) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
       Aggregator server = helper(f, store);
       int port = server.port();
       try {
@@ -115,7 +115,7 @@ class AggregatorServerTest {
     Level old = requestLog.getLevel();
     requestLog.setLevel(Level.INFO);
     requestLog.setAdditive(false);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       f.writeBuckets(store, 2);
       Aggregator server = helper(f, store);
       int port = server.port();
@@ -160,7 +160,7 @@ class AggregatorServerTest {
         + seed);
     Random rnd = new Random(seed);
     Fixture f = Fixture.laplace(22);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("z.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("z.db"))) {
       f.writeBuckets(store, 2);
       Aggregator server = helper(f, store);
       int port = server.port();
@@ -229,7 +229,7 @@ class AggregatorServerTest {
   @Test
   void h2cIsRefusedAndUpgradeRequestsAreServedAsHttp11() throws Exception {
     Fixture f = Fixture.laplace(23);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       Aggregator server = helper(f, store);
       int port = server.port();
       try {
@@ -258,7 +258,7 @@ class AggregatorServerTest {
     Fixture f = Fixture.laplace(24);
     TestCertificates.Issued cert = TestCertificates.issue(dir, "server", "RSA");
     TlsCredentials tls = TlsCredentials.load(cert.certFile(), cert.keyFile());
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("t.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("t.db"))) {
       f.writeBuckets(store, 2);
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(f.task), store)
           .port(port0()).tls(tls).build());
@@ -309,7 +309,7 @@ class AggregatorServerTest {
   @Test
   void metricsCountRequestsByRouteTemplateAndStatus() throws Exception {
     Fixture f = Fixture.laplace(25);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       f.writeBuckets(store, 4);
       Aggregator server = helper(f, store);
       int port = server.port();
@@ -364,11 +364,11 @@ class AggregatorServerTest {
     ListAppender<ILoggingEvent> captured = new ListAppender<>();
     captured.start();
     requestLog.addAppender(captured);
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
-      org.priodp.aggregator.datastore.AggregateShareStore broken =
-          (org.priodp.aggregator.datastore.AggregateShareStore) java.lang.reflect.Proxy.newProxyInstance(
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
+      org.priodp.aggregator.datastore.Datastore broken =
+          (org.priodp.aggregator.datastore.Datastore) java.lang.reflect.Proxy.newProxyInstance(
               getClass().getClassLoader(),
-              new Class<?>[] {org.priodp.aggregator.datastore.AggregateShareStore.class},
+              new Class<?>[] {org.priodp.aggregator.datastore.Datastore.class},
               (proxy, method, args) -> {
                 if (method.getName().equals("close")) {
                   return null;
@@ -401,7 +401,7 @@ class AggregatorServerTest {
   @Test
   void asyncAggregationAlsoAnswersAggregateSharesAsynchronouslyAndDrawsOnce() throws Exception {
     Fixture f = Fixture.laplace(21);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(
         dir.resolve("async.db"))) {
       f.writeBuckets(store, 3);
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(f.task), store)

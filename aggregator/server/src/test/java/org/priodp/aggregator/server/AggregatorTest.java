@@ -22,7 +22,7 @@ import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.AggregationJobResp;
 import org.priodp.aggregator.dap.DapMediaType;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
 import org.priodp.noise.RandomSource;
@@ -84,7 +84,7 @@ class AggregatorTest {
   void aLeaderWithAHelperPeerRunsItsDriversAndTheCollectionJobs() throws Exception {
     TaskDefinition helper = Fixture.laplace(90).task;
     TaskDefinition leader = LeaderFixture.task(120);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"));
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("l.db"));
         Aggregator a = Aggregator.start(AggregatorConfig.builder(List.of(helper, leader), store)
             .helperPeer(UNREACHED).reportRetention(Duration.ofDays(30)).build())) {
       java.util.Set<Thread> none = java.util.Set.of();
@@ -103,7 +103,7 @@ class AggregatorTest {
   @Test
   void withoutAHelperPeerLeaderTasksTakeUploadsOnly() throws Exception {
     TaskDefinition leader = LeaderFixture.task(92);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("u.db"));
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("u.db"));
         Aggregator a = Aggregator.start(AggregatorConfig.builder(List.of(leader), store)
             .build())) {
       assertTrue(a.leaderAggregation().isEmpty());
@@ -128,15 +128,15 @@ class AggregatorTest {
       }
     };
     List<Runnable> queue = new ArrayList<>();
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       f.writeBuckets(store, 2);
       try (Aggregator a = Aggregator.start(AggregatorConfig.builder(List.of(f.task), store)
           .clock(Clock.fixed(now, ZoneOffset.UTC)).noise(noise).random(keys)
           .hpkeKeyAtStart(true).asyncAggregation(true).aggregateShareExecutor(queue::add)
           .build())) {
-        assertEquals(1, store.hpkeKeys().size(), "generated at start");
-        assertEquals(5, store.hpkeKeys().get(0).config().id().value());
-        assertEquals(now, store.hpkeKeys().get(0).createdAt());
+        assertEquals(1, store.hpkeKeys().all().size(), "generated at start");
+        assertEquals(5, store.hpkeKeys().all().get(0).config().id().value());
+        assertEquals(now, store.hpkeKeys().all().get(0).createdAt());
         String path = "/tasks/" + f.taskId.toBase64Url() + "/aggregate_shares";
         HttpReply pending = a.router().handle("POST", path, AUTH, TYPE, f.request(0, 2).encode());
         assertEquals(0, pending.body().length);
@@ -157,7 +157,7 @@ class AggregatorTest {
   void aPortInUseFailsNamingTheAddressAndStartsNothing() throws Exception {
     TaskDefinition leader = LeaderFixture.task(94);
     java.util.Set<Thread> before = threads("priodp-");
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("p.db"));
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("p.db"));
         java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
             java.net.InetAddress.getByName("127.0.0.1"))) {
       IllegalStateException e = assertThrows(IllegalStateException.class,
@@ -173,7 +173,7 @@ class AggregatorTest {
   void closeStopsEveryBackgroundThreadOnce() throws Exception {
     TaskDefinition leader = LeaderFixture.task(95);
     java.util.Set<Thread> before = threads("priodp-");
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("s.db"))) {
       Aggregator a = Aggregator.start(AggregatorConfig.builder(List.of(leader), store)
           .helperPeer(UNREACHED).asyncAggregation(true).build());
       int port = a.port();

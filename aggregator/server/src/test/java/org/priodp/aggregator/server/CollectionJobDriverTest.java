@@ -24,7 +24,7 @@ import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.AggregationJobResp;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.CollectionFixture;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.InProcessHelperPeer;
@@ -48,9 +48,9 @@ class CollectionJobDriverTest {
   void theServersDriverCompletesJobsACollectorPollsOverHttp() throws Exception {
     Fixture f = new Fixture(95, new DpStrategy.NoDifferentialPrivacy());
     CollectionFixture lf = new CollectionFixture(f);
-    try (JdbcAggregateShareStore leaderStore = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore leaderStore = JdbcDatastore.openSqlite(
             dir.resolve("leader.db"));
-        JdbcAggregateShareStore helperStore = JdbcAggregateShareStore.openSqlite(
+        JdbcDatastore helperStore = JdbcDatastore.openSqlite(
             dir.resolve("helper.db"))) {
       lf.writeLeaderBuckets(leaderStore, 3);
       f.writeBuckets(helperStore, 3);
@@ -114,7 +114,7 @@ class CollectionJobDriverTest {
   void aStepThatThrowsIsLoggedAndAClosedDriverStepsNothing() throws Exception {
     Fixture f = new Fixture(96, new DpStrategy.NoDifferentialPrivacy());
     CollectionFixture lf = new CollectionFixture(f);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(
         dir.resolve("l.db"))) {
       lf.writeLeaderBuckets(store, 3);
       HelperPeer broken = new HelperPeer() {

@@ -22,8 +22,8 @@ import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.CollectionJobId;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.CollectionFixture;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.InProcessHelperPeer;
@@ -60,8 +60,8 @@ class CollectionJobsRouteTest {
   /** A Leader and a Helper, each with its own store, and the Leader's handler. */
   final class Pair {
     final CollectionFixture lf;
-    final AggregateShareStore leaderStore;
-    final AggregateShareStore helperStore;
+    final Datastore leaderStore;
+    final Datastore helperStore;
     final NoisedShareService leaderShares;
     final NoisedShareService helperShares;
     final List<Runnable> helperQueue = new ArrayList<>();
@@ -76,9 +76,9 @@ class CollectionJobsRouteTest {
       Fixture f = new Fixture(90, new TaskId(id), strategy, Fixture.PRECISION, null, false);
       lf = new CollectionFixture(f);
       String pg = System.getenv("PRIODP_PG_URL");
-      leaderStore = pg != null && !pg.isBlank() ? JdbcAggregateShareStore.open(pg)
-          : JdbcAggregateShareStore.openSqlite(dir.resolve("leader.db"));
-      helperStore = JdbcAggregateShareStore.openSqlite(dir.resolve("helper.db"));
+      leaderStore = pg != null && !pg.isBlank() ? JdbcDatastore.open(pg)
+          : JdbcDatastore.openSqlite(dir.resolve("leader.db"));
+      helperStore = JdbcDatastore.openSqlite(dir.resolve("helper.db"));
       open.add(leaderStore);
       open.add(helperStore);
       leaderShares = new NoisedShareService(leaderStore, RandomSource.seeded(
@@ -211,11 +211,14 @@ class CollectionJobsRouteTest {
       assertEquals(BigInteger.valueOf(truth[i]), result[i], "coordinate " + i);
     }
     // the Helper's bucket 13 disagrees on the count: the Helper refuses, the job fails with it
-    p.helperStore.putBatchAggregation(new org.priodp.aggregator.datastore.BatchAggregation(
-        p.lf.f.taskId, org.priodp.aggregator.core.BatchBuckets.timeIntervalBucket(13),
-        org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
-            p.lf.f.share(3)), 19, org.priodp.aggregator.dap.ByteString.copyOf(
-            Fixture.bucketChecksum(3))));
+    p.helperStore.inTaskTransaction(p.lf.f.taskId, tx -> {
+      tx.batchBuckets().put(new org.priodp.aggregator.datastore.BatchAggregation(
+          p.lf.f.taskId, org.priodp.aggregator.core.BatchBuckets.timeIntervalBucket(13),
+          org.priodp.aggregator.dap.ByteString.EMPTY, org.priodp.aggregator.dap.ByteString.copyOf(
+              p.lf.f.share(3)), 19, org.priodp.aggregator.dap.ByteString.copyOf(
+              Fixture.bucketChecksum(3))));
+      return null;
+    });
     byte[] cjr2 = SpecCollector.collectionJobReq(13, 1);
     String failed = p.post(cjr2).headers().get("Location");
     assertEquals(1, p.driver.runOnce());

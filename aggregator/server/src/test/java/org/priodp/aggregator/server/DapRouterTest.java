@@ -27,9 +27,9 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.StoreException;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.noise.RandomSource;
@@ -50,13 +50,13 @@ class DapRouterTest {
   Path dir;
 
   /** Returns the once-only release over the store with noise seeded by {@code seed}. */
-  static NoisedShareService shares(AggregateShareStore store, int seed) {
+  static NoisedShareService shares(Datastore store, int seed) {
     return new NoisedShareService(store, RandomSource.seeded(new byte[] {(byte) seed}),
         Clock.systemUTC());
   }
 
   /** Returns the router of the fixture's Helper task that serves the aggregate shares only. */
-  static DapRouter handler(Fixture f, AggregateShareStore store) {
+  static DapRouter handler(Fixture f, Datastore store) {
     return DapRouter.builder(List.of(f.task), store).aggregateShares(shares(store, 2)).build();
   }
 
@@ -78,7 +78,7 @@ class DapRouterTest {
   @Test
   void refusalsAreProblemDocuments() throws Exception {
     Fixture f = Fixture.laplace(11);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("r.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("r.db"))) {
       f.writeBuckets(store, 3);
       DapRouter h = handler(f, store);
       byte[] body = f.request(0, 2).encode();
@@ -131,7 +131,7 @@ class DapRouterTest {
     TaskDefinition ta = at(a, "https://helper.example/dap/", Role.HELPER);
     TaskDefinition tb = at(b, "https://helper.example/api/v1/dap", Role.HELPER);
     TaskDefinition tc = at(c, "https://helper.example", Role.HELPER);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
       for (Fixture f : List.of(a, b, c)) {
         f.writeBuckets(store, 2);
       }
@@ -176,7 +176,7 @@ class DapRouterTest {
     Fixture helper = Fixture.laplace(64);
     Fixture leader = Fixture.laplace(65);
     Fixture lonelyLeader = Fixture.laplace(66);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("l.db"))) {
       leader.writeBuckets(store, 2);
       lonelyLeader.writeBuckets(store, 2);
       DapRouter h = DapRouter.builder(List.of(
@@ -209,7 +209,7 @@ class DapRouterTest {
   @Test
   void methodNotAllowedListsTheAllowedMethods() throws Exception {
     Fixture f = Fixture.laplace(67);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       f.writeBuckets(store, 2);
       DapRouter h = handler(f, store);
       HttpReply r = h.handle("POST", path(f), AUTH, TYPE, f.request(0, 2).encode());
@@ -227,13 +227,13 @@ class DapRouterTest {
     }
   }
 
-  /** A store whose every call fails with a StoreException while {@code failing} is set. */
-  static AggregateShareStore failing(AggregateShareStore real, AtomicBoolean failing) {
-    return (AggregateShareStore) Proxy.newProxyInstance(
-        AggregateShareStore.class.getClassLoader(), new Class<?>[] {AggregateShareStore.class},
+  /** A store whose every call fails with a DatastoreException while {@code failing} is set. */
+  static Datastore failing(Datastore real, AtomicBoolean failing) {
+    return (Datastore) Proxy.newProxyInstance(
+        Datastore.class.getClassLoader(), new Class<?>[] {Datastore.class},
         (proxy, method, args) -> {
           if (failing.get() && !method.getName().equals("close")) {
-            throw new StoreException(method.getName() + " failed on SQLITE",
+            throw new DatastoreException(method.getName() + " failed on SQLITE",
                 new SQLException("cannot reach the database",
                     new java.net.ConnectException("Connection refused")));
           }
@@ -252,10 +252,10 @@ class DapRouterTest {
     ListAppender<ILoggingEvent> captured = new ListAppender<>();
     captured.start();
     log.addAppender(captured);
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("s.db"))) {
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(dir.resolve("s.db"))) {
       f.writeBuckets(real, 4);
       AtomicBoolean down = new AtomicBoolean();
-      AggregateShareStore store = failing(real, down);
+      Datastore store = failing(real, down);
       ServiceMetrics metrics = new ServiceMetrics();
       DapRouter h = DapRouter.builder(List.of(f.task), store).metrics(metrics)
           .aggregateShares(shares(store, 5)).build();
@@ -286,7 +286,7 @@ class DapRouterTest {
     List<String> errors = captured.list.stream().filter(e -> e.getLevel() == Level.ERROR)
         .map(ILoggingEvent::getFormattedMessage).toList();
     assertEquals(1, errors.size(), errors.toString());
-    assertTrue(errors.get(0).contains("org.priodp.aggregator.datastore.StoreException")
+    assertTrue(errors.get(0).contains("org.priodp.aggregator.datastore.DatastoreException")
         && errors.get(0).contains("java.net.ConnectException: Connection refused"), errors.get(0));
     for (ILoggingEvent e : captured.list) {
       assertFalse(e.getFormattedMessage().contains(Fixture.TOKEN), e.getFormattedMessage());

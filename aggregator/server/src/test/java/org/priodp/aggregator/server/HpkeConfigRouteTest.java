@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.dap.HpkeConfigList;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 
 /** The HPKE configuration resource (DAP-18 "HPKE Configuration Request"). */
 class HpkeConfigRouteTest {
@@ -19,7 +19,7 @@ class HpkeConfigRouteTest {
 
   @Test
   void getAdvertisesTheActiveKeysAndOtherMethodsAre405() {
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("k.db"))) {
       HelperHpkeKeys keys = new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC());
       HpkeConfigRoute route = new HpkeConfigRoute(keys);
       assertSame(keys, route.keys());

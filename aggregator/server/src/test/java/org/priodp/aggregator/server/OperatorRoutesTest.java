@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 
 /** The operator's routes at the root: liveness, readiness and metrics. */
 class OperatorRoutesTest {
@@ -18,7 +18,7 @@ class OperatorRoutesTest {
 
   @Test
   void healthReadinessAndMetricsAnswerGetAndHead() throws Exception {
-    try (JdbcAggregateShareStore real = JdbcAggregateShareStore.openSqlite(dir.resolve("o.db"))) {
+    try (JdbcDatastore real = JdbcDatastore.openSqlite(dir.resolve("o.db"))) {
       AtomicBoolean down = new AtomicBoolean();
       ServiceMetrics metrics = new ServiceMetrics();
       OperatorRoutes routes = new OperatorRoutes(DapRouterTest.failing(real, down), metrics);

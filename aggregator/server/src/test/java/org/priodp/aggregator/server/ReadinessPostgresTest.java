@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 
 /**
@@ -131,7 +131,7 @@ class ReadinessPostgresTest {
     try (Forwarder forwarder = new Forwarder(target)) {
       int proxyPort = forwarder.open();
       String viaProxy = "jdbc:postgresql://127.0.0.1:" + proxyPort + m.group(3);
-      try (JdbcAggregateShareStore store = JdbcAggregateShareStore.open(viaProxy)) {
+      try (JdbcDatastore store = JdbcDatastore.open(viaProxy)) {
         Fixture f = Fixture.laplace(70);
         Aggregator server = Aggregator.start(
             AggregatorConfig.builder(List.of(f.task), store).build());

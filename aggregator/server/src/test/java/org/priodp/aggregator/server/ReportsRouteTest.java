@@ -31,8 +31,8 @@ import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.AggregateShareStore;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
 
@@ -53,14 +53,14 @@ class ReportsRouteTest {
    * Returns the reports resource over the store's HPKE keys (the keys the Helper side of the same
    * store uses), the system clock and the default clock skew.
    */
-  static ReportsRoute reports(AggregateShareStore store) {
+  static ReportsRoute reports(Datastore store) {
     return new ReportsRoute(new UploadService(store,
         new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
         UploadService.DEFAULT_CLOCK_SKEW));
   }
 
   private static DapRouter handler(List<TaskDefinition> tasks,
-      JdbcAggregateShareStore store) {
+      JdbcDatastore store) {
     return DapRouter.builder(tasks, store).aggregateShares(DapRouterTest.shares(store, 5))
         .reports(reports(store)).build();
   }
@@ -70,7 +70,7 @@ class ReportsRouteTest {
         + t.taskId().toBase64Url() + "/reports";
   }
 
-  private static int key(JdbcAggregateShareStore store) {
+  private static int key(JdbcDatastore store) {
     return new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()).ensureActive()
         .config().id().value();
   }
@@ -79,15 +79,15 @@ class ReportsRouteTest {
     return new UploadRequest(List.of(reports)).encode();
   }
 
-  private static long rows(JdbcAggregateShareStore store, TaskDefinition t, Report... reports) {
+  private static long rows(JdbcDatastore store, TaskDefinition t, Report... reports) {
     return Arrays.stream(reports).filter(r -> store.inTaskTransaction(t.taskId(),
-        tx -> tx.clientReport(r.reportMetadata().reportId())).isPresent()).count();
+        tx -> tx.clientReports().get(r.reportMetadata().reportId())).isPresent()).count();
   }
 
   @Test
   void anAllAcceptedUploadIs200WithAnEmptyBodyAndARepeatStoresNothingNew() throws Exception {
     TaskDefinition t = LeaderFixture.task(70);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("a.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
       DapRouter h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
@@ -111,7 +111,7 @@ class ReportsRouteTest {
   @Test
   void refusedReportsAreListedAsUploadErrorsInRequestOrder() throws Exception {
     TaskDefinition t = LeaderFixture.task(71);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("e.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("e.db"))) {
       DapRouter h = handler(List.of(t), store);
       int key = key(store);
       long now = LeaderFixture.now();
@@ -134,7 +134,8 @@ class ReportsRouteTest {
           new ReportUploadStatus(LeaderFixture.id(5), ReportError.INVALID_MESSAGE)),
           UploadErrors.decode(r.body()).status());
       assertEquals(4 * ReportUploadStatus.LENGTH, r.body().length);
-      assertArrayEquals(first.encode(), store.inTaskTransaction(t.taskId(), tx -> tx.clientReport(
+      assertArrayEquals(first.encode(), store.inTaskTransaction(t.taskId(),
+          tx -> tx.clientReports().get(
           LeaderFixture.id(1))).orElseThrow().toByteArray(), "a replay never replaces the row");
       assertEquals(2, rows(store, t, reports), "report 3 was stored, id 1 was before");
     }
@@ -143,7 +144,7 @@ class ReportsRouteTest {
   @Test
   void onlyPostIsAllowedAndTheMediaTypeIsParsed() throws Exception {
     TaskDefinition t = LeaderFixture.task(72);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("m.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
       DapRouter h = handler(List.of(t), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -169,7 +170,7 @@ class ReportsRouteTest {
   @Test
   void aMalformedBodyIsInvalidMessageAndATooLargeOneIs413() throws Exception {
     TaskDefinition t = LeaderFixture.task(73);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
       DapRouter h = handler(List.of(t), store);
       byte[] good = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -201,7 +202,7 @@ class ReportsRouteTest {
   void unknownTasksAndOtherShapesAreNotFound() throws Exception {
     TaskDefinition t = LeaderFixture.task(74);
     TaskDefinition helper = Fixture.laplace(75).task;
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("n.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("n.db"))) {
       DapRouter h = handler(List.of(t, helper), store);
       byte[] body = upload(LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(),
           key(store)));
@@ -225,7 +226,7 @@ class ReportsRouteTest {
   void aLeaderOnlyServerAdvertisesTheStoresKeysAtHpkeConfig() throws Exception {
     TaskDefinition t = LeaderFixture.task(new byte[32], "https://leader.example/dap-leader",
         null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("k.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("k.db"))) {
       DapRouter h = handler(List.of(t), store);
       assertTrue(h.aggregationJobs().isEmpty());
       HttpReply root = h.handle("GET", "/hpke_config", null, null, null);
@@ -259,7 +260,7 @@ class ReportsRouteTest {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
         17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32},
         "https://leader.example/up/", null);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t), store).build());
       int port = server.port();
       try {

@@ -19,7 +19,7 @@ import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.vdaf.dp.DpStrategy;
 
@@ -47,7 +47,7 @@ class RetentionCollectorTest {
     TaskDefinition task = f.task;
     long precision = task.configuration().timePrecision();
     Clock clock = Clock.fixed(Instant.ofEpochSecond(1000 * precision), ZoneOffset.UTC);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("c.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("c.db"))) {
       AggregationJobService service = new AggregationJobService(store,
           new HelperHpkeKeys(store, new SecureRandom(), clock), clock,
           AggregationJobService.DEFAULT_CLOCK_SKEW);
@@ -56,7 +56,7 @@ class RetentionCollectorTest {
         for (int i = 0; i < 4; i++) {
           byte[] id = new byte[16];
           id[0] = (byte) i;
-          tx.insertAggregatedReport(new ReportId(id), job, 8 + i); // 8, 9, 10, 11
+          tx.clientReports().insertAggregated(new ReportId(id), job, 8 + i); // 8, 9, 10, 11
         }
         return null;
       });
@@ -75,7 +75,7 @@ class RetentionCollectorTest {
           .noneMatch(t -> t.getName().equals("priodp-retention") && t.isAlive()),
           "close stops the thread");
       assertEquals(java.util.Optional.of(10L),
-          store.inTaskTransaction(task.taskId(), tx -> tx.retentionCutoff()));
+          store.inTaskTransaction(task.taskId(), tx -> tx.retention().cutoff()));
     }
   }
 }

@@ -35,7 +35,7 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
@@ -201,7 +201,7 @@ class SpecClientUploadInteropTest {
     Advertised helper = new Advertised(3, 0x20, 1, 1, helperKey.publicKey());
 
     HttpClient http = HttpClient.newHttpClient();
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("l.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("l.db"))) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(task), store).build());
       int port = server.port();
       try {
@@ -222,7 +222,7 @@ class SpecClientUploadInteropTest {
         assertEquals(0, rest.body().length, "a repeated report is accepted again");
 
         // what the Leader stored decodes, opens and verifies
-        HelperHpkeKey key = store.hpkeKeys().stream()
+        HelperHpkeKey key = store.hpkeKeys().all().stream()
             .filter(k -> k.config().id().value() == leader.id()).findFirst().orElseThrow();
         HpkeKeyPair leaderPair = new HpkeKeyPair(key.config().kemId(),
             key.privateKey().toByteArray(), key.config().publicKey().toByteArray());
@@ -238,7 +238,7 @@ class SpecClientUploadInteropTest {
         List<FieldVector> helperOut = new ArrayList<>();
         for (Built b : reports) {
           byte[] stored = store.inTaskTransaction(task.taskId(),
-              tx -> tx.clientReport(new ReportId(b.id()))).orElseThrow().toByteArray();
+              tx -> tx.clientReports().get(new ReportId(b.id()))).orElseThrow().toByteArray();
           assertArrayEquals(b.encoded(), stored, "the row is the uploaded Report");
           Report r = Report.decode(stored);
           assertEquals(now, r.reportMetadata().time().value());

@@ -19,7 +19,7 @@ import org.bouncycastle.crypto.hpke.HPKE;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.datastore.BatchIdentifier;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.SpecTls;
@@ -125,7 +125,7 @@ class SpecCollectorInteropTest {
       throws Exception {
     Fixture plain = Fixture.laplace(40);
     Fixture bound = Fixture.laplaceBound(41);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("i.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("i.db"))) {
       plain.writeBuckets(store, 3);
       bound.writeBuckets(store, 3);
       Aggregator server = Aggregator.start(
@@ -139,9 +139,10 @@ class SpecCollectorInteropTest {
         assertEquals(7, ct.configId());
         byte[] specConfig = taskConfiguration(100, 10, new byte[0]);
         byte[] opened = open(plain, ct, aad(plain.taskId.bytes(), specConfig, cjr));
-        assertArrayEquals(store.noisedShare(plain.taskId, BatchIdentifier.of(new SpecTls()
-            .u8(TIME_INTERVAL).opaque16(interval(10, 3)).bytes())).orElseThrow().noisedShare()
-            .toByteArray(), opened);
+        assertArrayEquals(store.inTaskTransaction(plain.taskId,
+            tx -> tx.releases().noisedShare(BatchIdentifier.of(new SpecTls()
+                .u8(TIME_INTERVAL).opaque16(interval(10, 3)).bytes()))).orElseThrow()
+            .noisedShare().toByteArray(), opened);
         assertEquals(8 * 16, opened.length, "eight Field128 elements");
 
         byte[] boundShare = post(port, bound, aggregateShareReq(10, 3, 60, Fixture.checksum(0, 3)));

@@ -31,7 +31,7 @@ import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
-import org.priodp.aggregator.datastore.jdbc.JdbcAggregateShareStore;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.LeaderFixture;
 
 /**
@@ -129,7 +129,7 @@ class UploadFuzzTest {
     System.out.println("UploadFuzzTest.inProcess seed=" + seed);
     Random rnd = new Random(seed);
     TaskDefinition t = LeaderFixture.task(80);
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("f.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("f.db"))) {
       DapRouter h = DapRouter.builder(List.of(t), store)
           .aggregateShares(DapRouterTest.shares(store, 8))
           .reports(ReportsRouteTest.reports(store)).build();
@@ -177,7 +177,7 @@ class UploadFuzzTest {
     Random rnd = new Random(seed);
     TaskDefinition t = LeaderFixture.task(81);
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    try (JdbcAggregateShareStore store = JdbcAggregateShareStore.openSqlite(dir.resolve("h.db"))) {
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(t), store).build());
       int port = server.port();
       try {

@@ -11,10 +11,15 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MigrationsTest {
+  private static final List<Migrations.Migration> ALL = Migrations.all(SqlDialect.SQLITE);
+
   @TempDir
   Path dir;
 
@@ -28,24 +33,34 @@ class MigrationsTest {
   @Test
   void migratingTwiceIsANoOp() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("m.db"))) {
-      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
-      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
-      assertEquals(Migrations.ALL.size(), count(c, "SELECT COUNT(*) FROM schema_version"));
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, ALL));
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, ALL));
+      assertEquals(ALL.size(), count(c, "SELECT COUNT(*) FROM schema_version"));
       assertEquals(3, count(c, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
           + " AND name IN ('batch_aggregations', 'noised_aggregate_shares', 'aggregate_share_resources')"));
     }
   }
 
   @Test
+  void migrationFilesSplitIntoTrimmedStatementsJoinedBySpaces() {
+    assertEquals(List.of("CREATE TABLE t ( a BLOB, b INTEGER)", "CREATE INDEX i ON t (a)"),
+        Migrations.statements("-- a comment; not a statement\n\nCREATE TABLE t (\n  a BLOB,\n"
+            + "  b INTEGER);\n  CREATE INDEX i\n    ON t (a);\n"));
+    assertThrows(IllegalStateException.class, () -> Migrations.statements("CREATE TABLE t (a)"));
+    assertEquals(Migrations.latest(), ALL.size());
+    assertEquals(ALL.size(), Migrations.all(SqlDialect.POSTGRESQL).size());
+  }
+
+  @Test
   void aDatabaseMigratedByANewerVersionIsRefused() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("newer.db"))) {
       int v = Migrations.latest();
-      List<Migrations.Migration> newer = new ArrayList<>(Migrations.ALL);
+      List<Migrations.Migration> newer = new ArrayList<>(ALL);
       newer.add(new Migrations.Migration(v + 1, List.of("CREATE TABLE future (x ${bytes})")));
       assertEquals(v + 1, Migrations.migrate(c, SqlDialect.SQLITE, newer));
       java.sql.SQLException e = assertThrows(
           java.sql.SQLException.class, () -> Migrations.migrate(c, SqlDialect.SQLITE,
-              Migrations.ALL));
+              ALL));
       assertTrue(e.getMessage().startsWith("the database is at schema version " + (v + 1)
           + ", newer than this prio-dp knows (" + v + ")"), e.getMessage());
     }
@@ -54,9 +69,9 @@ class MigrationsTest {
   @Test
   void appliesOnlyNewMigrationsAndRollsBackAFailingOne() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("n.db"))) {
-      Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL);
+      Migrations.migrate(c, SqlDialect.SQLITE, ALL);
       int v = Migrations.latest();
-      List<Migrations.Migration> next = new ArrayList<>(Migrations.ALL);
+      List<Migrations.Migration> next = new ArrayList<>(ALL);
       next.add(new Migrations.Migration(v + 1, List.of("CREATE TABLE extra (x ${bytes})")));
       assertEquals(v + 1, Migrations.migrate(c, SqlDialect.SQLITE, next));
       assertEquals(v + 1, Migrations.current(c));
@@ -89,7 +104,7 @@ class MigrationsTest {
     byte[] taskB = new byte[32];
     taskB[0] = 1;
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("v2.db"))) {
-      Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL.subList(0, 2));
+      Migrations.migrate(c, SqlDialect.SQLITE, ALL.subList(0, 2));
       // task A (precision 3600 s): buckets at hours 5 and 6, a released batch of both hours
       for (long hour : new long[] {5, 6}) {
         insert(c, "INSERT INTO batch_aggregations VALUES (?, ?, ?, ?, ?, ?)", taskA,
@@ -101,7 +116,7 @@ class MigrationsTest {
       // task B: a released batch with reports but no bucket left to tell its precision
       insert(c, "INSERT INTO noised_aggregate_shares VALUES (?, ?, ?, ?, ?, ?, ?, ?)", taskB,
           timeSelector(600, 600), new byte[0], 3L, new byte[32], new byte[32], new byte[8], 1L);
-      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, Migrations.ALL));
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, ALL));
       assertEquals(1, count(c, "SELECT COUNT(*) FROM batch_aggregations WHERE batch_identifier = x'"
           + java.util.HexFormat.of().formatHex(timeSelector(5, 1)) + "'"));
       assertEquals(1, count(c, "SELECT COUNT(*) FROM batch_aggregations WHERE batch_identifier = x'"
@@ -119,11 +134,67 @@ class MigrationsTest {
     }
   }
 
-  @Test
-  void dialectsDifferOnlyInTheBinaryType() {
-    assertEquals("a BYTEA", SqlDialect.POSTGRESQL.render("a ${bytes}"));
-    assertEquals("a BLOB", SqlDialect.SQLITE.render("a ${bytes}"));
-    assertEquals(SqlDialect.POSTGRESQL, SqlDialect.ofUrl("jdbc:postgresql://h/db"));
-    assertThrows(IllegalArgumentException.class, () -> SqlDialect.ofUrl("jdbc:h2:mem:"));
+  /**
+   * A new database gets exactly the schema (DDL text, columns, constraints, indexes) that the
+   * migrations wrote before they moved to SQL resource files, so old and new databases are alike;
+   * migrating it again changes nothing, not even schema_version. With {@code
+   * -Dpriodp.schemaOut=DIR} the dumps are also written to DIR.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void aNewDatabaseHasTheSchemaOfTheOldMigrationsAndMigratingAgainIsANoOp(String backend)
+      throws Exception {
+    SqlDialect dialect = backend.equals("sqlite") ? SqlDialect.SQLITE : SqlDialect.POSTGRESQL;
+    String schema = "priodp_schema_" + Long.toUnsignedString(System.nanoTime(), 36);
+    try (Connection c = freshDatabase(dialect, schema)) {
+      try {
+        assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.all(dialect)));
+        String dump = SchemaDump.of(c, dialect);
+        String versions = versions(c);
+        String out = System.getProperty("priodp.schemaOut");
+        if (out != null) {
+          java.nio.file.Files.writeString(Path.of(out, "schema-v7-" + backend + ".txt"), dump);
+        }
+        assertEquals(SchemaDump.expected(dialect), dump);
+        assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.all(dialect)));
+        assertEquals(dump, SchemaDump.of(c, dialect), "migrating a latest database again");
+        assertEquals(versions, versions(c), "schema_version is left as it was");
+      } finally {
+        if (dialect == SqlDialect.POSTGRESQL) {
+          try (Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA " + schema + " CASCADE");
+          }
+        }
+      }
+    }
+  }
+
+  /** A new SQLite file, or a new schema on the PostgreSQL of PRIODP_PG_URL (else skipped). */
+  private Connection freshDatabase(SqlDialect dialect, String schema) throws Exception {
+    if (dialect == SqlDialect.SQLITE) {
+      return DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(schema + ".db"));
+    }
+    String url = System.getenv("PRIODP_PG_URL");
+    if (url == null || url.isBlank()) {
+      System.out.println("SKIPPED PostgreSQL schema test: PRIODP_PG_URL is not set");
+    }
+    Assumptions.assumeTrue(url != null && !url.isBlank(), "set PRIODP_PG_URL");
+    try (Connection admin = DriverManager.getConnection(url);
+        Statement s = admin.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+    }
+    return DriverManager.getConnection(url + (url.contains("?") ? "&" : "?")
+        + "currentSchema=" + schema);
+  }
+
+  private static String versions(Connection c) throws Exception {
+    StringBuilder b = new StringBuilder();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT version, applied_at_ms FROM schema_version ORDER BY version")) {
+      while (rs.next()) {
+        b.append(rs.getInt(1)).append(' ').append(rs.getLong(2)).append('\n');
+      }
+    }
+    return b.toString();
   }
 }

@@ -1,0 +1,79 @@
+package org.priodp.aggregator.datastore.jdbc;
+
+import java.sql.Connection;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.AggregateShareRepository;
+import org.priodp.aggregator.datastore.AggregationJobRepository;
+import org.priodp.aggregator.datastore.BatchBucketRepository;
+import org.priodp.aggregator.datastore.ClientReportRepository;
+import org.priodp.aggregator.datastore.CollectionJobRepository;
+import org.priodp.aggregator.datastore.ReleaseRepository;
+import org.priodp.aggregator.datastore.RetentionRepository;
+import org.priodp.aggregator.datastore.TaskTransaction;
+
+/**
+ * A {@link TaskTransaction} on the connection of one JDBC transaction that holds the task's lock
+ * ({@link JdbcDatastore#inTaskTransaction}; DESIGN.md non-negotiable 3): its repositories share
+ * that connection.
+ */
+final class JdbcTaskTransaction implements TaskTransaction {
+  private final TaskId taskId;
+  private final JdbcClientReports clientReports;
+  private final JdbcAggregationJobs aggregationJobs;
+  private final JdbcBatchBuckets batchBuckets;
+  private final JdbcReleases releases;
+  private final JdbcAggregateShares aggregateShares;
+  private final JdbcCollectionJobs collectionJobs;
+  private final JdbcRetention retention;
+
+  JdbcTaskTransaction(Connection c, TaskId taskId) {
+    this.taskId = taskId;
+    this.clientReports = new JdbcClientReports(c, taskId);
+    this.aggregationJobs = new JdbcAggregationJobs(c, taskId);
+    this.batchBuckets = new JdbcBatchBuckets(c, taskId);
+    this.releases = new JdbcReleases(c, taskId);
+    this.aggregateShares = new JdbcAggregateShares(c, taskId);
+    this.collectionJobs = new JdbcCollectionJobs(c, taskId);
+    this.retention = new JdbcRetention(c, taskId);
+  }
+
+  @Override
+  public TaskId taskId() {
+    return taskId;
+  }
+
+  @Override
+  public ClientReportRepository clientReports() {
+    return clientReports;
+  }
+
+  @Override
+  public AggregationJobRepository aggregationJobs() {
+    return aggregationJobs;
+  }
+
+  @Override
+  public BatchBucketRepository batchBuckets() {
+    return batchBuckets;
+  }
+
+  @Override
+  public ReleaseRepository releases() {
+    return releases;
+  }
+
+  @Override
+  public AggregateShareRepository aggregateShares() {
+    return aggregateShares;
+  }
+
+  @Override
+  public CollectionJobRepository collectionJobs() {
+    return collectionJobs;
+  }
+
+  @Override
+  public RetentionRepository retention() {
+    return retention;
+  }
+}

@@ -1,0 +1,99 @@
+package org.priodp.aggregator.datastore.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.priodp.aggregator.datastore.jdbc.Stores.bs;
+import static org.priodp.aggregator.datastore.jdbc.Stores.bytes;
+import static org.priodp.aggregator.datastore.jdbc.Stores.id;
+import static org.priodp.aggregator.datastore.jdbc.Stores.randomTask;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.aggregator.dap.ByteString;
+import org.priodp.aggregator.dap.Interval;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.BatchAggregation;
+import org.priodp.aggregator.datastore.BatchIdentifier;
+
+class JdbcBatchBucketsTest {
+  @TempDir
+  Path dir;
+
+  private static void put(JdbcDatastore store, BatchAggregation a) {
+    store.inTaskTransaction(a.taskId(), tx -> {
+      tx.batchBuckets().put(a);
+      return null;
+    });
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void roundTripsBatchAggregationsWithUpsertAndOrderedRanges(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      for (int start = 10; start < 15; start++) {
+        put(store, new BatchAggregation(task, id(start, 1), ByteString.EMPTY,
+            bs(16, start), start, bs(32, start)));
+      }
+      // uint64 values beyond 2^63 must still sort after small ones (unsigned byte order)
+      put(store, new BatchAggregation(task, id(-5L, 1), ByteString.EMPTY,
+          bs(16, 1), -1L, bs(32, 1)));
+      BatchAggregation replaced = new BatchAggregation(task, id(12, 1),
+          ByteString.copyOf(new byte[] {1}), bs(16, 99), 99, bs(32, 99));
+      put(store, replaced);
+      assertEquals(replaced, store.inTaskTransaction(task, tx -> tx.batchBuckets()
+          .get(BatchIdentifier.of(Interval.of(12, 1).encode()))).orElseThrow());
+      List<BatchAggregation> range = store.inTaskTransaction(task, tx -> tx.batchBuckets()
+          .range(BatchIdentifier.of(Interval.of(11, 0).encode()),
+              BatchIdentifier.of(Interval.of(14, 0).encode())));
+      assertEquals(3, range.size());
+      assertEquals(id(11, 1), range.get(0).batch());
+      assertEquals(replaced, range.get(1));
+      List<BatchAggregation> all = store.inTaskTransaction(task, tx -> tx.batchBuckets()
+          .range(BatchIdentifier.of(new byte[1]), BatchIdentifier.of(bytes(17, 0xff))));
+      assertEquals(6, all.size());
+      assertEquals(-1L, all.get(5).reportCount());
+      assertTrue(store.inTaskTransaction(randomTask(), tx -> tx.batchBuckets()
+          .get(BatchIdentifier.of(Interval.of(12, 1).encode()))).isEmpty());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void deletesAHalfOpenRangeOfOneTask(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      TaskId other = randomTask();
+      for (int start = 1; start <= 4; start++) {
+        put(store, new BatchAggregation(task, id(start, 1), ByteString.EMPTY, bs(8, start), 1,
+            bs(32, start)));
+        put(store, new BatchAggregation(other, id(start, 1), ByteString.EMPTY, bs(8, start), 1,
+            bs(32, start)));
+      }
+      assertEquals(2, (int) store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().deleteRange(id(2, 0), id(4, 0))));
+      assertEquals(List.of(id(1, 1), id(4, 1)), store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().range(id(0, 0), id(9, 0))).stream()
+          .map(BatchAggregation::batch).toList());
+      assertEquals(4, store.inTaskTransaction(other,
+          tx -> tx.batchBuckets().range(id(0, 0), id(9, 0))).size(), "other tasks keep theirs");
+    }
+  }
+
+  @Test
+  void aBucketOfAnotherTaskIsRefused() {
+    try (JdbcDatastore store = Stores.open("sqlite", dir)) {
+      BatchAggregation a = new BatchAggregation(randomTask(), id(1, 1), ByteString.EMPTY,
+          bs(8, 1), 1, bs(32, 1));
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> store.inTaskTransaction(randomTask(), tx -> {
+            tx.batchBuckets().put(a);
+            return null;
+          }));
+    }
+  }
+}

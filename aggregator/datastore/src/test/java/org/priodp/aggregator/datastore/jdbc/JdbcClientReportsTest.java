@@ -1,0 +1,105 @@
+package org.priodp.aggregator.datastore.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.priodp.aggregator.datastore.jdbc.Stores.bs;
+import static org.priodp.aggregator.datastore.jdbc.Stores.holds;
+import static org.priodp.aggregator.datastore.jdbc.Stores.jobId;
+import static org.priodp.aggregator.datastore.jdbc.Stores.randomTask;
+import static org.priodp.aggregator.datastore.jdbc.Stores.reportId;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.aggregator.dap.ReportId;
+import org.priodp.aggregator.dap.TaskId;
+
+class JdbcClientReportsTest {
+  @TempDir
+  Path dir;
+
+  /**
+   * Sixteen threads on two datastores (two connections or pools, as two processes would have)
+   * upload one report ID at once: exactly one insert stores a row, and it is never replaced.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void concurrentUploadsOfOneIdInsertOnce(String backend) throws Exception {
+    try (JdbcDatastore store = Stores.open(backend, dir);
+        JdbcDatastore second = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      ReportId id = reportId();
+      List<Boolean> inserted = Stores.atOnce(16, 16, i -> () -> (i % 2 == 0 ? store : second)
+          .inTaskTransaction(task, tx -> tx.clientReports().insertIfAbsent(id, 7, bs(10, i))));
+      assertEquals(1, inserted.stream().filter(b -> b).count());
+      assertEquals(10, store.inTaskTransaction(task, tx -> tx.clientReports().get(id))
+          .orElseThrow().length());
+      assertTrue(second.inTaskTransaction(randomTask(), tx -> tx.clientReports().get(id))
+          .isEmpty(), "per task");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void outstandingReportsAreUnclaimedOrHeldByAnActiveJobInTheInterval(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      Instant t0 = Instant.ofEpochMilli(5_000_000);
+      store.inTaskTransaction(task, tx -> {
+        tx.clientReports().insertIfAbsent(reportId(), 10, bs(4, 1));
+        tx.clientReports().insertIfAbsent(reportId(), 12, bs(4, 2));
+        return null;
+      });
+      assertTrue(holds(store, task, tx -> tx.clientReports().outstanding(10, 11)));
+      assertFalse(holds(store, task, tx -> tx.clientReports().outstanding(11, 12)));
+      assertFalse(holds(store, task, tx -> tx.clientReports().outstanding(13, 20)));
+      store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(1), 2, 1,
+          Optional.empty(), t0)).orElseThrow();
+      assertTrue(holds(store, task, tx -> tx.clientReports().outstanding(11, 12)),
+          "the active job's reports span [10, 12]");
+      assertFalse(holds(store, task, tx -> tx.clientReports().outstanding(13, 20)));
+      store.inTaskTransaction(task, tx -> {
+        tx.aggregationJobs().finishLeader(jobId(1), t0);
+        return null;
+      });
+      assertFalse(holds(store, task, tx -> tx.clientReports().outstanding(10, 13)));
+      assertFalse(holds(store, randomTask(),
+          tx -> tx.clientReports().outstanding(0, -1L)), "per task");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void aggregatedReportsAreFoundAmongManyAndCounted(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      List<ReportId> ids = new ArrayList<>();
+      Map<ReportId, Long> committed = new HashMap<>();
+      for (int i = 0; i < 1200; i++) {
+        ReportId id = reportId();
+        ids.add(id);
+        if (i % 3 == 0) {
+          committed.put(id, (long) i);
+        }
+      }
+      store.inTaskTransaction(task, tx -> {
+        tx.clientReports().insertAggregated(jobId(1), committed);
+        tx.clientReports().insertAggregated(jobId(1), Map.of());
+        return null;
+      });
+      assertEquals(committed.keySet(), store.inTaskTransaction(task,
+          tx -> tx.clientReports().aggregatedAmong(ids)), "over several queries of 500");
+      assertEquals(400L, (long) store.inTaskTransaction(task, tx -> tx.clientReports().aggregatedCount()));
+      assertEquals(0L, (long) store.inTaskTransaction(randomTask(),
+          tx -> tx.clientReports().aggregatedCount()));
+    }
+  }
+}

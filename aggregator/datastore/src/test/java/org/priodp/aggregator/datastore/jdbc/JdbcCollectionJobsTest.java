@@ -1,0 +1,82 @@
+package org.priodp.aggregator.datastore.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.priodp.aggregator.datastore.jdbc.Stores.bs;
+import static org.priodp.aggregator.datastore.jdbc.Stores.bytes;
+import static org.priodp.aggregator.datastore.jdbc.Stores.holds;
+import static org.priodp.aggregator.datastore.jdbc.Stores.id;
+import static org.priodp.aggregator.datastore.jdbc.Stores.randomTask;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.priodp.aggregator.dap.CollectionJobId;
+import org.priodp.aggregator.dap.TaskId;
+import org.priodp.aggregator.datastore.CollectionJobRecord.State;
+import org.priodp.aggregator.datastore.CollectionJobRecord;
+import org.priodp.aggregator.datastore.DatastoreException;
+
+class JdbcCollectionJobsTest {
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void collectionJobsAreStoredPerTaskAndDeletedOnce(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      Instant t0 = Instant.ofEpochMilli(4_000_000);
+      CollectionJobRecord first = CollectionJobRecord.pending(task,
+          new CollectionJobId(bytes(16, 1)), bs(5, 1), id(1, 1), t0);
+      CollectionJobRecord second = CollectionJobRecord.pending(task,
+          new CollectionJobId(bytes(16, 2)), bs(5, 2), id(2, 1), t0.plusMillis(1));
+      store.inTaskTransaction(task, tx -> {
+        tx.collectionJobs().insert(second);
+        tx.collectionJobs().insert(first);
+        return null;
+      });
+      assertThrows(DatastoreException.class, () -> store.inTaskTransaction(task, tx -> {
+        tx.collectionJobs().insert(first);
+        return null;
+      }), "an id is inserted once");
+      assertEquals(first, store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().get(first.jobId())).orElseThrow());
+      assertTrue(store.inTaskTransaction(randomTask(),
+          tx -> tx.collectionJobs().get(first.jobId())).isEmpty(), "per task");
+      assertEquals(List.of(first, second), store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().inStates(EnumSet.of(State.PENDING))), "oldest first");
+      assertEquals(List.of(), store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().inStates(EnumSet.noneOf(State.class))));
+
+      Instant t1 = t0.plusSeconds(1);
+      assertTrue(holds(store, task,
+          tx -> tx.collectionJobs().setBatch(first.jobId(), id(9, 1), t1)));
+      assertTrue(holds(store, task,
+          tx -> tx.collectionJobs().delete(second.jobId(), t1)));
+      assertFalse(holds(store, task,
+          tx -> tx.collectionJobs().delete(second.jobId(), t1)), "already deleted");
+      assertFalse(holds(store, task,
+          tx -> tx.collectionJobs().delete(new CollectionJobId(bytes(16, 3)), t1)), "unknown");
+      CollectionJobRecord moved = store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().get(first.jobId())).orElseThrow();
+      assertEquals(id(9, 1), moved.batch());
+      assertEquals(t1, moved.updatedAt());
+      assertEquals(List.of(second.jobId()), store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().inStates(EnumSet.of(State.DELETED, State.READY))).stream()
+          .map(CollectionJobRecord::jobId).toList());
+      assertTrue(holds(store, task,
+          tx -> tx.collectionJobs().setState(second.jobId(), State.PENDING, t1)));
+      assertFalse(holds(store, task, tx -> tx.collectionJobs()
+          .setState(new CollectionJobId(bytes(16, 3)), State.PENDING, t1)));
+      assertEquals(2, store.inTaskTransaction(task,
+          tx -> tx.collectionJobs().inStates(EnumSet.allOf(State.class))).size());
+    }
+  }
+}
