@@ -1,4 +1,4 @@
-package org.priodp.conformance.dist;
+package org.priodp.aggregator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,11 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
  * The distribution of docs/DEPLOY.md works with only a JDK: {@code prio-dp-VERSION.tar.gz},
  * unpacked into an empty folder, runs {@code bin/prio-dp --version}, {@code --help} and
  * {@code serve} (a Helper on SQLite, up to {@code /healthz} and {@code /readyz}, then SIGTERM)
- * and a whole task (task new, a Leader and a Helper serve, upload, collect) from that folder, with a PATH of the JDK's bin folder and a few basic tools (no Maven, no
- * source tree), and its launcher refuses a missing or old Java in one clear line.
+ * and a whole task (task new, a Leader and a Helper serve, upload, collect) from that folder, with
+ * a PATH of the JDK's bin folder and a few basic tools (no Maven, no source tree), and its launcher
+ * refuses a missing or old Java in one clear line. The tarball holds the cli module's runtime
+ * class path: the service and library commands, none of the conformance module's (no JMH, no
+ * XChart).
  *
- * <p>Runs after {@code package} (the surefire execution {@code distribution-test} of the
- * conformance POM, phase {@code integration-test}), which passes the tarball in the system
+ * <p>Runs after {@code package} (the surefire execution {@code distribution-test} of the cli
+ * POM, phase {@code integration-test}), which passes the tarball in the system
  * property {@code priodp.distribution}. New end-to-end steps (a Leader, {@code upload},
  * {@code collect}) are new test methods on {@link #dist}: {@link Dist#run} for a command,
  * {@link Dist#serve} for a server.
@@ -65,12 +68,17 @@ class DistributionIT {
       jars = s.map(p -> p.getFileName().toString()).sorted().toList();
     }
     for (String prefix : List.of("prio-dp-field-", "prio-dp-noise-", "prio-dp-vdaf-adapter-",
-        "prio-dp-aggregator-", "prio-dp-conformance-", "logback-classic-", "sqlite-jdbc-",
-        "postgresql-", "picocli-")) {
+        "prio-dp-dap-messages-", "prio-dp-datastore-", "prio-dp-aggregator-core-",
+        "prio-dp-client-", "prio-dp-aggregator-server-", "prio-dp-cli-", "logback-classic-",
+        "sqlite-jdbc-", "postgresql-", "picocli-")) {
       assertTrue(jars.stream().anyMatch(j -> j.startsWith(prefix)), prefix + "* missing: " + jars);
     }
     assertFalse(jars.stream().anyMatch(j -> j.endsWith("-javadoc.jar") || j.endsWith("-sources.jar")
         || j.startsWith("junit-") || j.startsWith("opentest4j")), "unexpected jar in " + jars);
+    // what proves things (the conformance module, its benchmarks and plots) stays in the source tree
+    assertFalse(jars.stream().anyMatch(j -> j.startsWith("prio-dp-conformance-")
+        || j.startsWith("jmh-") || j.startsWith("xchart-") || j.startsWith("jopt-simple-")
+        || j.startsWith("commons-math3-")), "a conformance jar in " + jars);
     for (String f : List.of("config/prio-dp@.service", "config/helper.env", "config/leader.env",
         "docs/DEPLOY.md", "README.md")) {
       assertTrue(Files.isRegularFile(dist.home.resolve(f)), f + " missing");
@@ -86,8 +94,13 @@ class DistributionIT {
 
     Result help = dist.run("--help");
     assertEquals(0, help.exit(), help.toString());
-    for (String command : List.of("serve", "keys", "loadgen", "demo")) {
+    // the commands come from ServiceLoader (META-INF/services of the cli jar)
+    for (String command : List.of("serve", "keys", "demo", "task", "upload", "collect",
+        "sample")) {
       assertTrue(help.stdout().contains("\n  " + command + " "), command + " not in:\n" + help);
+    }
+    for (String command : List.of("loadgen", "vectors", "audit", "reproduce", "benchmarks")) {
+      assertFalse(help.stdout().contains("\n  " + command + " "), command + " in:\n" + help);
     }
   }
 
