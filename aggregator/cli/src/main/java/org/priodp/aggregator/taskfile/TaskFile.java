@@ -574,10 +574,10 @@ public final class TaskFile {
     return wrap(path + "." + envField, () -> AuthToken.of(value));
   }
 
-  // ---- issue 17, client and collector part: the public task parameters (client.json and
-  // collector.json) and the Collector's credentials, read with the same rules as a task.
-
-  /** Reads the public parameters of {@link TaskParameters#fromJson}. */
+  /**
+   * Reads the public parameters of a task object (what client.json and collector.json hold, read
+   * with the same rules as a task; see {@link ClientTaskFile#fromJson}).
+   */
   static TaskParameters parameters(JsonNode n, String path, Set<String> otherFields) {
     if (n == null || !n.isObject()) {
       throw new IllegalArgumentException(path + ": expected a JSON object");
