@@ -76,8 +76,8 @@ public final class KeysCommand implements PrioDpSubcommand {
   }
 
   static String line(HelperHpkeKey k) {
-    return k.config().id().value() + " " + k.state().dbName() + " kem=" + k.config().kemId().code()
-        + " kdf=" + k.config().kdfId().code() + " aead=" + k.config().aeadId().code()
+    return k.config().id().value() + " " + k.state().dbName() + " kem=" + k.config().kemId()
+        + " kdf=" + k.config().kdfId() + " aead=" + k.config().aeadId()
         + " public_key=" + Base64.getUrlEncoder().withoutPadding()
             .encodeToString(k.config().publicKey().toByteArray()) + " created=" + k.createdAt();
   }

@@ -52,15 +52,16 @@ public final class CollectorTaskFile {
   }
 
   private static HpkeKeyPair keyPair(HpkeConfig config, byte[] secret) {
-    if (config.kemId() != HpkeKemId.DHKEM_X25519_HKDF_SHA256) {
+    HpkeKemId kem = HpkeKemId.DHKEM_X25519_HKDF_SHA256;
+    if (config.kem().orElse(null) != kem) {
       throw new IllegalArgumentException("only DHKEM(X25519, HKDF-SHA256) keys are supported");
     }
-    if (secret.length != config.kemId().publicKeyLength()) {
+    if (secret.length != kem.publicKeyLength()) {
       throw new IllegalArgumentException(secret.length + " bytes, "
-          + config.kemId() + " private keys have " + config.kemId().publicKeyLength());
+          + kem + " private keys have " + kem.publicKeyLength());
     }
     byte[] pub = publicKeyOf(secret);
-    return new HpkeKeyPair(config.kemId(), secret, pub);
+    return new HpkeKeyPair(kem, secret, pub);
   }
 
   /** The X25519 public key of a private key (RFC 7748 scalar multiplication of the base point). */
@@ -80,9 +81,9 @@ public final class CollectorTaskFile {
         "Bearer ".length()));
     ObjectNode c = n.putObject("collector_hpke_config");
     c.put("id", task.hpkeConfig().id().value());
-    c.put("kem_id", task.hpkeConfig().kemId().code());
-    c.put("kdf_id", task.hpkeConfig().kdfId().code());
-    c.put("aead_id", task.hpkeConfig().aeadId().code());
+    c.put("kem_id", task.hpkeConfig().kemId());
+    c.put("kdf_id", task.hpkeConfig().kdfId());
+    c.put("aead_id", task.hpkeConfig().aeadId());
     c.put("public_key", task.hpkeConfig().publicKey().toBase64Url());
     n.put("collector_hpke_private_key",
         Base64.getUrlEncoder().withoutPadding().encodeToString(task.hpkeKey().secretKey()));

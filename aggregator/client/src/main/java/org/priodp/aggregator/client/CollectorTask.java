@@ -30,9 +30,10 @@ public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthTo
     Objects.requireNonNull(hpkeConfig, "collector_hpke_config");
     Objects.requireNonNull(hpkeKey, "collector_hpke_private_key");
     if (!hpkeConfig.isSupported()) {
-      throw new IllegalArgumentException("collector_hpke_config: unsupported suite");
+      throw new IllegalArgumentException("collector_hpke_config: unsupported ("
+          + hpkeConfig.unsupportedReason().orElseThrow() + ")");
     }
-    if (hpkeKey.kem() != hpkeConfig.kemId()
+    if (hpkeKey.kem() != hpkeConfig.kem().orElseThrow()
         || !Arrays.equals(hpkeKey.publicKey(), hpkeConfig.publicKey().toByteArray())) {
       throw new IllegalArgumentException("collector_hpke_private_key: not the private key of"
           + " collector_hpke_config's public key");

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.HpkeCiphertext;
@@ -121,8 +122,10 @@ public final class DapClient {
 
   /**
    * GETs {@code {aggregator}/hpke_config} and returns the first config, in the aggregator's order
-   * of preference, whose KEM, KDF and AEAD this project implements; the Client aborts (an
-   * IOException) on an error status, a body that is not an HpkeConfigList, or no supported config.
+   * of preference, that this project can seal to; configs it cannot use (an algorithm it does not
+   * know or implement, a key that does not fit the KEM) are skipped, as DAP-18 "HPKE Configuration
+   * Request" has it. The Client aborts (an IOException) on an error status, a body that is not an
+   * HpkeConfigList, or a list without a usable config, naming why each config is unusable.
    */
   private HpkeConfig fetchConfig(String who, String endpoint)
       throws IOException, InterruptedException {
@@ -132,50 +135,17 @@ public final class DapClient {
     if (!DapHttp.success(r.statusCode())) {
       throw DapProblemException.of(who + " refused GET " + uri, r);
     }
-    List<HpkeConfig> configs;
+    HpkeConfigList list;
     try {
-      configs = HpkeConfigList.decode(r.body()).configs();
-    } catch (IllegalArgumentException e) {
-      // a config with an algorithm id this project does not know is not an error: skip it
-      configs = knownConfigs(r.body()).orElseThrow(() -> new IOException(who + "'s " + uri
-          + " is not a valid HpkeConfigList: " + e.getMessage(), e));
+      list = HpkeConfigList.decode(r.body());
+    } catch (DapDecodeException e) {
+      throw new IOException(who + "'s " + uri + " is not a valid HpkeConfigList: "
+          + e.getMessage(), e);
     }
-    return configs.stream().filter(HpkeConfig::isSupported).findFirst()
-        .orElseThrow(() -> new IOException(who + " advertises no HPKE config with a supported"
-            + " KEM, KDF and AEAD (" + uri + ")"));
-  }
-
-  /**
-   * Returns the configs of an HpkeConfigList whose framing is well formed ({@code HpkeConfig
-   * HpkeConfigList<10..2^16-1>}, each entry {@code id, kem_id, kdf_id, aead_id,
-   * public_key<1..2^16-1>}) but which names algorithms the codec does not know: each entry is
-   * decoded on its own by {@link HpkeConfig#decode} and those it refuses are left out. Empty if
-   * the framing itself is broken.
-   */
-  static java.util.Optional<List<HpkeConfig>> knownConfigs(byte[] body) {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(body);
-    if (b.remaining() < 2 || (b.getShort() & 0xffff) != b.remaining() || b.remaining() < 10) {
-      return java.util.Optional.empty();
-    }
-    List<HpkeConfig> out = new ArrayList<>();
-    while (b.hasRemaining()) {
-      int start = b.position();
-      if (b.remaining() < 9) {
-        return java.util.Optional.empty();
-      }
-      b.position(start + 7);
-      int pk = b.getShort() & 0xffff;
-      if (pk < 1 || b.remaining() < pk) {
-        return java.util.Optional.empty();
-      }
-      b.position(b.position() + pk);
-      try {
-        out.add(HpkeConfig.decode(java.util.Arrays.copyOfRange(body, start, b.position())));
-      } catch (IllegalArgumentException unknown) {
-        // an algorithm this project does not know, or a key of the wrong length: not usable
-      }
-    }
-    return java.util.Optional.of(out);
+    return list.firstSupported().orElseThrow(() -> new IOException(who + " advertises no HPKE"
+        + " config with a supported KEM, KDF and AEAD (" + uri + "): " + list.configs().stream()
+            .map(c -> "config " + c.id().value() + ": " + c.unsupportedReason().orElseThrow())
+            .collect(Collectors.joining("; "))));
   }
 
   /**

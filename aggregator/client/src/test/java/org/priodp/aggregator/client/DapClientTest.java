@@ -386,8 +386,29 @@ class DapClientTest {
           openVerifyAndUnshard(decodeUpload(uploads.get(0)), leaderKey, helperKey,
               specTaskConfiguration(leader, helper)));
     }
-    assertTrue(DapClient.knownConfigs(configList(unknown)).orElseThrow().isEmpty());
-    assertTrue(DapClient.knownConfigs(new byte[] {0, 12, 1}).isEmpty(), "broken framing");
+  }
+
+  @Test
+  void withoutAUsableConfigTheClientAbortsNamingWhyEachConfigIsUnusable() throws Exception {
+    Key key = Key.fresh(1);
+    // the daphne list entry: KEM, KDF and AEAD 99; then an X25519 config with a 16-byte key
+    byte[] unknown = new SpecTls().u8(23).u16(99).u16(99).u16(99)
+        .opaque16("this is a public key".getBytes(StandardCharsets.US_ASCII)).bytes();
+    byte[] shortKey = new SpecTls().u8(5).u16(0x0020).u16(0x0001).u16(0x0001)
+        .opaque16(new byte[16]).bytes();
+    try (FakeHttp helper = new FakeHttp(serving(configList(unknown, shortKey), r -> null));
+        FakeHttp leader = new FakeHttp(serving(configList(key.config()), r -> null))) {
+      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+          seeded(20), CLOCK);
+      IOException e = assertThrows(IOException.class, () -> client.upload(histogram(1)));
+      assertEquals("the Helper advertises no HPKE config with a supported KEM, KDF and AEAD ("
+          + helper.url() + "/hpke_config): config 23: KEM 0x0063 is not registered in RFC 9180;"
+          + " KDF 0x0063 is not registered in RFC 9180; AEAD 0x0063 is not registered in RFC 9180;"
+          + " config 5: public_key has 16 bytes, DHKEM_X25519_HKDF_SHA256 public keys have 32",
+          e.getMessage());
+      assertTrue(leader.requests.stream().noneMatch(r -> r.method().equals("POST")),
+          "nothing was uploaded");
+    }
   }
 
   @Test

@@ -44,10 +44,13 @@ public final class HelperHpkeKeys {
     return store.hpkeKeys().all();
   }
 
-  /** Generates an active key if none is active; returns it or the first active key. */
+  /**
+   * Generates an active key if no active key is one this project can seal to; returns it or the
+   * first such active key.
+   */
   public HelperHpkeKey ensureActive() {
     for (HelperHpkeKey k : store.hpkeKeys().all()) {
-      if (k.state() == HelperHpkeKey.State.ACTIVE) {
+      if (k.state() == HelperHpkeKey.State.ACTIVE && k.config().isSupported()) {
         return k;
       }
     }
@@ -98,7 +101,8 @@ public final class HelperHpkeKeys {
 
   /**
    * Returns the HpkeConfigList of the active keys, newest first (DAP-18: decreasing order of
-   * preference); empty if none is active.
+   * preference); empty if none is active. A stored key this project cannot seal to
+   * ({@link HpkeConfig#isSupported()}) is never advertised.
    */
   public List<HpkeConfig> advertised() {
     List<HelperHpkeKey> active = new ArrayList<>();
@@ -108,7 +112,7 @@ public final class HelperHpkeKeys {
       }
     }
     active.sort((a, b) -> b.createdAt().compareTo(a.createdAt()));
-    return active.stream().map(HelperHpkeKey::config).toList();
+    return active.stream().map(HelperHpkeKey::config).filter(HpkeConfig::isSupported).toList();
   }
 
   /** Returns the encoded HpkeConfigList of the active keys, generating one if none is active. */
@@ -129,7 +133,7 @@ public final class HelperHpkeKeys {
 
   /** Returns the key pair of a stored key. */
   static HpkeKeyPair keyPair(HelperHpkeKey k) {
-    return new HpkeKeyPair(k.config().kemId(), k.privateKey().toByteArray(),
+    return new HpkeKeyPair(k.config().kem().orElseThrow(), k.privateKey().toByteArray(),
         k.config().publicKey().toByteArray());
   }
 }

@@ -84,9 +84,8 @@ public final class TaskDefinition {
           + " parameters");
     }
     if (!collectorHpkeConfig.isSupported()) {
-      throw new IllegalArgumentException("collector_hpke_config: unsupported suite "
-          + collectorHpkeConfig.kemId() + "/" + collectorHpkeConfig.kdfId() + "/"
-          + collectorHpkeConfig.aeadId());
+      throw new IllegalArgumentException("collector_hpke_config: unsupported ("
+          + collectorHpkeConfig.unsupportedReason().orElseThrow() + ")");
     }
     checkCanSeal(collectorHpkeConfig, role);
     for (TaskExtension e : configuration.extensions()) {
@@ -201,8 +200,7 @@ public final class TaskDefinition {
   private static void checkCanSeal(HpkeConfig config, Role role) {
     try {
       org.priodp.aggregator.hpke.Hpke hpke = new org.priodp.aggregator.hpke.Hpke(
-          new org.priodp.aggregator.hpke.HpkeSuite(config.kemId(), config.kdfId(),
-              config.aeadId()));
+          config.suite().orElseThrow());
       hpke.seal(config.publicKey().toByteArray(), AggregateShareEncryption.info(role), new byte[0],
           new byte[1]);
     } catch (HpkeException | RuntimeException e) {

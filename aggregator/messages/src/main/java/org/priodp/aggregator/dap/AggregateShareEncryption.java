@@ -36,7 +36,9 @@ public final class AggregateShareEncryption {
   }
 
   private static Hpke hpkeFor(HpkeConfig config) {
-    return new Hpke(new HpkeSuite(config.kemId(), config.kdfId(), config.aeadId()));
+    HpkeSuite suite = config.suite().orElseThrow(() -> new IllegalArgumentException(
+        "HPKE config " + config.id().value() + ": " + config.unsupportedReason().orElseThrow()));
+    return new Hpke(suite);
   }
 
   /** Seals an encoded aggregate share to the Collector; unsupported suites throw IllegalArgumentException. */

@@ -3,6 +3,7 @@ package org.priodp.aggregator.dap;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.priodp.aggregator.dap.internal.DapReader;
 import org.priodp.aggregator.dap.internal.DapWriter;
@@ -11,7 +12,14 @@ import org.priodp.aggregator.dap.internal.Decoding;
 /**
  * An Aggregator's HPKE configurations in decreasing order of preference, {@code HpkeConfig
  * HpkeConfigList<10..2^16-1>} (DAP-18 "HPKE Configuration Request"), media type
- * {@code application/ppm-dap;message=hpke-config-list}; at least one entry, distinct ids.
+ * {@code application/ppm-dap;message=hpke-config-list}; at least one entry, distinct ids
+ * ("Aggregators MUST allocate distinct id values").
+ *
+ * <p>This is the one codec of the list, for the Client and everyone else. Entries that name an
+ * algorithm this project does not know or implement, or whose public key does not fit the KEM,
+ * decode and re-encode byte for byte (their ids are kept raw, see {@link HpkeConfig}): DAP-18 has
+ * the Client skip the configs it cannot use and abort only if none is usable, which
+ * {@link #firstSupported()} expresses.
  */
 public record HpkeConfigList(List<HpkeConfig> configs) {
   /** Validates that the list is non-empty, its ids distinct and its encoding within 2^16-1 bytes. */
@@ -42,7 +50,19 @@ public record HpkeConfigList(List<HpkeConfig> configs) {
     return new DapWriter().vector(2, 10, 0xffff, inner.toByteArray()).toByteArray();
   }
 
-  /** Decodes one HpkeConfigList with nothing after it. */
+  /**
+   * Returns the first config, in the Aggregator's order of preference, that this project can seal
+   * to ({@link HpkeConfig#isSupported()}); empty if there is none, in which case a Client must
+   * abort (DAP-18 "HPKE Configuration Request").
+   */
+  public Optional<HpkeConfig> firstSupported() {
+    return configs.stream().filter(HpkeConfig::isSupported).findFirst();
+  }
+
+  /**
+   * Decodes one HpkeConfigList with nothing after it: a well-formed, non-empty list with distinct
+   * ids, whatever algorithms its entries name.
+   */
   public static HpkeConfigList decode(byte[] encoded) {
     return Decoding.decodeAll(encoded, "HpkeConfigList", r -> {
       DapReader list = r.subVector(2, 10, 0xffff, "hpke_config_list");

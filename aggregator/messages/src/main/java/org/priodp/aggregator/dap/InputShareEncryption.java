@@ -42,7 +42,9 @@ public final class InputShareEncryption {
   }
 
   private static Hpke hpkeFor(HpkeConfig config) {
-    return new Hpke(new HpkeSuite(config.kemId(), config.kdfId(), config.aeadId()));
+    HpkeSuite suite = config.suite().orElseThrow(() -> new IllegalArgumentException(
+        "HPKE config " + config.id().value() + ": " + config.unsupportedReason().orElseThrow()));
+    return new Hpke(suite);
   }
 
   /**

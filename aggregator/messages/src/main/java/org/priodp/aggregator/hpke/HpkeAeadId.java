@@ -1,5 +1,7 @@
 package org.priodp.aggregator.hpke;
 
+import java.util.Optional;
+
 /**
  * The AEAD identifiers registered by RFC 9180 section 7.3; only AES-128-GCM reports
  * {@link #supported()}.
@@ -30,11 +32,17 @@ public enum HpkeAeadId {
 
   /** Returns the AEAD with this code point or throws IllegalArgumentException. */
   public static HpkeAeadId fromCode(int code) {
+    return find(code).orElseThrow(() -> new IllegalArgumentException(
+        String.format("unknown HPKE AEAD id 0x%04x", code)));
+  }
+
+  /** Returns the AEAD registered under this code point, or empty for any other value. */
+  public static Optional<HpkeAeadId> find(int code) {
     for (HpkeAeadId a : values()) {
       if (a.code == code) {
-        return a;
+        return Optional.of(a);
       }
     }
-    throw new IllegalArgumentException(String.format("unknown HPKE AEAD id 0x%04x", code));
+    return Optional.empty();
   }
 }

@@ -1,5 +1,7 @@
 package org.priodp.aggregator.hpke;
 
+import java.util.Optional;
+
 /**
  * The KDF identifiers registered by RFC 9180 section 7.2; only HKDF-SHA256 reports
  * {@link #supported()}.
@@ -29,11 +31,17 @@ public enum HpkeKdfId {
 
   /** Returns the KDF with this code point or throws IllegalArgumentException. */
   public static HpkeKdfId fromCode(int code) {
+    return find(code).orElseThrow(() -> new IllegalArgumentException(
+        String.format("unknown HPKE KDF id 0x%04x", code)));
+  }
+
+  /** Returns the KDF registered under this code point, or empty for any other value. */
+  public static Optional<HpkeKdfId> find(int code) {
     for (HpkeKdfId k : values()) {
       if (k.code == code) {
-        return k;
+        return Optional.of(k);
       }
     }
-    throw new IllegalArgumentException(String.format("unknown HPKE KDF id 0x%04x", code));
+    return Optional.empty();
   }
 }

@@ -1,5 +1,7 @@
 package org.priodp.aggregator.hpke;
 
+import java.util.Optional;
+
 /**
  * The KEM identifiers registered by RFC 9180 section 7.1, with their public-key and
  * encapsulation lengths; only the DHKEMs this project implements report {@link #supported()}.
@@ -38,11 +40,17 @@ public enum HpkeKemId {
 
   /** Returns the KEM with this code point or throws IllegalArgumentException. */
   public static HpkeKemId fromCode(int code) {
+    return find(code).orElseThrow(() -> new IllegalArgumentException(
+        String.format("unknown HPKE KEM id 0x%04x", code)));
+  }
+
+  /** Returns the KEM registered under this code point, or empty for any other value. */
+  public static Optional<HpkeKemId> find(int code) {
     for (HpkeKemId k : values()) {
       if (k.code == code) {
-        return k;
+        return Optional.of(k);
       }
     }
-    throw new IllegalArgumentException(String.format("unknown HPKE KEM id 0x%04x", code));
+    return Optional.empty();
   }
 }

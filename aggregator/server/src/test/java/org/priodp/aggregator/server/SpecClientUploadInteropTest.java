@@ -224,7 +224,7 @@ class SpecClientUploadInteropTest {
         // what the Leader stored decodes, opens and verifies
         HelperHpkeKey key = store.hpkeKeys().all().stream()
             .filter(k -> k.config().id().value() == leader.id()).findFirst().orElseThrow();
-        HpkeKeyPair leaderPair = new HpkeKeyPair(key.config().kemId(),
+        HpkeKeyPair leaderPair = new HpkeKeyPair(key.config().kem().orElseThrow(),
             key.privateKey().toByteArray(), key.config().publicKey().toByteArray());
         HpkeConfig helperConfig = new HpkeConfig(new HpkeConfigId(3),
             HpkeSuite.DAP_MANDATORY.kem(), HpkeSuite.DAP_MANDATORY.kdf(),
