@@ -88,23 +88,7 @@ public final class TaskDefinition {
           + collectorHpkeConfig.unsupportedReason().orElseThrow() + ")");
     }
     checkCanSeal(collectorHpkeConfig, role);
-    for (TaskExtension e : configuration.extensions()) {
-      if (e.extensionType() == TaskExtension.TASK_INTERVAL) {
-        if (e.asTaskInterval().isEmpty()) {
-          throw new IllegalArgumentException("extensions: task_interval is not a well-formed"
-              + " Interval");
-        }
-      } else if (e.extensionType() == DpBinding.EXTENSION_TYPE) {
-        if (!e.equals(DpBinding.extension(variant, dpStrategy, sensitivityRule))) {
-          throw new IllegalArgumentException("extensions: the dp_binding extension does not carry"
-              + " the digest of this task's VDAF and DP settings");
-        }
-      } else {
-        throw new IllegalArgumentException("extensions: unsupported task extension type "
-            + e.extensionType() + " (this aggregator implements task_interval (1) and"
-            + " dp_binding (" + DpBinding.EXTENSION_TYPE + "))");
-      }
-    }
+    TaskParameters.checkExtensions(configuration, variant, dpStrategy, sensitivityRule);
     Prio3DpMechanism exact = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
     if (hardenedSampler) {
       try {
@@ -216,7 +200,7 @@ public final class TaskDefinition {
   public static TaskConfiguration configurationFor(Prio3Variant variant, byte[] taskInfo,
       String leaderEndpoint, String helperEndpoint, long timePrecision, long minBatchSize,
       org.priodp.aggregator.dap.BatchMode batchMode,
-      java.util.List<org.priodp.aggregator.dap.TaskExtension> extensions) {
+      java.util.List<TaskExtension> extensions) {
     return new TaskConfiguration(taskInfo, leaderEndpoint, helperEndpoint, timePrecision,
         minBatchSize, batchMode, new byte[0], variant.algorithm().id(),
         variant.vdafConfiguration(), extensions);

@@ -39,6 +39,16 @@ public record TaskParameters(TaskId taskId, TaskConfiguration configuration, Pri
       throw new IllegalArgumentException("vdaf: the task configuration does not name "
           + variant.describe());
     }
+    checkExtensions(configuration, variant, dpStrategy, sensitivityRule);
+  }
+
+  /**
+   * Checks a task's extensions (DAP-18 "Task Configuration", "Task Extensions"): each is one
+   * prio-dp implements, a task_interval is a well-formed Interval, and a dp_binding extension
+   * carries the digest of these DP settings. Throws IllegalArgumentException naming the field.
+   */
+  public static void checkExtensions(TaskConfiguration configuration, Prio3Variant variant,
+      DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
     for (TaskExtension e : configuration.extensions()) {
       if (e.extensionType() == TaskExtension.TASK_INTERVAL) {
         if (e.asTaskInterval().isEmpty()) {
@@ -52,9 +62,9 @@ public record TaskParameters(TaskId taskId, TaskConfiguration configuration, Pri
         }
       } else {
         throw new IllegalArgumentException("extensions: unsupported task extension type "
-            + e.extensionType());
+            + e.extensionType() + " (prio-dp implements task_interval (1) and dp_binding ("
+            + DpBinding.EXTENSION_TYPE + "))");
       }
     }
   }
-
 }

@@ -37,8 +37,8 @@ final class JdbcHpkeKeys implements HpkeKeyRepository {
     return template.autoCommit("insertHpkeKey", c -> Sql.update(c, "INSERT INTO hpke_keys"
         + " (config_id, kem_id, kdf_id, aead_id, public_key, private_key, state, created_at_ms)"
         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        k.config().id().value(), k.config().kemId().code(), k.config().kdfId().code(),
-        k.config().aeadId().code(), k.config().publicKey().toByteArray(),
+        k.config().id().value(), k.config().kemId(), k.config().kdfId(),
+        k.config().aeadId(), k.config().publicKey().toByteArray(),
         k.privateKey().toByteArray(), k.state().dbName(), k.createdAt().toEpochMilli()) > 0);
   }
 
