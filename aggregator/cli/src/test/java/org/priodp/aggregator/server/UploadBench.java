@@ -55,7 +55,7 @@ import org.priodp.vdaf.Prio3Variant;
  * the loop then uploads them over HTTP: one report per request from one client, then from
  * {@code -Dpriodp.bench.clients} (default 8) concurrent clients, then {@code
  * -Dpriodp.bench.batch} (default 100) reports per request from one client. Run with {@code mvn -o
- * -q -pl aggregator -am test -Dtest=UploadBench -Dpriodp.bench.reports=20000
+ * -q -pl aggregator/cli -am test -Dtest=UploadBench -Dpriodp.bench.reports=20000
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class UploadBench {

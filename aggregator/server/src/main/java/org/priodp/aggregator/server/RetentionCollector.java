@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collects expired rows of the Helper's tasks periodically (DAP-18 "Reducing Storage
+ * Collects expired rows of every task, of either role, periodically (DAP-18 "Reducing Storage
  * Requirements"): every {@code period}, per task in one task transaction, {@link
  * AggregationJobService#collectExpired} with the configured retention. Counts go to the log and
  * to the counter {@code priodp.retention.deleted} (tag {@code kind}: reports, jobs, buckets).
