@@ -51,5 +51,6 @@ module org.priodp.aggregator.cli {
       org.priodp.aggregator.cli.TaskCommand,
       org.priodp.aggregator.cli.UnshardCommand,
       org.priodp.aggregator.cli.UploadCommand,
+      org.priodp.aggregator.cli.VerifyKeysCommand,
       org.priodp.aggregator.demo.DemoCommand;
 }

@@ -25,7 +25,6 @@ import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
-import org.priodp.aggregator.dap.InputShareEncryption;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskId;
@@ -167,8 +166,8 @@ public final class AggregationLoad {
         vdaf.variant, new DpStrategy.NoDifferentialPrivacy(), SensitivityRule.PRIODP,
         collectorConfig, AuthToken.of(TOKEN)).withVdafVerifyKeys(Map.of(0, verifyKey));
     byte[] configBytes = config.encode();
-    byte[] ctx = new Tls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
-    byte[] info = InputShareEncryption.info(Role.HELPER);
+    byte[] ctx = definition.dapVersion().vdafContext(definition.taskId());
+    byte[] info = definition.dapVersion().inputShareInfo(Role.HELPER);
 
     try (Datastore store = JdbcDatastore.open(jdbcUrl, properties)) {
       Aggregator server = Aggregator.start(AggregatorConfig.builder(List.of(definition), store)

@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Collects a batch from the Leader and prints it with its intervals.",
-      "Starts a DAP-18 collection job with the Collector's token, polls it as the Leader's"
-          + " Retry-After says, opens the Leader's and the Helper's aggregate shares with the"
+      "Starts a collection job in the DAP draft collector.json names (dap_version) with the"
+          + " Collector's token, polls it as the Leader's Retry-After says, opens the Leader's and the Helper's aggregate shares with the"
           + " Collector's private key, unshards them and prints each value with the interval of"
           + " its noise. A refused or failed job prints its DAP error type."},
     footer = {"%nExample:",

@@ -5,10 +5,8 @@ import java.io.PrintWriter;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.core.HelperHpkeKeys;
-import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import picocli.CommandLine.Command;
@@ -36,22 +34,8 @@ import picocli.CommandLine.Spec;
     footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add",
       "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17"})
 public final class KeysCommand implements PrioDpSubcommand {
-  @Option(names = "--db", paramLabel = "URL",
-      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
-      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
-      description = "JDBC URL of the store, as for serve (default: the SQLite file"
-          + " priodp-helper.db). [PRIODP_DB]")
-  String db;
-
-  @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
-      description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
-  String dbUser;
-
-  @Option(names = "--db-password-file", paramLabel = "FILE",
-      defaultValue = "${env:PRIODP_DB_PASSWORD_FILE}",
-      description = "File whose first line is the PostgreSQL password, as for serve; it wins"
-          + " over the PRIODP_DB_PASSWORD variable. [PRIODP_DB_PASSWORD_FILE]")
-  String dbPasswordFile;
+  @picocli.CommandLine.Mixin
+  StoreOptions store = new StoreOptions();
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -63,12 +47,7 @@ public final class KeysCommand implements PrioDpSubcommand {
   }
 
   JdbcDatastore open() throws IOException {
-    Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
-    try {
-      return JdbcDatastore.open(db, p);
-    } catch (DatastoreException | IllegalArgumentException e) {
-      throw new CliIo.Failure("keys: cannot open store " + ServeCommand.redact(db), e);
-    }
+    return store.open("keys");
   }
 
   static HelperHpkeKeys keys(JdbcDatastore store) {
@@ -119,7 +98,7 @@ public final class KeysCommand implements PrioDpSubcommand {
 
   /** {@code keys add}. */
   @Command(name = "add", mixinStandardHelpOptions = true,
-      description = {"Adds an active key in the mandatory DAP-18 HPKE suite.",
+      description = {"Adds an active key in the mandatory DAP HPKE suite.",
         "DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM."},
       footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db add"})
   static final class AddKey extends KeysAction {

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves DAP-18 Leader and Helper tasks, noising each batch once.",
+      "Serves DAP-19 and DAP-18 Leader and Helper tasks, noising each batch once.",
       "",
       "Serves the tasks in --config in their roles, noising each batch exactly once and"
           + " persisting it before it is released. Helper routes (PATH: the path of the task's"
@@ -72,7 +72,7 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--config", required = true, paramLabel = "FILE",
+  @Option(names = "--config", paramLabel = "FILE",
       defaultValue = "${env:PRIODP_CONFIG}",
       description = "The task file (JSON; see docs/DAP.md). [PRIODP_CONFIG]")
   String config;
@@ -218,19 +218,21 @@ public final class ServeCommand implements PrioDpSubcommand {
     LOG.info("HPKE config {} advertised at {}hpke_config",
         aggregator.hpkeKeys().ensureActive().config().id().value(), "/");
     for (TaskDefinition t : routes.helperTasks()) {
-      LOG.info("task {}: POST {}", t.taskId().toBase64Url(), TaskRoutes.aggregateSharesPath(t));
+      LOG.info("task {} (helper, {}): POST {}", t.taskId().toBase64Url(), t.dapVersion().tag(),
+          TaskRoutes.aggregateSharesPath(t));
       if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
         LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
             + " configured with other DP settings still opens its shares (see docs/DAP.md)",
             t.taskId().toBase64Url(), t.dpStrategy().describe());
       }
       if (!t.canAggregate()) {
-        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate, aggregation jobs for it are"
-            + " refused (invalidMessage)", t.taskId().toBase64Url());
+        LOG.warn("task {} has no vdaf_verify_key in its task file: it aggregates only with keys"
+            + " added by verify-keys add", t.taskId().toBase64Url());
       }
     }
     for (TaskDefinition t : routes.leaderTasks()) {
-      LOG.info("task {} (leader): POST {}tasks/{}/reports", t.taskId().toBase64Url(),
+      LOG.info("task {} (leader, {}): POST {}tasks/{}/reports", t.taskId().toBase64Url(),
+          t.dapVersion().tag(),
           TaskRoutes.basePath(t.configuration().leaderAggregatorEndpoint()),
           t.taskId().toBase64Url());
     }

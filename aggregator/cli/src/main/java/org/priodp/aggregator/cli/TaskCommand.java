@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     subcommands = {TaskNewCommand.class},
     description = {
-      "Provisions DAP-18 tasks for a Leader, a Helper, Clients and a Collector.",
+      "Provisions DAP tasks (DAP-19 by default) for a Leader, a Helper, Clients and a Collector.",
       "task new generates a task's identifiers, keys and tokens and writes one file per party,"
           + " each holding only the secrets that party needs."},
     footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --epsilon 1"

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.provision.ProvisionedTask;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code task new}: provisions a DAP-18 task ("Task Configuration"). It generates the task ID,
+ * {@code task new}: provisions a DAP task ("Task Configuration"), DAP-19 unless --dap-version
+ * says dap-18. It generates the task ID,
  * the VDAF verification key, the Leader-Helper bearer token, the Collector's bearer token and the
  * Collector's X25519 HPKE key pair, and writes four files, each with only the secrets its party
  * needs: leader.json and helper.json (task files that {@code serve --config} reads; the verify key
@@ -70,6 +72,9 @@ public final class TaskNewCommand implements Callable<Integer> {
   @Mixin
   DpOptions dp = new DpOptions();
 
+  @Mixin
+  DapVersionOption dapVersion = new DapVersionOption();
+
   @Option(names = "--batch-mode", paramLabel = "MODE", defaultValue = "time_interval",
       description = "time_interval or leader_selected.")
   String batchMode;
@@ -96,7 +101,8 @@ public final class TaskNewCommand implements Callable<Integer> {
   String taskInterval;
 
   @Option(names = "--task-info", paramLabel = "TEXT", defaultValue = "prio-dp task",
-      description = "The task_info every party agrees on (1 to 255 bytes).")
+      description = "The task_info every party agrees on (up to 255 bytes; DAP-18 needs at least"
+          + " 1).")
   String taskInfo;
 
   @Option(names = "--dp-binding",
@@ -125,10 +131,11 @@ public final class TaskNewCommand implements Callable<Integer> {
     };
     String leader = url("--leader-url", leaderUrl);
     String helper = url("--helper-url", helperUrl);
+    DapVersion version = dapVersion.version();
     byte[] info = taskInfo.getBytes(StandardCharsets.UTF_8);
-    if (info.length < 1 || info.length > 255) {
-      throw new IllegalArgumentException("--task-info: must be 1 to 255 bytes, got "
-          + info.length);
+    if (info.length < version.taskInfoMinLength() || info.length > 255) {
+      throw new IllegalArgumentException("--task-info: must be " + version.taskInfoMinLength()
+          + " to 255 bytes in " + version.tag() + ", got " + info.length);
     }
     List<TaskExtension> extensions = new ArrayList<>();
     if (taskInterval != null) {
@@ -146,7 +153,8 @@ public final class TaskNewCommand implements Callable<Integer> {
       throw new IllegalArgumentException("task configuration: " + e.getMessage(), e);
     }
     SecureRandom random = new SecureRandom();
-    ProvisionedTask g = ProvisionedTask.generate(config, variant, strategy, rule, random);
+    ProvisionedTask g = ProvisionedTask.generate(version, config, variant, strategy, rule,
+        random);
     Map<String, String> files = g.render();
     write(out, files, force);
     PrintWriter w = spec.commandLine().getOut();

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Uploads one report per measurement to the task's Leader.",
       "Fetches both aggregators' HPKE configs, shards each measurement with Prio3, seals the"
-          + " input shares and uploads the reports (DAP-18). A measurement is 0 or 1"
+          + " input shares and uploads the reports, in the DAP draft client.json names"
+          + " (dap_version). A measurement is 0 or 1"
           + " (Prio3Count), an integer (Prio3Sum), a bucket index (Prio3Histogram) or a"
           + " comma-separated vector (Prio3SumVec, Prio3MultihotCountVec: 0 or 1 each). Prints"
           + " one line: reports accepted and rejected per error; the exit status is 3 if the"

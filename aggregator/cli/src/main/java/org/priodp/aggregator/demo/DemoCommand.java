@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.priodp.aggregator.cli.DapVersionOption;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
 import org.priodp.aggregator.client.CollectionResult;
@@ -30,6 +31,7 @@ import org.priodp.aggregator.client.DapCollector;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.UploadErrors;
@@ -68,16 +70,20 @@ import picocli.CommandLine.Spec;
       "Provisions a Prio3Histogram task in memory, starts a Leader and a Helper server on"
           + " 127.0.0.1, each with its own store (SQLite files in a temporary folder unless"
           + " --db-leader/--db-helper name PostgreSQL databases); simulated Clients upload over"
-          + " DAP-18, the Leader aggregates with the Helper, and the Collector collects and"
+          + " DAP-19 (or --dap-version), the Leader aggregates with the Helper, and the Collector collects and"
           + " prints the noisy histogram with 95%% intervals next to the true counts."
     },
-    footer = {"%nExample:", "  prio-dp demo --clients 1000 --length 4 --epsilon 1/2"})
+    footer = {"%nExample:", "  prio-dp demo --clients 1000 --length 4 --epsilon 1/2",
+      "  prio-dp demo --dap-version dap-18"})
 public final class DemoCommand implements PrioDpSubcommand {
   /** The task's time_precision in seconds: the collection waits for its interval to end. */
   static final long TIME_PRECISION = 1;
   private static final int UPLOAD_CHUNK = 250;
 
   @Spec CommandSpec spec;
+
+  @picocli.CommandLine.Mixin
+  DapVersionOption dapVersion = new DapVersionOption();
 
   @Option(names = "--clients", defaultValue = "10000", paramLabel = "N",
       description = "Number of simulated clients.")
@@ -133,8 +139,9 @@ public final class DemoCommand implements PrioDpSubcommand {
     Prio3Variant.Histogram variant = new Prio3Variant.Histogram(length, chunk);
     SensitivityRule rule = SensitivityRule.parse("--sensitivity-rule", "priodp");
     Prio3DpMechanism mechanism = Prio3DpMechanism.of(variant, strategy, rule);
-    out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s%n",
-        clients, length, chunk, strategy.describeBudget().orElse("no differential privacy"));
+    out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s, %s%n",
+        clients, length, chunk, strategy.describeBudget().orElse("no differential privacy"),
+        dapVersion.version().tag().toUpperCase(java.util.Locale.ROOT));
     out.printf("  %s%n", mechanism.describeNoise());
     out.flush();
 
@@ -195,7 +202,8 @@ public final class DemoCommand implements PrioDpSubcommand {
     }
     try (JdbcDatastore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
         JdbcDatastore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
-      Servers s = startServers(variant, strategy, rule, leaderStore, helperStore, random);
+      Servers s = startServers(dapVersion.version(), variant, strategy, rule, leaderStore,
+          helperStore, random);
       try {
         out.printf("  leader at %s, helper at %s, task %s%n",
             s.task().parameters().configuration().leaderAggregatorEndpoint(),
@@ -255,7 +263,8 @@ public final class DemoCommand implements PrioDpSubcommand {
    * serve} does. A task configuration names both endpoints, so the ports are chosen first (bound
    * to port 0, then released); if another process takes one meanwhile, the demo tries new ports.
    */
-  private static Servers startServers(Prio3Variant variant, DpStrategy strategy,
+  private static Servers startServers(DapVersion version, Prio3Variant variant,
+      DpStrategy strategy,
       SensitivityRule rule, JdbcDatastore leaderStore,
       JdbcDatastore helperStore, SecureRandom random)
       throws IOException {
@@ -267,7 +276,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     for (int attempt = 0; attempt < 5; attempt++) {
       int leaderPort = freePort();
       int helperPort = freePort();
-      ProvisionedTask task = ProvisionedTask.generate(
+      ProvisionedTask task = ProvisionedTask.generate(version,
           TaskDefinition.configurationFor(variant,
               "prio-dp demo".getBytes(StandardCharsets.UTF_8),
               "http://127.0.0.1:" + leaderPort + "/", "http://127.0.0.1:" + helperPort + "/",

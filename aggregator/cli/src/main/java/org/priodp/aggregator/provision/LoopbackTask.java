@@ -105,7 +105,7 @@ public final class LoopbackTask {
     AggregateShareAad aad = new AggregateShareAad(helper.taskId(), helper.configuration(),
         req.collectionJobReq());
     try {
-      return AggregateShareEncryption.open(helper.collectorHpkeConfig(), collectorKey, server, aad,
+      return AggregateShareEncryption.open(helper.dapVersion(), helper.collectorHpkeConfig(), collectorKey, server, aad,
           AggregateShare.decode(aggregateShare).encryptedAggregateShare());
     } catch (HpkeException e) {
       throw new IllegalStateException("the collector cannot open the " + server + "'s share", e);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.priodp.aggregator.client.CollectorTask;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.TaskConfiguration;
@@ -30,7 +31,7 @@ import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * A newly provisioned DAP-18 task ("Task Configuration"): the task ID, the VDAF verification key,
+ * A newly provisioned DAP task ("Task Configuration", in the version its parameters name): the task ID, the VDAF verification key,
  * the Leader-Helper bearer token, the Collector's bearer token and the Collector's X25519 HPKE key
  * pair, and the four files that give each party only the secrets it needs (leader.json and
  * helper.json task files, collector.json, client.json). {@code task new} writes the files; the
@@ -53,9 +54,12 @@ public record ProvisionedTask(TaskParameters parameters, byte[] verifyKey, AuthT
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** Generates the task ID, keys and tokens of a task configuration from {@code random}. */
-  public static ProvisionedTask generate(TaskConfiguration config, Prio3Variant variant,
-      DpStrategy strategy, SensitivityRule rule, SecureRandom random) {
+  /**
+   * Generates the task ID, keys and tokens of a task configuration speaking {@code version} from
+   * {@code random}.
+   */
+  public static ProvisionedTask generate(DapVersion version, TaskConfiguration config,
+      Prio3Variant variant, DpStrategy strategy, SensitivityRule rule, SecureRandom random) {
     TaskId taskId = new TaskId(bytes(random, TaskId.LENGTH));
     byte[] verifyKey = bytes(random, Prio3.VERIFY_KEY_SIZE);
     AuthToken leaderToken = AuthToken.of(base64Url(bytes(random, 32)));
@@ -64,7 +68,7 @@ public record ProvisionedTask(TaskParameters parameters, byte[] verifyKey, AuthT
     HpkeConfig hpke = new HpkeConfig(new HpkeConfigId(random.nextInt(256)),
         HpkeSuite.DAP_MANDATORY.kem(), HpkeSuite.DAP_MANDATORY.kdf(),
         HpkeSuite.DAP_MANDATORY.aead(), key.publicKey());
-    return new ProvisionedTask(new TaskParameters(taskId, config, variant, strategy, rule),
+    return new ProvisionedTask(new TaskParameters(taskId, version, config, variant, strategy, rule),
         verifyKey, leaderToken, collectorToken, hpke, key);
   }
 

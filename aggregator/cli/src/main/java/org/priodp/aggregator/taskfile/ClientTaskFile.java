@@ -24,7 +24,7 @@ import org.priodp.vdaf.dp.SensitivityRule;
  */
 public final class ClientTaskFile {
   /** The JSON fields of the public parameters, in the task file's spelling. */
-  public static final Set<String> FIELDS = Set.of("task_id", "task_info",
+  public static final Set<String> FIELDS = Set.of("task_id", "dap_version", "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "vdaf", "dp_strategy", "sensitivity_rule");
 
@@ -61,6 +61,7 @@ public final class ClientTaskFile {
     SensitivityRule sensitivityRule = parameters.sensitivityRule();
     ObjectNode n = JsonNodeFactory.instance.objectNode();
     n.put("task_id", taskId.toBase64Url());
+    n.put("dap_version", parameters.dapVersion().tag());
     n.put("task_info", new String(configuration.taskInfo().toByteArray(), StandardCharsets.UTF_8));
     n.put("leader_aggregator_endpoint", configuration.leaderAggregatorEndpoint());
     n.put("helper_aggregator_endpoint", configuration.helperAggregatorEndpoint());

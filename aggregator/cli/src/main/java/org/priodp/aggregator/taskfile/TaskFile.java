@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.function.Function;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.Interval;
@@ -54,7 +55,8 @@ import org.priodp.vdaf.dp.SensitivityRule;
  */
 public final class TaskFile {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final Set<String> TASK_FIELDS = Set.of("task_id", "role", "task_info",
+  private static final Set<String> TASK_FIELDS = Set.of("task_id", "dap_version", "role",
+      "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
       "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
@@ -118,8 +120,9 @@ public final class TaskFile {
     }
     only(n, path, TASK_FIELDS);
     TaskId taskId = wrap(path + ".task_id", () -> TaskId.fromBase64Url(text(n, path, "task_id")));
+    DapVersion version = dapVersion(n, path);
     Role role = role(n, path);
-    byte[] info = text(n, path, "task_info").getBytes(StandardCharsets.UTF_8);
+    byte[] info = taskInfo(n, path);
     String leader = endpoint(n, path, "leader_aggregator_endpoint");
     String helper = endpoint(n, path, "helper_aggregator_endpoint");
     long precision = uint64(n, path, "time_precision");
@@ -150,7 +153,7 @@ public final class TaskFile {
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
         rule, hpke, token, hardened));
-    TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys));
+    TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys).withDapVersion(version));
     boolean collectorToken = n.has("collector_auth_token") || n.has("collector_auth_token_env");
     if (role == Role.LEADER) {
       if (!collectorToken) {
@@ -586,7 +589,8 @@ public final class TaskFile {
     allowed.addAll(otherFields);
     only(n, path, allowed);
     TaskId taskId = wrap(path + ".task_id", () -> TaskId.fromBase64Url(text(n, path, "task_id")));
-    byte[] info = text(n, path, "task_info").getBytes(StandardCharsets.UTF_8);
+    DapVersion version = dapVersion(n, path);
+    byte[] info = taskInfo(n, path);
     String leader = endpoint(n, path, "leader_aggregator_endpoint");
     String helper = endpoint(n, path, "helper_aggregator_endpoint");
     long precision = uint64(n, path, "time_precision");
@@ -604,7 +608,31 @@ public final class TaskFile {
         : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
-    return wrap(path, () -> new TaskParameters(taskId, config, variant, strategy, rule));
+    return wrap(path, () -> new TaskParameters(taskId, version, config, variant, strategy,
+        rule));
+  }
+
+  /**
+   * Reads "dap_version": "dap-19" or "dap-18", the DAP draft the task speaks; absent means
+   * {@link DapVersion#latest()} (DAP-19).
+   */
+  private static DapVersion dapVersion(JsonNode n, String path) {
+    if (!n.has("dap_version")) {
+      return DapVersion.latest();
+    }
+    return wrap(path + ".dap_version", () -> DapVersion.fromTag(text(n, path, "dap_version")));
+  }
+
+  /**
+   * Reads "task_info" as UTF-8 bytes; it may be empty (DAP-19), which the task's version checks
+   * (DAP-18 needs at least one byte).
+   */
+  private static byte[] taskInfo(JsonNode n, String path) {
+    JsonNode v = need(n, path, "task_info");
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException(path + ".task_info: expected a string");
+    }
+    return v.asText().getBytes(StandardCharsets.UTF_8);
   }
 
   /** Reads an HpkeConfig field: the object of a task file or the base64url of its encoding. */

@@ -72,8 +72,8 @@ class CollectCommandTest {
         byte[] h = FieldVector.fromSigned(Field128.FIELD, -2, 0, 1, 1).encode();
         Interval i = ((Query.TimeInterval) cjr.query()).batchInterval();
         CollectionJobResp resp = new CollectionJobResp(9, Interval.of(i.start().value(), 1),
-            AggregateShareEncryption.seal(f.hpkeConfig(), Role.LEADER, aad, l),
-            AggregateShareEncryption.seal(f.hpkeConfig(), Role.HELPER, aad, h));
+            AggregateShareEncryption.seal(p.dapVersion(), f.hpkeConfig(), Role.LEADER, aad, l),
+            AggregateShareEncryption.seal(p.dapVersion(), f.hpkeConfig(), Role.HELPER, aad, h));
         return Response.of(200, resp.encode());
       } catch (Exception e) {
         throw new IllegalStateException(e);

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.HpkeConfigList;
@@ -63,7 +64,7 @@ class UploadCommandTest {
       List<ReportUploadStatus> s = u.reports().stream()
           .map(r -> new ReportUploadStatus(r.reportMetadata().reportId(), reject)).toList();
       rejections.add(s);
-      return Response.of(200, new UploadErrors(s).encode());
+      return Response.of(200, new UploadErrors(s).encode(DapVersion.DAP_19));
     });
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.priodp.aggregator.client.CollectorTask;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
@@ -27,7 +28,7 @@ class ProvisionedTaskTest {
     TaskConfiguration config = TaskDefinition.configurationFor(VARIANT,
         "test".getBytes(StandardCharsets.UTF_8), "http://127.0.0.1:1/", "http://127.0.0.1:2/",
         60, 10, BatchMode.TIME_INTERVAL, List.of());
-    return ProvisionedTask.generate(config, VARIANT,
+    return ProvisionedTask.generate(DapVersion.DAP_19, config, VARIANT,
         DpStrategy.PureDpDiscreteLaplace.parse("1"),
         SensitivityRule.parse("--sensitivity-rule", "priodp"), random);
   }

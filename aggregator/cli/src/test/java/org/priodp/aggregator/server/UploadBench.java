@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
@@ -105,9 +106,7 @@ class UploadBench {
           "bench".getBytes(StandardCharsets.US_ASCII), LEADER, "https://helper.example/",
           PRECISION, 10, BatchMode.TIME_INTERVAL, List.of());
       Prio3 prio3 = new Prio3(variant);
-      byte[] ctx = new byte[6 + 32];
-      System.arraycopy("dap-18".getBytes(StandardCharsets.US_ASCII), 0, ctx, 0, 6);
-      System.arraycopy(taskId, 0, ctx, 6, 32);
+      byte[] ctx = DapVersion.DAP_19.vdafContext(new TaskId(taskId));
       long now = System.currentTimeMillis() / 1000 / PRECISION;
       long prep = System.nanoTime();
       List<Report> reports = new ArrayList<>(3 * n);
@@ -120,9 +119,9 @@ class UploadBench {
         ReportMetadata m = ReportMetadata.of(id, now);
         InputShareAad aad = new InputShareAad(new TaskId(taskId), tc, m,
             s.publicShare().encode());
-        HpkeCiphertext l = InputShareEncryption.seal(leaderConfig, Role.LEADER, aad,
+        HpkeCiphertext l = InputShareEncryption.seal(DapVersion.DAP_19, leaderConfig, Role.LEADER, aad,
             new PlaintextInputShare(List.of(), s.inputShares().get(0).encode()));
-        HpkeCiphertext h = InputShareEncryption.seal(helperConfig, Role.HELPER, aad,
+        HpkeCiphertext h = InputShareEncryption.seal(DapVersion.DAP_19, helperConfig, Role.HELPER, aad,
             new PlaintextInputShare(List.of(), s.inputShares().get(1).encode()));
         reports.add(new Report(m, s.publicShare().encode(), l, h));
       }

@@ -15,6 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskExtension;
@@ -40,7 +41,8 @@ class ClientTaskFileTest {
     if (bind) {
       ext.add(DpBinding.extension(v, s, SensitivityRule.JANUS_COMPATIBLE));
     }
-    return new TaskParameters(new TaskId(new byte[32]), TaskDefinition.configurationFor(v,
+    return new TaskParameters(new TaskId(new byte[32]), DapVersion.DAP_19,
+        TaskDefinition.configurationFor(v,
         "info é".getBytes(StandardCharsets.UTF_8), "https://l.example/dap/", "http://h:8/", 3600,
         7, BatchMode.LEADER_SELECTED, ext), v, s, SensitivityRule.JANUS_COMPATIBLE);
   }
@@ -98,10 +100,10 @@ class ClientTaskFileTest {
     TaskParameters p = parameters(new Prio3Variant.Histogram(4, 2),
         DpStrategy.PureDpDiscreteLaplace.parse("1"), true);
     assertThrows(IllegalArgumentException.class, () -> new TaskParameters(p.taskId(),
-        p.configuration(), new Prio3Variant.Histogram(5, 2), p.dpStrategy(),
+        p.dapVersion(), p.configuration(), new Prio3Variant.Histogram(5, 2), p.dpStrategy(),
         p.sensitivityRule()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new TaskParameters(p.taskId(), p.configuration(), p.variant(),
+        () -> new TaskParameters(p.taskId(), p.dapVersion(), p.configuration(), p.variant(),
             DpStrategy.PureDpDiscreteLaplace.parse("2"), p.sensitivityRule()));
     assertTrue(e.getMessage().contains("dp_binding"), e.getMessage());
   }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.client.CollectorTask;
 import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
@@ -40,7 +41,7 @@ class CollectorTaskFileTest {
 
   private static CollectorTask file(HpkeKeyPair key) {
     Prio3Variant v = new Prio3Variant.Count();
-    TaskParameters p = new TaskParameters(new TaskId(new byte[32]),
+    TaskParameters p = new TaskParameters(new TaskId(new byte[32]), DapVersion.DAP_19,
         TaskDefinition.configurationFor(v, "x".getBytes(StandardCharsets.US_ASCII),
             "https://l/", "https://h/", 60, 1, BatchMode.TIME_INTERVAL, List.of()),
         v, DpStrategy.PureDpDiscreteLaplace.parse("1"), SensitivityRule.PRIODP);

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -24,7 +23,6 @@ import org.priodp.aggregator.dap.InputShareAad;
 import org.priodp.aggregator.dap.InputShareEncryption;
 import org.priodp.aggregator.dap.PlaintextInputShare;
 import org.priodp.aggregator.dap.Report;
-import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportMetadata;
 import org.priodp.aggregator.dap.ReportUploadStatus;
@@ -37,13 +35,15 @@ import org.priodp.aggregator.task.TimeText;
 import org.priodp.vdaf.Prio3;
 
 /**
- * A DAP-18 Client of one task ("Uploading Reports"): fetches and caches the Leader's and the
- * Helper's HpkeConfigList ("HPKE Configuration Request") and picks the first supported config of
- * each, shards each measurement with Prio3 under the context {@code "dap-18" || task_id} with the
+ * A DAP Client of one task ("Uploading Reports"), speaking the task's {@link
+ * org.priodp.aggregator.dap.DapVersion}: fetches and caches the Leader's and the Helper's
+ * HpkeConfigList ("HPKE Configuration Request") and picks the first supported config of each,
+ * shards each measurement with Prio3 under the context {@code "dap-NN" || task_id} with the
  * report ID as the nonce ("Client Behavior"), seals each aggregator's PlaintextInputShare to it
  * with the InputShareAad over the TaskConfiguration, sets the report time to the current time in
  * time_precision units (rounded down), and POSTs an UploadRequest to the Leader. Reports that the
- * Leader refuses with {@code outdated_config} are rebuilt once, with fresh report IDs, after the
+ * Leader refuses because it does not know the HPKE config ({@code outdated_config} in DAP-18,
+ * {@code hpke_unknown_config_id} in DAP-19) are rebuilt once, with fresh report IDs, after the
  * configs are fetched again; the per-report errors that remain are returned. Randomness (report
  * IDs and the VDAF's rand) comes from the injected generator. Thread-safe.
  */
@@ -87,17 +87,7 @@ public final class DapClient {
     }
     this.reportsPerRequest = reportsPerRequest;
     this.prio3 = new Prio3(task.variant());
-    this.ctx = context(task);
-  }
-
-  /** Returns the VDAF application context {@code "dap-18" || task_id} ("Client Behavior"). */
-  static byte[] context(TaskParameters task) {
-    byte[] label = "dap-18".getBytes(StandardCharsets.US_ASCII);
-    byte[] id = task.taskId().bytes();
-    byte[] c = new byte[label.length + id.length];
-    System.arraycopy(label, 0, c, 0, label.length);
-    System.arraycopy(id, 0, c, label.length, id.length);
-    return c;
+    this.ctx = task.dapVersion().vdafContext(task.taskId());
   }
 
   /** Returns the task. */
@@ -176,9 +166,9 @@ public final class DapClient {
     InputShareAad aad = new InputShareAad(task.taskId(), task.configuration(), metadata,
         publicShare);
     try {
-      HpkeCiphertext leader = InputShareEncryption.seal(configs.leader(), Role.LEADER, aad,
+      HpkeCiphertext leader = InputShareEncryption.seal(task.dapVersion(), configs.leader(), Role.LEADER, aad,
           new PlaintextInputShare(List.of(), shard.inputShares().get(0).encode()));
-      HpkeCiphertext helper = InputShareEncryption.seal(configs.helper(), Role.HELPER, aad,
+      HpkeCiphertext helper = InputShareEncryption.seal(task.dapVersion(), configs.helper(), Role.HELPER, aad,
           new PlaintextInputShare(List.of(), shard.inputShares().get(1).encode()));
       return new Report(metadata, publicShare, leader, helper);
     } catch (HpkeException e) {
@@ -191,7 +181,8 @@ public final class DapClient {
    * Uploads one report per measurement and returns the reports the Leader refused, in order
    * (DAP-18 "Leader Behavior"); an empty list means every report was accepted. Every measurement
    * is sharded before the first request, so an invalid one (IllegalArgumentException naming its
-   * index) uploads nothing. Reports refused with {@code outdated_config} are rebuilt once with
+   * index) uploads nothing. Reports refused for an unknown HPKE config (the version's
+   * {@code outdated_config} or {@code hpke_unknown_config_id}) are rebuilt once with
    * freshly fetched configs and uploaded again; their errors are those of the retry.
    *
    * @throws DapProblemException if the Leader refuses a whole request (e.g. unrecognizedTask)
@@ -207,7 +198,7 @@ public final class DapClient {
       index.put(reports.get(i).reportMetadata().reportId(), i);
     }
     for (ReportUploadStatus s : first) {
-      if (s.error() == ReportError.OUTDATED_CONFIG && index.containsKey(s.id())) {
+      if (s.error() == task.dapVersion().uploadUnknownHpkeConfig() && index.containsKey(s.id())) {
         outdated.add(index.get(s.id()));
       }
     }
@@ -236,7 +227,7 @@ public final class DapClient {
     Map<Integer, ReportUploadStatus> firstErrors = new HashMap<>();
     for (ReportUploadStatus s : first) {
       Integer i = index.get(s.id());
-      if (i != null && s.error() != ReportError.OUTDATED_CONFIG) {
+      if (i != null && s.error() != task.dapVersion().uploadUnknownHpkeConfig()) {
         firstErrors.put(i, s);
       }
     }
@@ -308,7 +299,7 @@ public final class DapClient {
       }
       if (r.body().length > 0) {
         try {
-          errors.addAll(UploadErrors.decode(r.body()).status());
+          errors.addAll(UploadErrors.decode(r.body(), task.dapVersion()).status());
         } catch (DapDecodeException e) {
           throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
               + e.getMessage(), e);

@@ -196,7 +196,8 @@ public final class DapCollector {
 
   private byte[] open(Role server, AggregateShareAad aad, HpkeCiphertext ct) throws IOException {
     try {
-      return AggregateShareEncryption.open(hpkeConfig, hpkeKey, server, aad, ct);
+      return AggregateShareEncryption.open(task.dapVersion(), hpkeConfig, hpkeKey, server, aad,
+          ct);
     } catch (HpkeException e) {
       throw new IOException("the " + (server == Role.LEADER ? "Leader" : "Helper") + "'s aggregate"
           + " share does not open with the collector's key and this task's configuration ("

@@ -26,9 +26,12 @@ import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.InvalidCipherTextException;
 import org.bouncycastle.crypto.hpke.HPKE;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.TaskExtension;
@@ -49,9 +52,9 @@ import org.priodp.vdaf.dp.SensitivityRule;
  * The Client against a Leader and a Helper written in this test from DAP-18's structs ("HPKE
  * Configuration Request", "Upload Request"): they serve HpkeConfigList bytes encoded by hand
  * and the Leader decodes the UploadRequest by hand; the test opens each input share with Bouncy
- * Castle's HPKE, info "dap-18 input share" || 0x01 || server_role and an InputShareAad it encodes
+ * Castle's HPKE, info "dap-NN input share" || 0x01 || server_role and an InputShareAad it encodes
  * itself over the TaskConfiguration (with a task_interval extension), then verifies and
- * aggregates the shares with Prio3 under the context "dap-18" || task_id and the report ID as the
+ * aggregates the shares with Prio3 under the context "dap-NN" || task_id and the report ID as the
  * nonce, and unshards the measurements the Client was given.
  */
 class DapClientTest {
@@ -108,7 +111,12 @@ class DapClientTest {
   }
 
   private static TaskParameters task(FakeHttp leader, FakeHttp helper) {
-    return new TaskParameters(new TaskId(TASK_ID), TaskDefinition.configurationFor(VARIANT,
+    return task(leader, helper, DapVersion.DAP_19);
+  }
+
+  private static TaskParameters task(FakeHttp leader, FakeHttp helper, DapVersion version) {
+    return new TaskParameters(new TaskId(TASK_ID), version,
+        TaskDefinition.configurationFor(VARIANT,
         "client test".getBytes(StandardCharsets.US_ASCII), leaderEndpoint(leader), helper.url(),
         PRECISION, 10, BatchMode.TIME_INTERVAL,
         List.of(TaskExtension.taskInterval(Interval.of(400_000, 1000)))),
@@ -155,10 +163,18 @@ class DapClientTest {
     return out;
   }
 
+  /** The draft's version tag: "dap-18" or "dap-19", spelled as the drafts do. */
+  private static String tag(DapVersion v) {
+    return switch (v) {
+      case DAP_18 -> "dap-18";
+      case DAP_19 -> "dap-19";
+    };
+  }
+
   /** Opens an input share and returns PlaintextInputShare.payload (no private extensions). */
-  private static byte[] open(Key key, int serverRole, byte[] aad, byte[] enc, byte[] payload)
-      throws InvalidCipherTextException {
-    byte[] info = new SpecTls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII))
+  private static byte[] open(String tag, Key key, int serverRole, byte[] aad, byte[] enc,
+      byte[] payload) throws InvalidCipherTextException {
+    byte[] info = new SpecTls().raw((tag + " input share").getBytes(StandardCharsets.US_ASCII))
         .u8(1).u8(serverRole).bytes();
     SpecReader p = new SpecReader(BC.open(enc, key.pair(), info, aad, payload, null, null, null));
     assertEquals(0, p.opaque16().length, "no private extensions");
@@ -173,8 +189,13 @@ class DapClientTest {
    */
   private static List<BigInteger> openVerifyAndUnshard(List<SpecReport> reports, Key leaderKey,
       Key helperKey, byte[] specConfig) throws InvalidCipherTextException {
+    return openVerifyAndUnshard("dap-19", reports, leaderKey, helperKey, specConfig);
+  }
+
+  private static List<BigInteger> openVerifyAndUnshard(String tag, List<SpecReport> reports,
+      Key leaderKey, Key helperKey, byte[] specConfig) throws InvalidCipherTextException {
     Prio3 prio3 = new Prio3(VARIANT);
-    byte[] ctx = new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(TASK_ID)
+    byte[] ctx = new SpecTls().raw(tag.getBytes(StandardCharsets.US_ASCII)).raw(TASK_ID)
         .bytes();
     byte[] verifyKey = new byte[Prio3.VERIFY_KEY_SIZE];
     List<FieldVector> leaderOut = new ArrayList<>();
@@ -184,8 +205,8 @@ class DapClientTest {
           .opaque32(rep.publicShare()).bytes();
       assertEquals(leaderKey.id(), rep.leaderConfigId());
       assertEquals(helperKey.id(), rep.helperConfigId());
-      byte[] l = open(leaderKey, 2, aad, rep.leaderEnc(), rep.leaderPayload());
-      byte[] h = open(helperKey, 3, aad, rep.helperEnc(), rep.helperPayload());
+      byte[] l = open(tag, leaderKey, 2, aad, rep.leaderEnc(), rep.leaderPayload());
+      byte[] h = open(tag, helperKey, 3, aad, rep.helperEnc(), rep.helperPayload());
       Prio3.PublicShare ps = prio3.decodePublicShare(rep.publicShare());
       Prio3.VerifyInitResult lv = prio3.verifyInit(verifyKey, ctx, 0, rep.reportId(), ps,
           prio3.decodeInputShare(0, l));
@@ -226,8 +247,9 @@ class DapClientTest {
     return m;
   }
 
-  @Test
-  void uploadsReportsThatTheSpecsAggregatorsOpenVerifyAndUnshardToTheMeasurements()
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void uploadsReportsThatTheSpecsAggregatorsOpenVerifyAndUnshardToTheMeasurements(DapVersion v)
       throws Exception {
     Key leaderKey = Key.fresh(17);
     Key helperKey = Key.fresh(3);
@@ -239,7 +261,7 @@ class DapClientTest {
               uploads.add(r.body());
               return Response.of(200, new byte[0]);
             }))) {
-      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+      DapClient client = new DapClient(task(leader, helper, v), HttpClient.newHttpClient(),
           seeded(11), CLOCK, 3);
       List<List<BigInteger>> measurements = histogram(0, 1, 1, 3, 2, 1, 0);
       UploadErrors errors = client.upload(measurements);
@@ -264,8 +286,12 @@ class DapClientTest {
         assertTrue(ids.add(java.util.HexFormat.of().formatHex(r.reportId())));
       }
       assertEquals(List.of(BigInteger.TWO, BigInteger.valueOf(3), BigInteger.ONE, BigInteger.ONE),
-          openVerifyAndUnshard(reports, leaderKey, helperKey,
+          openVerifyAndUnshard(tag(v), reports, leaderKey, helperKey,
               specTaskConfiguration(leader, helper)));
+      // sealed and sharded for this version only: the other version's aggregators cannot open
+      String other = tag(v == DapVersion.DAP_18 ? DapVersion.DAP_19 : DapVersion.DAP_18);
+      assertThrows(InvalidCipherTextException.class, () -> openVerifyAndUnshard(other, reports,
+          leaderKey, helperKey, specTaskConfiguration(leader, helper)));
     }
   }
 
@@ -298,8 +324,14 @@ class DapClientTest {
     return t.bytes();
   }
 
-  @Test
-  void onOutdatedConfigTheClientRefetchesTheConfigsAndRetriesOnceWithFreshReports()
+  /** The code of the unknown-HPKE-config upload error: outdated_config(11), DAP-19 4. */
+  private static int unknownConfigCode(DapVersion v) {
+    return v == DapVersion.DAP_18 ? 11 : 4; // DAP-19 hpke_unknown_config_id(4)
+  }
+
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void onAnUnknownConfigTheClientRefetchesTheConfigsAndRetriesOnceWithFreshReports(DapVersion v)
       throws Exception {
     Key oldKey = Key.fresh(1);
     Key newKey = Key.fresh(2);
@@ -316,11 +348,11 @@ class DapClientTest {
           List<SpecReport> reps = decodeUpload(req.body());
           posts.add(reps);
           List<SpecReport> outdated = reps.stream().filter(r -> r.leaderConfigId() != 2).toList();
-          byte[] body = uploadErrors(outdated, 11);
+          byte[] body = uploadErrors(outdated, unknownConfigCode(v));
           return new Response(200, body.length == 0 ? Map.of() : Map.of("Content-Type",
               "application/ppm-dap;message=upload-errors"), body);
         })) {
-      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+      DapClient client = new DapClient(task(leader, helper, v), HttpClient.newHttpClient(),
           seeded(13), CLOCK);
       UploadErrors errors = client.upload(histogram(1, 2, 3));
       assertEquals(List.of(), errors.status(), "the retry was accepted");
@@ -331,13 +363,15 @@ class DapClientTest {
             posts.get(1).get(i).reportId()), "a freshly generated report");
       }
       assertEquals(List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE, BigInteger.ONE),
-          openVerifyAndUnshard(posts.get(1), newKey, helperKey,
+          openVerifyAndUnshard(tag(v), posts.get(1), newKey, helperKey,
               specTaskConfiguration(leader, helper)));
     }
   }
 
-  @Test
-  void aRetryThatFailsAgainIsNotRetriedAndOtherErrorsKeepTheirOrder() throws Exception {
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void aRetryThatFailsAgainIsNotRetriedAndOtherErrorsKeepTheirOrder(DapVersion v)
+      throws Exception {
     Key leaderKey = Key.fresh(1);
     Key helperKey = Key.fresh(5);
     List<List<SpecReport>> posts = new ArrayList<>();
@@ -345,20 +379,22 @@ class DapClientTest {
         FakeHttp leader = new FakeHttp(serving(configList(leaderKey.config()), req -> {
           List<SpecReport> reps = decodeUpload(req.body());
           posts.add(reps);
-          // first report: outdated_config every time; third: report_too_early (9)
-          SpecTls t = new SpecTls().raw(reps.get(0).reportId()).u8(11);
+          // first report: an unknown config every time; third: report_too_early (DAP-18 9,
+          // DAP-19 8)
+          SpecTls t = new SpecTls().raw(reps.get(0).reportId()).u8(unknownConfigCode(v));
           if (reps.size() == 3) {
-            t.raw(reps.get(2).reportId()).u8(9);
+            t.raw(reps.get(2).reportId()).u8(v == DapVersion.DAP_18 ? 9 : 8);
           }
           return Response.of(200, t.bytes());
         }))) {
-      DapClient client = new DapClient(task(leader, helper), HttpClient.newHttpClient(),
+      DapClient client = new DapClient(task(leader, helper, v), HttpClient.newHttpClient(),
           seeded(14), CLOCK);
       UploadErrors errors = client.upload(histogram(0, 1, 2));
       assertEquals(2, posts.size(), "one retry, not more");
       assertEquals(1, posts.get(1).size());
       assertEquals(2, errors.status().size());
-      assertEquals(ReportError.OUTDATED_CONFIG, errors.status().get(0).error());
+      assertEquals(v == DapVersion.DAP_18 ? ReportError.OUTDATED_CONFIG
+          : ReportError.HPKE_UNKNOWN_CONFIG_ID, errors.status().get(0).error());
       assertArrayEquals(posts.get(1).get(0).reportId(), errors.status().get(0).id().bytes(),
           "the retried report's id");
       assertEquals(ReportError.REPORT_TOO_EARLY, errors.status().get(1).error());

@@ -25,6 +25,7 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.TaskId;
@@ -43,10 +44,10 @@ import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * The Collector against a Leader written in this test from DAP-18's structs ("Collection Job
+ * The Collector against a Leader written in this test from DAP-19's structs ("Collection Job
  * Initialization", "Asynchronous Request Handling"): the Leader checks the CollectionJobReq bytes
  * and the bearer token, defers twice with Retry-After, then answers a CollectionJobResp whose two
- * aggregate shares the test sealed itself with Bouncy Castle's HPKE, info "dap-18 aggregate
+ * aggregate shares the test sealed itself with Bouncy Castle's HPKE, info "dap-19 aggregate
  * share" || server_role || 0x00, and an AggregateShareAad it encodes from the spec ("Aggregate
  * Share Encryption"). The Collector recovers the aggregate.
  */
@@ -82,7 +83,8 @@ class DapCollectorTest {
   }
 
   private static TaskParameters task(String leaderUrl, DpStrategy strategy, BatchMode mode) {
-    return new TaskParameters(new TaskId(TASK_ID), TaskDefinition.configurationFor(VARIANT,
+    return new TaskParameters(new TaskId(TASK_ID), DapVersion.DAP_19,
+        TaskDefinition.configurationFor(VARIANT,
         "collector test".getBytes(StandardCharsets.US_ASCII), leaderUrl,
         "https://helper.example/", 60, 5, mode, List.of()),
         VARIANT, strategy, SensitivityRule.PRIODP);
@@ -112,7 +114,7 @@ class DapCollectorTest {
 
   /** HpkeCiphertext { config_id; enc<1..2^16-1>; payload<1..2^32-1> } of a sealed share. */
   private byte[] seal(int serverRole, byte[] aad, byte[] share) throws Exception {
-    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-19 aggregate share".getBytes(StandardCharsets.US_ASCII))
         .u8(serverRole).u8(0).bytes();
     HPKEContextWithEncapsulation ctx = BC.setupBaseS(collectorKey.getPublic(), info);
     byte[] payload = ctx.seal(aad, share);
@@ -274,7 +276,7 @@ class DapCollectorTest {
     try (FakeHttp leader = new FakeHttp(req -> deferringLeader(url, new AtomicInteger(1))
         .apply(req))) {
       url[0] = leader.url() + "/";
-      DapCollector c = new DapCollector(new TaskParameters(new TaskId(TASK_ID),
+      DapCollector c = new DapCollector(new TaskParameters(new TaskId(TASK_ID), DapVersion.DAP_19,
           TaskDefinition.configurationFor(VARIANT,
               "collector test".getBytes(StandardCharsets.US_ASCII), url[0],
               "https://helper.example/", 60, 6, BatchMode.TIME_INTERVAL, List.of()),

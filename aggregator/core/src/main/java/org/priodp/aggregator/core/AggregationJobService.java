@@ -43,8 +43,9 @@ import org.priodp.vdaf.Prio3;
  * {@code continue} whose payload is the ping-pong {@code finish} message carrying the verifier
  * message, and its output share is committed at initialization.
  *
- * <p>Job-level checks refuse with {@link Refusal}: a task without a VDAF verification key or a
- * verification_key_id that names none of the task's keys (invalidMessage), an unknown aggregation
+ * <p>Job-level checks refuse with {@link Refusal}: in DAP-18, a verification_key_id that names
+ * no active key of the task (invalidMessage; in DAP-19 every report of such a job is rejected
+ * with unknown_verification_key_id instead, see {@link VdafVerifyKeys}), an unknown aggregation
  * job extension (unsupportedExtension), a leader_selected_batch_id missing in leader-selected mode
  * or present in time-interval mode (invalidMessage), a non-empty aggregation parameter
  * (invalidAggregationParameter; Prio3's is empty). Per-report failures are values: a VerifyResp
@@ -74,6 +75,7 @@ public final class AggregationJobService {
   private final HelperHpkeKeys keys;
   private final Clock clock;
   private final ReportIntake intake;
+  private final VdafVerifyKeys verifyKeys;
 
   /** Creates the service over a store and key ring, tolerating {@code clockSkew}. */
   public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
@@ -82,6 +84,7 @@ public final class AggregationJobService {
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.intake = new ReportIntake(keys, clock, clockSkew);
+    this.verifyKeys = new VdafVerifyKeys(store, clock);
   }
 
   /** Returns the key ring. */
@@ -116,18 +119,18 @@ public final class AggregationJobService {
   }
 
   /**
-   * Applies the job-level checks of DAP-18 "Helper Initialization" and returns the batch bucket
-   * of a leader-selected job (empty in time-interval mode); throws {@link Refusal}.
+   * Applies the job-level checks of DAP-19 (and DAP-18) "Helper Initialization" and returns the
+   * batch bucket of a leader-selected job (empty in time-interval mode); throws {@link Refusal}.
+   * A verification_key_id that names no active key of the task is a job-level invalidMessage
+   * only in DAP-18, which has no report error for it; in DAP-19 each report of the job is
+   * rejected with unknown_verification_key_id instead ({@link #initialize}).
    */
   public Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req) {
     TaskId taskId = task.taskId();
-    if (!task.canAggregate()) {
-      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "this task has no vdaf_verify_key"
-          + " configured on the Helper, so it cannot aggregate");
-    }
-    if (task.vdafVerifyKey(req.verificationKeyId()).isEmpty()) {
+    if (task.dapVersion().unknownVerificationKeyId().isEmpty()
+        && verifyKeys.active(task, req.verificationKeyId()).isEmpty()) {
       throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
-          + req.verificationKeyId() + " names no VDAF verification key of the task");
+          + req.verificationKeyId() + " names no active VDAF verification key of the task");
     }
     for (AggregationJobExtension e : req.extensions()) {
       if (e.extensionType() != AggregationJobExtension.LEADER_SELECTED_BATCH_ID) {
@@ -187,11 +190,34 @@ public final class AggregationJobService {
     if (existing.isPresent() && existing.get().state() != AggregationJobRecord.State.PENDING) {
       return existing.get();
     }
-    byte[] verifyKey = task.vdafVerifyKey(req.verificationKeyId()).orElseThrow();
+    Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId());
+    if (key.isEmpty()) {
+      // DAP-19 "Helper Initialization": every report is rejected and none is counted or marked,
+      // so that the Leader may send them again under a key this Helper knows
+      ReportError unknown = task.dapVersion().unknownVerificationKeyId().orElseThrow();
+      List<VerifyResp> rejects = new ArrayList<>();
+      for (VerifyInit v : req.verifyInits()) {
+        rejects.add(VerifyResp.reject(v.reportShare().reportId(), unknown));
+      }
+      byte[] resp = new AggregationJobResp(rejects).encode(task.dapVersion());
+      return store.inTaskTransaction(taskId, tx -> {
+        Optional<AggregationJobRecord> again = tx.aggregationJobs().get(id);
+        if (again.isPresent() && again.get().state() != AggregationJobRecord.State.PENDING) {
+          return again.get();
+        }
+        AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
+            requestDigest, AggregationJobRecord.State.READY,
+            Optional.of(ByteString.copyOf(resp)), Optional.empty(), Optional.empty(),
+            again.map(AggregationJobRecord::createdAt).orElse(now()));
+        tx.aggregationJobs().put(job);
+        return job;
+      });
+    }
+    byte[] verifyKey = key.get();
     List<Prepared> prepared = new ArrayList<>(req.verifyInits().size());
     Prio3 prio3 = new Prio3(task.variant());
     ReportIntake.Job reports = intake.job(task, prio3, verifyKey);
-    PingPong pingPong = new PingPong(prio3, taskId);
+    PingPong pingPong = new PingPong(prio3, task.dapVersion(), taskId);
     for (VerifyInit v : req.verifyInits()) {
       prepared.add(prepare(reports, pingPong, v));
     }
@@ -200,7 +226,7 @@ public final class AggregationJobService {
       if (again.isPresent() && again.get().state() != AggregationJobRecord.State.PENDING) {
         return again.get();
       }
-      byte[] resp = commit(tx, task, prio3, id, batchId, prepared).encode();
+      byte[] resp = commit(tx, task, prio3, id, batchId, prepared).encode(task.dapVersion());
       AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
           requestDigest, AggregationJobRecord.State.READY, Optional.of(ByteString.copyOf(resp)),
           Optional.empty(), Optional.empty(),

@@ -39,6 +39,7 @@ import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
+import org.priodp.aggregator.datastore.VdafVerifyKey;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
 import org.slf4j.Logger;
@@ -142,6 +143,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private final SecureRandom random;
   private final Executor executor;
   private final ReportIntake intake;
+  private final VdafVerifyKeys verifyKeys;
   private final AtomicBoolean running = new AtomicBoolean();
   private final Set<Thread> looping = ConcurrentHashMap.newKeySet();
   private volatile CountDownLatch stopped = new CountDownLatch(0);
@@ -166,6 +168,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.options = Objects.requireNonNull(options, "options");
     this.owner = Objects.requireNonNull(owner, "owner");
     this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
+    this.verifyKeys = new VdafVerifyKeys(store, clock);
     for (TaskDefinition t : tasks) {
       if (t.role() != Role.LEADER) {
         continue;
@@ -329,10 +332,18 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private Outcome run(TaskDefinition task, LeaderAggregationJob job, ByteString token) {
     TaskId taskId = task.taskId();
     Prio3 prio3 = new Prio3(task.variant());
-    int keyId = task.vdafVerifyKeyIds().iterator().next();
-    byte[] verifyKey = task.vdafVerifyKey(keyId).orElseThrow();
-    ReportIntake.Job reports = intake.job(task, prio3, verifyKey);
-    PingPong pingPong = new PingPong(prio3, taskId);
+    Optional<VdafVerifyKey> chosen = verifyKeys.choose(task);
+    if (chosen.isEmpty()) {
+      LOG.error("task {} has no active VDAF verification key (all retired?): its aggregation job"
+          + " {} waits; add one with verify-keys add", taskId.toBase64Url(),
+          job.jobId().toBase64Url());
+      store.jobLeases().releaseAggregationJob(taskId, job.jobId(), token,
+          now().plus(options.retryDelay()), "no active VDAF verification key");
+      return Outcome.RETRY_LATER;
+    }
+    VdafVerifyKey key = chosen.get();
+    ReportIntake.Job reports = intake.job(task, prio3, key.key().toByteArray());
+    PingPong pingPong = new PingPong(prio3, task.dapVersion(), taskId);
     List<VerifyInit> inits = new ArrayList<>();
     List<Initialized> initialized = new ArrayList<>();
     Map<ReportError, Integer> rejected = new EnumMap<>(ReportError.class);
@@ -363,10 +374,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     }
     List<FieldVector> outShares = new ArrayList<>();
     List<Initialized> accepted = new ArrayList<>();
+    List<ReportId> retry = new ArrayList<>();
+    boolean helperKnewKey = true;
     if (!inits.isEmpty()) {
       List<AggregationJobExtension> extensions = job.batch().isEmpty() ? List.of()
           : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
-      AggregationJobInitReq req = new AggregationJobInitReq(keyId, new byte[0], extensions,
+      AggregationJobInitReq req = new AggregationJobInitReq(key.id(), new byte[0], extensions,
           inits);
       AggregationJobResp resp = peer.initializeAggregationJob(task, req);
       if (!resp.reportIds().equals(req.reportIds())) {
@@ -375,7 +388,17 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
       for (int i = 0; i < initialized.size(); i++) {
         Initialized in = initialized.get(i);
-        Optional<FieldVector> out = finish(pingPong, in, resp.verifyResps().get(i), rejected);
+        VerifyResp answer = resp.verifyResps().get(i);
+        if (answer.result() instanceof VerifyResp.Reject r
+            && task.dapVersion().mayRetry(r.reportError())) {
+          // DAP-19 "Leader Initialization": report_too_early and unknown_verification_key_id
+          // may go into a later job; the report returns to the pool, unaggregated
+          retry.add(in.reportId());
+          helperKnewKey &= r.reportError() != ReportError.UNKNOWN_VERIFICATION_KEY_ID;
+          reject(rejected, in.reportId(), r.reportError());
+          continue;
+        }
+        Optional<FieldVector> out = finish(pingPong, in, answer, rejected);
         if (out.isPresent()) {
           accepted.add(in);
           outShares.add(out.get());
@@ -383,6 +406,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
     }
     int[] counted = {0};
+    boolean knew = helperKnewKey;
     store.inTaskTransaction(taskId, tx -> {
       Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
       if (now.isEmpty() || now.get().state() != LeaderAggregationJob.State.ACTIVE
@@ -415,6 +439,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         committed.put(in.reportId(), time);
       }
       tx.clientReports().insertAggregated(job.jobId(), committed);
+      tx.clientReports().unclaim(job.jobId(), retry);
+      if (!inits.isEmpty()) {
+        VdafVerifyKeys.recordHelperAnswer(tx, key, knew, now());
+      }
       counted[0] = committed.size();
       for (AggregationJobService.Bucket b : buckets.values()) {
         tx.batchBuckets().put(b.toAggregation(task));
@@ -425,9 +453,14 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     if (LOG.isDebugEnabled()) {
       StringBuilder why = new StringBuilder();
       rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));
-      LOG.debug("aggregation job {}: {} reports counted, {} rejected{}",
+      LOG.debug("aggregation job {}: {} reports counted, {} rejected{}, {} back to the pool",
           job.jobId().toBase64Url(), counted[0],
-          rejected.values().stream().mapToInt(Integer::intValue).sum(), why);
+          rejected.values().stream().mapToInt(Integer::intValue).sum(), why, retry.size());
+    }
+    if (!helperKnewKey) {
+      LOG.warn("task {}: the Helper does not know VDAF verification key {}; its {} reports go"
+          + " back to the pool and the Leader uses another key for {}", taskId.toBase64Url(),
+          key.id(), retry.size(), VdafVerifyKeys.HELPER_REFUSAL_BACKOFF);
     }
     return Outcome.FINISHED;
   }

@@ -350,7 +350,7 @@ public final class NoisedShareService {
         req.collectionJobReq());
     HpkeCiphertext ct;
     try {
-      ct = AggregateShareEncryption.seal(task.collectorHpkeConfig(), task.role(), aad,
+      ct = AggregateShareEncryption.seal(task.dapVersion(), task.collectorHpkeConfig(), task.role(), aad,
           share.noisedShare().toByteArray());
     } catch (HpkeException e) {
       throw new IllegalStateException("sealing to the Collector's HPKE config failed", e);

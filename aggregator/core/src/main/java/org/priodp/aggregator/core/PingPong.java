@@ -1,10 +1,10 @@
 package org.priodp.aggregator.core;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.priodp.aggregator.dap.PingPongMessage;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
@@ -18,26 +18,18 @@ import org.priodp.vdaf.Prio3;
  * a {@code finish} message carrying the verifier message; the Leader's continuation ({@code
  * ping_pong_leader_continued}) on that {@code finish} is Finished with its output share. Any
  * other message, or one the VDAF fails to decode or verify, is Rejected. The VDAF application
- * context is {@code "dap-18" || task_id} (DAP-18 "Verifying and Aggregating Reports").
+ * context is {@code "dap-NN" || task_id} of the task's {@link DapVersion} (DAP-19 "Verifying and
+ * Aggregating Reports").
  * Immutable; the states are values.
  */
 final class PingPong {
-  private static final byte[] CTX_PREFIX = "dap-18".getBytes(StandardCharsets.US_ASCII);
-
   private final Prio3 prio3;
   private final byte[] ctx;
 
-  /** Creates the state machine of a task's reports. */
-  PingPong(Prio3 prio3, TaskId taskId) {
+  /** Creates the state machine of the reports of a task speaking {@code version}. */
+  PingPong(Prio3 prio3, DapVersion version, TaskId taskId) {
     this.prio3 = Objects.requireNonNull(prio3, "prio3");
-    this.ctx = context(taskId);
-  }
-
-  /** Returns the VDAF application context {@code "dap-18" || task_id}. */
-  static byte[] context(TaskId taskId) {
-    byte[] out = Arrays.copyOf(CTX_PREFIX, CTX_PREFIX.length + TaskId.LENGTH);
-    System.arraycopy(taskId.bytes(), 0, out, CTX_PREFIX.length, TaskId.LENGTH);
-    return out;
+    this.ctx = version.vdafContext(taskId);
   }
 
   /** A report's state after a transition (VDAF-20 "Ping-Pong Topology": State). */

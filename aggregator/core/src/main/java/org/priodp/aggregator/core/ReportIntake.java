@@ -108,7 +108,7 @@ final class ReportIntake {
       this.prio3 = Objects.requireNonNull(prio3, "prio3");
       this.verifyKey = verifyKey.clone();
       this.keys = Map.copyOf(keys);
-      this.ctx = PingPong.context(task.taskId());
+      this.ctx = task.dapVersion().vdafContext(task.taskId());
       this.aggregatorId = task.role() == Role.LEADER ? 0 : 1;
     }
 
@@ -118,11 +118,11 @@ final class ReportIntake {
       long time = share.reportMetadata().time().value();
       HelperHpkeKey key = keys.get(share.encryptedInputShare().configId().value());
       if (key == null) {
-        return new Rejected(reportId, time, ReportError.HPKE_DECRYPT_ERROR);
+        return new Rejected(reportId, time, task.dapVersion().aggregationUnknownHpkeConfig());
       }
       PlaintextInputShare plaintext;
       try {
-        plaintext = InputShareEncryption.open(key.config(), HelperHpkeKeys.keyPair(key),
+        plaintext = InputShareEncryption.open(task.dapVersion(), key.config(), HelperHpkeKeys.keyPair(key),
             task.role(), InputShareAad.of(task.taskId(), task.configuration(), share),
             share.encryptedInputShare());
       } catch (HpkeException | RuntimeException e) {
@@ -149,7 +149,10 @@ final class ReportIntake {
       }
     }
 
-    /** The time and extension checks of DAP-18 "Input Share Validation". */
+    /**
+     * The time and extension checks of DAP-19 (and DAP-18) "Input Share Validation"; a failed
+     * extension check is invalid_message in both.
+     */
     private Optional<ReportError> validate(ReportShare share, PlaintextInputShare plaintext,
         long time) {
       if (tooEarly(time)) {
@@ -158,14 +161,14 @@ final class ReportIntake {
       Optional<Interval> ti = task.configuration().taskInterval();
       if (ti.isPresent()) {
         if (Long.compareUnsigned(time, ti.get().start().value()) < 0) {
-          return Optional.of(ReportError.TASK_NOT_STARTED);
+          return Optional.of(task.dapVersion().beforeTaskInterval());
         }
         if (Long.compareUnsigned(time, ti.get().end().value()) >= 0) {
-          return Optional.of(ReportError.TASK_EXPIRED);
+          return Optional.of(task.dapVersion().afterTaskInterval());
         }
       }
       return ReportExtension.validate(share.reportMetadata().publicExtensions(),
-          plaintext.privateExtensions(), type -> false);
+          plaintext.privateExtensions(), type -> false).map(f -> ReportError.INVALID_MESSAGE);
     }
 
     /** Returns whether the time (time_precision units) lies beyond now plus the clock skew. */

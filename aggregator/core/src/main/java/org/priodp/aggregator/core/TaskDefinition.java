@@ -2,7 +2,7 @@ package org.priodp.aggregator.core;
 
 import java.util.Arrays;
 import java.util.Objects;
-import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskConfiguration;
@@ -41,6 +41,7 @@ public final class TaskDefinition {
   private final AuthToken authToken;
   private final java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> vdafVerifyKeys;
   private final java.util.Optional<AuthToken> collectorAuthToken;
+  private final DapVersion dapVersion;
 
   /**
    * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
@@ -63,6 +64,7 @@ public final class TaskDefinition {
       HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler) {
     this.vdafVerifyKeys = java.util.Collections.emptySortedMap();
     this.collectorAuthToken = java.util.Optional.empty();
+    this.dapVersion = DapVersion.latest();
     this.taskId = Objects.requireNonNull(taskId, "task_id");
     this.role = Objects.requireNonNull(role, "role");
     if (role != Role.LEADER && role != Role.HELPER) {
@@ -103,8 +105,9 @@ public final class TaskDefinition {
 
   private TaskDefinition(TaskDefinition t,
       java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> keys,
-      java.util.Optional<AuthToken> collectorAuthToken) {
+      java.util.Optional<AuthToken> collectorAuthToken, DapVersion dapVersion) {
     this.collectorAuthToken = collectorAuthToken;
+    this.dapVersion = dapVersion;
     this.taskId = t.taskId;
     this.role = t.role;
     this.configuration = t.configuration;
@@ -140,7 +143,7 @@ public final class TaskDefinition {
       m.put(id, org.priodp.aggregator.dap.ByteString.copyOf(k));
     }
     return new TaskDefinition(this, java.util.Collections.unmodifiableSortedMap(m),
-        collectorAuthToken);
+        collectorAuthToken, dapVersion);
   }
 
   /**
@@ -152,7 +155,26 @@ public final class TaskDefinition {
     if (role != Role.LEADER) {
       throw new IllegalArgumentException("collector_auth_token: only a Leader task has one");
     }
-    return new TaskDefinition(this, vdafVerifyKeys, java.util.Optional.of(token));
+    return new TaskDefinition(this, vdafVerifyKeys, java.util.Optional.of(token), dapVersion);
+  }
+
+  /**
+   * Returns this task speaking {@code version} (a task speaks {@link DapVersion#latest()}, DAP-19,
+   * unless provisioned otherwise); the configuration must satisfy that version's rules (DAP-18
+   * needs a non-empty task_info).
+   */
+  public TaskDefinition withDapVersion(DapVersion version) {
+    Objects.requireNonNull(version, "dap_version");
+    configuration.checkFor(version);
+    return new TaskDefinition(this, vdafVerifyKeys, collectorAuthToken, version);
+  }
+
+  /**
+   * Returns the DAP draft the task speaks: every version-dependent string, code point and error
+   * choice of the task comes from it.
+   */
+  public DapVersion dapVersion() {
+    return dapVersion;
   }
 
   /** Returns the bearer token the Collector presents to this Leader (empty for a Helper task). */
@@ -185,8 +207,8 @@ public final class TaskDefinition {
     try {
       org.priodp.aggregator.hpke.Hpke hpke = new org.priodp.aggregator.hpke.Hpke(
           config.suite().orElseThrow());
-      hpke.seal(config.publicKey().toByteArray(), AggregateShareEncryption.info(role), new byte[0],
-          new byte[1]);
+      hpke.seal(config.publicKey().toByteArray(), DapVersion.latest().aggregateShareInfo(role),
+          new byte[0], new byte[1]);
     } catch (HpkeException | RuntimeException e) {
       throw new IllegalArgumentException("collector_hpke_config: cannot seal to this public key ("
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")", e);
@@ -208,7 +230,7 @@ public final class TaskDefinition {
 
   /** Returns the task's public parameters: what its Client and Collector know of it. */
   public TaskParameters parameters() {
-    return new TaskParameters(taskId(), configuration(), variant(), dpStrategy(),
+    return new TaskParameters(taskId(), dapVersion, configuration(), variant(), dpStrategy(),
         sensitivityRule());
   }
 
@@ -268,7 +290,7 @@ public final class TaskDefinition {
 
   @Override
   public String toString() {
-    return "TaskDefinition[" + taskId + ", " + role + ", " + variant.algorithm().specName() + ", "
+    return "TaskDefinition[" + taskId + ", " + role + ", " + dapVersion.tag() + ", " + variant.algorithm().specName() + ", "
         + dpStrategy.describe() + ", minBatchSize="
         + Long.toUnsignedString(configuration.minBatchSize()) + "]";
   }

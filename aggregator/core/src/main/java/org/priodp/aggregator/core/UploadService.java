@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportError;
@@ -156,7 +157,7 @@ public final class UploadService {
     Optional<Interval> taskInterval = task.configuration().taskInterval();
     boolean pending = false;
     for (int i = 0; i < reports.size(); i++) {
-      errors[i] = check(reports.get(i), configIds, latest, taskInterval);
+      errors[i] = check(task.dapVersion(), reports.get(i), configIds, latest, taskInterval);
       pending |= errors[i] == null;
     }
     boolean[] stored = new boolean[reports.size()];
@@ -183,11 +184,14 @@ public final class UploadService {
     return limit < 0 ? -1 : Long.divideUnsigned(limit, precision);
   }
 
-  /** The checks that need no store; null if the report passes them. */
-  private static ReportError check(Report r, Set<Integer> configIds, long latest,
-      Optional<Interval> taskInterval) {
+  /**
+   * The checks that need no store (DAP-19 and DAP-18 "Leader Behavior" of upload, the error
+   * chosen by the task's version); null if the report passes them.
+   */
+  private static ReportError check(DapVersion version, Report r, Set<Integer> configIds,
+      long latest, Optional<Interval> taskInterval) {
     if (!configIds.contains(r.leaderEncryptedInputShare().configId().value())) {
-      return ReportError.OUTDATED_CONFIG;
+      return version.uploadUnknownHpkeConfig();
     }
     long time = r.reportMetadata().time().value();
     if (latest == -1 || Long.compareUnsigned(time, latest) > 0) {
@@ -200,11 +204,8 @@ public final class UploadService {
         return ReportError.REPORT_DROPPED;
       }
     }
-    if (ReportExtension.validate(r.reportMetadata().publicExtensions(), List.of(),
-        type -> false).isPresent()) {
-      return ReportError.INVALID_MESSAGE;
-    }
-    return null;
+    return ReportExtension.validate(r.reportMetadata().publicExtensions(), List.of(),
+        type -> false).map(version::uploadExtensionError).orElse(null);
   }
 
   /** One upload's reports waiting for the task transaction; filled in by whoever commits it. */

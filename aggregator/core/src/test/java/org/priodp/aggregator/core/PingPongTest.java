@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.PingPongMessage;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.field.FieldVector;
@@ -38,7 +39,7 @@ class PingPongTest {
     byte[] id = new byte[32];
     random.nextBytes(id);
     taskId = new TaskId(id);
-    pingPong = new PingPong(prio3, taskId);
+    pingPong = new PingPong(prio3, DapVersion.DAP_19, taskId);
     byte[] verifyKey = new byte[32];
     random.nextBytes(verifyKey);
     byte[] nonce = new byte[16];
@@ -46,21 +47,13 @@ class PingPongTest {
     byte[] rand = new byte[prio3.randSize()];
     random.nextBytes(rand);
     measurement = random.nextInt(5);
-    byte[] ctx = PingPong.context(taskId);
+    byte[] ctx = DapVersion.DAP_19.vdafContext(taskId);
     Prio3.ShardResult shard = prio3.shard(ctx, List.of(BigInteger.valueOf(measurement)), nonce,
         rand);
     leaderInit = prio3.verifyInit(verifyKey, ctx, 0, nonce, shard.publicShare(),
         shard.inputShares().get(0));
     helperInit = prio3.verifyInit(verifyKey, ctx, 1, nonce, shard.publicShare(),
         shard.inputShares().get(1));
-  }
-
-  @Test
-  void theContextIsDap18AndTheTaskId() {
-    byte[] expected = new byte[6 + 32];
-    System.arraycopy("dap-18".getBytes(StandardCharsets.US_ASCII), 0, expected, 0, 6);
-    System.arraycopy(taskId.bytes(), 0, expected, 6, 32);
-    assertArrayEquals(expected, PingPong.context(taskId));
   }
 
   @Test

@@ -18,11 +18,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.InputShareAad;
-import org.priodp.aggregator.dap.InputShareEncryption;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.PlaintextInputShare;
 import org.priodp.aggregator.dap.ReportError;
@@ -42,7 +44,7 @@ import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.dp.DpStrategy;
 
 /**
- * The report intake both roles share (DAP-18 "Input Share Decryption", "Input Share
+ * The report intake both roles share (DAP-19 and DAP-18 "Input Share Decryption", "Input Share
  * Validation"): each report error it gives, the same for the Leader and the Helper, and the
  * prepared state of a valid report. The task is Fixture's Prio3Histogram with time_precision 100
  * s and task_interval [990, 1000); the clock stands in unit 1005. The seed is printed.
@@ -61,6 +63,7 @@ class ReportIntakeTest {
   private Fixture f;
   private byte[] verifyKey;
   private Random random;
+  private DapVersion version = DapVersion.latest();
 
   @BeforeEach
   void setUp() {
@@ -85,7 +88,7 @@ class ReportIntakeTest {
     TaskDefinition t = role == Role.HELPER ? f.task : new TaskDefinition(f.taskId, Role.LEADER,
         f.task.configuration(), f.variant, f.task.dpStrategy(), f.task.sensitivityRule(),
         f.collectorConfig, f.task.authToken());
-    return t.withVdafVerifyKeys(Map.of(0, verifyKey));
+    return t.withVdafVerifyKeys(Map.of(0, verifyKey)).withDapVersion(version);
   }
 
   private ReportIntake.Job job(Role role) {
@@ -107,7 +110,7 @@ class ReportIntakeTest {
       random.nextBytes(id);
       byte[] rand = new byte[prio3.randSize()];
       random.nextBytes(rand);
-      Prio3.ShardResult shard = prio3.shard(PingPong.context(f.taskId),
+      Prio3.ShardResult shard = prio3.shard(version.vdafContext(f.taskId),
           List.of(BigInteger.valueOf(random.nextInt(8))), id, rand);
       metadata = new ReportMetadata(new ReportId(id), new Time(time), publicExtensions);
       publicShare = shard.publicShare().encode();
@@ -124,7 +127,7 @@ class ReportIntakeTest {
       InputShareAad aad = new InputShareAad(f.taskId, f.task.configuration(), metadata,
           publicShare);
       HpkeSealed s = new Hpke(HpkeSuite.DAP_MANDATORY).seal(config.publicKey().toByteArray(),
-          InputShareEncryption.info(role), aad.encode(), plaintext);
+          version.inputShareInfo(role), aad.encode(), plaintext);
       return new ReportShare(metadata, publicShare, new HpkeCiphertext(config.id(), s.enc(),
           s.ciphertext()));
     }
@@ -167,18 +170,23 @@ class ReportIntakeTest {
     assertEquals(995, leader.time());
     assertEquals(c.metadata.reportId(), helper.reportId());
     // the two verify_init results verify together: Prio3 ran as aggregator 0 and 1
-    PingPong pingPong = new PingPong(new Prio3(f.variant), f.taskId);
+    PingPong pingPong = new PingPong(new Prio3(f.variant), f.task.dapVersion(), f.taskId);
     PingPong.Continued sent = pingPong.leaderInitialized(leader.init());
     assertInstanceOf(PingPong.FinishedWithOutbound.class,
         pingPong.helperInitialized(helper.init(), sent.outbound().encode()));
   }
 
-  @Test
-  void anUnknownConfigIdOrAShareThatDoesNotOpenIsHpkeDecryptError() throws Exception {
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void anUnknownConfigIdIsItsVersionsErrorAndAShareThatDoesNotOpenIsHpkeDecryptError(
+      DapVersion v) throws Exception {
+    version = v;
     Client c = new Client(995);
     HpkeConfig unknown = new HpkeConfig(new HpkeConfigId((key.id().value() + 1) % 256),
         key.kemId(), key.kdfId(), key.aeadId(), key.publicKey());
-    assertRejected(ReportError.HPKE_DECRYPT_ERROR, role -> c.sealed(role, unknown,
+    // DAP-18 "Input Share Decryption": hpke_decrypt_error; DAP-19: hpke_unknown_config_id
+    assertRejected(v == DapVersion.DAP_18 ? ReportError.HPKE_DECRYPT_ERROR
+        : ReportError.HPKE_UNKNOWN_CONFIG_ID, role -> c.sealed(role, unknown,
         new PlaintextInputShare(List.of(), c.inputShares[0]).encode()));
     assertRejected(ReportError.HPKE_DECRYPT_ERROR, role -> {
       ReportShare s = c.share(role);
@@ -202,18 +210,27 @@ class ReportIntakeTest {
     assertRejected(ReportError.INVALID_MESSAGE, c::share);
   }
 
-  @Test
-  void aTimeBeyondNowPlusTheSkewIsReportTooEarly() throws Exception {
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void aTimeBeyondNowPlusTheSkewIsReportTooEarly(DapVersion v) throws Exception {
+    version = v;
     // now is 100510 s and the skew 300 s: unit 1009 starts at 100900 s, beyond 100810 s
     assertRejected(ReportError.REPORT_TOO_EARLY, new Client(1009)::share);
     // unit 1008 starts at 100800 s, within the skew: not too early, but past the task interval
-    assertRejected(ReportError.TASK_EXPIRED, new Client(1008)::share);
+    assertRejected(v == DapVersion.DAP_18 ? ReportError.TASK_EXPIRED : ReportError.REPORT_DROPPED,
+        new Client(1008)::share);
   }
 
-  @Test
-  void aTimeOutsideTheTaskIntervalIsTaskNotStartedOrTaskExpired() throws Exception {
-    assertRejected(ReportError.TASK_NOT_STARTED, new Client(989)::share);
-    assertRejected(ReportError.TASK_EXPIRED, new Client(1000)::share);
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void aTimeOutsideTheTaskIntervalIsTaskNotStartedOrTaskExpiredInDap18ReportDroppedInDap19(
+      DapVersion v) throws Exception {
+    version = v;
+    // DAP-18 "Input Share Validation" has two errors; DAP-19 step 3 has report_dropped for both
+    assertRejected(v == DapVersion.DAP_18 ? ReportError.TASK_NOT_STARTED
+        : ReportError.REPORT_DROPPED, new Client(989)::share);
+    assertRejected(v == DapVersion.DAP_18 ? ReportError.TASK_EXPIRED
+        : ReportError.REPORT_DROPPED, new Client(1000)::share);
     assertInstanceOf(ReportIntake.Prepared.class,
         job(Role.LEADER).prepare(new Client(990).share(Role.LEADER)), "the first unit");
     assertInstanceOf(ReportIntake.Prepared.class,

@@ -34,11 +34,13 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.HpkeCiphertext;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.Interval;
@@ -143,9 +145,12 @@ class UploadServiceTest {
     return r.outcomes().stream().map(o -> o.error().orElse(null)).toList();
   }
 
-  @Test
-  void eachRuleHasItsReportErrorInRequestOrderAndOnlyAcceptedReportsAreStored() {
-    TaskDefinition task = leaderTask(1, Interval.of(NOW - 5, 7)); // [9995, 10002)
+  @ParameterizedTest
+  @EnumSource(DapVersion.class)
+  void eachRuleHasItsReportErrorInRequestOrderAndOnlyAcceptedReportsAreStored(DapVersion v) {
+    TaskDefinition task = leaderTask(1, Interval.of(NOW - 5, 7)) // [9995, 10002)
+        .withDapVersion(v);
+    boolean d18 = v == DapVersion.DAP_18;
     try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("r.db"))) {
       UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
       int key = s.keys().ensureActive().config().id().value();
@@ -169,7 +174,7 @@ class UploadServiceTest {
       ReportExtension e7 = new ReportExtension(7, new byte[0]);
       List<Report> reports = List.of(
           report(id(1), NOW, key, List.of(), 1), // accepted
-          report(id(2), NOW, unknownKey, List.of(), 1), // outdated_config
+          report(id(2), NOW, unknownKey, List.of(), 1), // an unknown HPKE config
           report(id(3), NOW + 4, key, List.of(), 1), // too early (limit 10003), and outside
           report(id(4), NOW - 6, key, List.of(), 1), // before the task interval
           report(id(5), NOW + 2, key, List.of(), 1), // at the task interval's end
@@ -182,8 +187,13 @@ class UploadServiceTest {
           report(id(10), NOW - 3, key, List.of(), 1), // at the cutoff
           report(id(11), NOW + 1, key, List.of(), 1)); // last unit of the task interval
       UploadService.Result r = s.upload(task, new UploadRequest(reports));
-      assertEquals(Arrays.asList(null, ReportError.OUTDATED_CONFIG, ReportError.REPORT_TOO_EARLY,
-          ReportError.REPORT_DROPPED, ReportError.REPORT_DROPPED, ReportError.INVALID_MESSAGE,
+      // DAP-19 "Leader Behavior": hpke_unknown_config_id (DAP-18: outdated_config), and an
+      // unrecognized extension is unsupported_extension (DAP-18 has none; prio-dp keeps it per
+      // report as invalid_message)
+      assertEquals(Arrays.asList(null,
+          d18 ? ReportError.OUTDATED_CONFIG : ReportError.HPKE_UNKNOWN_CONFIG_ID,
+          ReportError.REPORT_TOO_EARLY, ReportError.REPORT_DROPPED, ReportError.REPORT_DROPPED,
+          d18 ? ReportError.INVALID_MESSAGE : ReportError.UNSUPPORTED_EXTENSION,
           ReportError.INVALID_MESSAGE, ReportError.REPORT_DROPPED, ReportError.REPORT_REPLAYED,
           ReportError.REPORT_REPLAYED, null, null, null), errorsOf(r));
       assertEquals(4, r.accepted());

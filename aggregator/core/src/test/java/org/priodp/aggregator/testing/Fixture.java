@@ -211,7 +211,7 @@ public final class Fixture {
   public byte[] open(byte[] aggregateShare, AggregateShareReq req, TaskConfiguration config)
       throws HpkeException {
     AggregateShare s = AggregateShare.decode(aggregateShare);
-    return AggregateShareEncryption.open(collectorConfig, collectorKey, Role.HELPER,
+    return AggregateShareEncryption.open(task.dapVersion(), collectorConfig, collectorKey, Role.HELPER,
         new AggregateShareAad(taskId, config, req.collectionJobReq()),
         s.encryptedAggregateShare());
   }

@@ -94,12 +94,9 @@ public final class LeaderPair {
     return System.currentTimeMillis() / 1000 / PRECISION;
   }
 
-  /** Returns the VDAF application context {@code "dap-18" || task_id}. */
+  /** Returns the VDAF application context {@code "dap-NN" || task_id} of the task's version. */
   public byte[] ctx() {
-    byte[] p = "dap-18".getBytes(StandardCharsets.US_ASCII);
-    byte[] out = Arrays.copyOf(p, p.length + 32);
-    System.arraycopy(taskId.bytes(), 0, out, p.length, 32);
-    return out;
+    return leader.dapVersion().vdafContext(taskId);
   }
 
   /** A random valid measurement of the variant. */
@@ -160,9 +157,9 @@ public final class LeaderPair {
     InputShareAad aad = new InputShareAad(taskId, leader.configuration(), metadata, publicShare);
     try {
       return new Report(metadata, publicShare,
-          InputShareEncryption.seal(leaderKey, Role.LEADER, aad,
+          InputShareEncryption.seal(leader.dapVersion(), leaderKey, Role.LEADER, aad,
               new PlaintextInputShare(List.of(), shard.inputShares().get(0).encode())),
-          InputShareEncryption.seal(helperKey, Role.HELPER, aad,
+          InputShareEncryption.seal(leader.dapVersion(), helperKey, Role.HELPER, aad,
               new PlaintextInputShare(List.of(), shard.inputShares().get(1).encode())));
     } catch (org.priodp.aggregator.hpke.HpkeException e) {
       throw new IllegalStateException(e);

@@ -67,6 +67,14 @@ public interface ClientReportRepository {
   void insertAggregated(AggregationJobId jobId, Map<ReportId, Long> reportTimes);
 
   /**
+   * Returns the Leader's reports claimed by this job to the pool of unclaimed reports, so that a
+   * later job takes them (DAP-19 "Leader Initialization": a report the Helper rejected with
+   * report_too_early or unknown_verification_key_id may go into a subsequent job); returns how
+   * many were returned.
+   */
+  int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds);
+
+  /**
    * Returns how many of the task's reports are committed to a batch bucket (DAP-18 "Aggregation
    * Job Execution"): the progress of aggregation.
    */

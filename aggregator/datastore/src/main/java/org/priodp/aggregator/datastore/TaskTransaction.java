@@ -34,4 +34,7 @@ public interface TaskTransaction {
 
   /** Returns the retention cutoff and the collection of expired rows. */
   RetentionRepository retention();
+
+  /** Returns the task's VDAF verification keys by verification_key_id. */
+  VdafVerifyKeyRepository vdafVerifyKeys();
 }

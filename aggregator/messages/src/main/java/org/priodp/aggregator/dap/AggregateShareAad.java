@@ -28,9 +28,9 @@ public record AggregateShareAad(TaskId taskId, TaskConfiguration taskConfigurati
   }
 
   /** Decodes one AggregateShareAad with nothing after it. */
-  public static AggregateShareAad decode(byte[] encoded) {
+  public static AggregateShareAad decode(byte[] encoded, DapVersion version) {
     return Decoding.decodeAll(encoded, "AggregateShareAad", r -> new AggregateShareAad(
-        TaskId.read(r, "task_id"), TaskConfiguration.read(r, "task_configuration"),
+        TaskId.read(r, "task_id"), TaskConfiguration.read(r, "task_configuration", version),
         CollectionJobReq.read(r, "collection_job_req")));
   }
 }

@@ -35,24 +35,27 @@ public record AggregationJobResp(List<VerifyResp> verifyResps) {
     return out;
   }
 
-  /** Returns the encoding: the concatenated VerifyResps. */
-  public byte[] encode() {
+  /** Returns the encoding: the concatenated VerifyResps, report errors coded as {@code version}. */
+  public byte[] encode(DapVersion version) {
     DapWriter w = new DapWriter();
     for (VerifyResp v : verifyResps) {
-      v.write(w);
+      v.write(w, version);
     }
     return w.toByteArray();
   }
 
-  /** Decodes a whole response body; throws only {@link DapDecodeException}. */
-  public static AggregationJobResp decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "AggregationJobResp", AggregationJobResp::read);
+  /**
+   * Decodes a whole response body, reading report errors as {@code version}; throws only
+   * {@link DapDecodeException}.
+   */
+  public static AggregationJobResp decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "AggregationJobResp", r -> read(r, version));
   }
 
-  private static AggregationJobResp read(DapReader r) {
+  private static AggregationJobResp read(DapReader r, DapVersion version) {
     List<VerifyResp> out = new ArrayList<>();
     while (r.remaining() > 0) {
-      out.add(VerifyResp.read(r, "verify_resps[" + out.size() + "]"));
+      out.add(VerifyResp.read(r, "verify_resps[" + out.size() + "]", version));
     }
     return new AggregationJobResp(out);
   }

@@ -45,13 +45,13 @@ public record InputShareAad(TaskId taskId, TaskConfiguration taskConfiguration,
   }
 
   /** Decodes one InputShareAad with nothing after it. */
-  public static InputShareAad decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "InputShareAad", InputShareAad::read);
+  public static InputShareAad decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "InputShareAad", r -> read(r, version));
   }
 
-  private static InputShareAad read(DapReader r) {
+  private static InputShareAad read(DapReader r, DapVersion version) {
     TaskId id = TaskId.read(r, "task_id");
-    TaskConfiguration config = TaskConfiguration.read(r, "task_configuration");
+    TaskConfiguration config = TaskConfiguration.read(r, "task_configuration", version);
     ReportMetadata metadata = ReportMetadata.read(r, "report_metadata");
     ByteString publicShare = r.opaque(4, 0, 0xffffffffL, "public_share");
     return new InputShareAad(id, config, metadata, publicShare);

@@ -19,7 +19,7 @@ import org.priodp.aggregator.dap.internal.Octets;
  * Leader "MUST discard the report" at upload. A decoder that failed the whole message would turn
  * one bad report into a failed upload or aggregation job, so lists are decoded as they stand
  * (only their wire bounds are checked) and {@link #validate} applies the rules. The DAP-18 report
- * extension registry holds only {@code reserved(0)}. {@link #toString} shows types and lengths
+ * extension registry holds only {@code reserved(0)}; so does DAP-19's. {@link #toString} shows types and lengths
  * only: private extension data may hold a secret for one Aggregator.
  */
 public record ReportExtension(int extensionType, ByteString extensionData)
@@ -42,30 +42,39 @@ public record ReportExtension(int extensionType, ByteString extensionData)
     return Extensions.isStrictlyIncreasing(extensions);
   }
 
+  /** Which extension rule a report breaks (DAP-19 "Leader Behavior" of upload tells them apart). */
+  public enum Failure {
+    /** A list is not strictly increasing, or a type is both public and private. */
+    REPEATED,
+    /** A type this Aggregator does not recognize. */
+    UNRECOGNIZED
+  }
+
   /**
-   * Applies the extension checks of DAP-18 "Input Share Validation" to one report: every type
-   * recognized, each list strictly increasing, no type in both lists. Returns
-   * {@link ReportError#INVALID_MESSAGE} if any fails, else empty.
+   * Applies the extension checks of DAP-19 (and DAP-18) "Input Share Validation" to one report:
+   * each list strictly increasing, no type in both lists, every type recognized. Returns the first
+   * rule broken, in that order, else empty. In aggregation every failure is {@link
+   * ReportError#INVALID_MESSAGE}; at upload the {@link DapVersion} picks the error.
    */
-  public static Optional<ReportError> validate(List<ReportExtension> publicExtensions,
+  public static Optional<Failure> validate(List<ReportExtension> publicExtensions,
       List<ReportExtension> privateExtensions, IntPredicate recognized) {
     if (!isStrictlyIncreasing(publicExtensions) || !isStrictlyIncreasing(privateExtensions)) {
-      return Optional.of(ReportError.INVALID_MESSAGE);
+      return Optional.of(Failure.REPEATED);
     }
     Set<Integer> seen = new HashSet<>();
     for (ReportExtension e : publicExtensions) {
       seen.add(e.extensionType);
     }
+    for (ReportExtension e : privateExtensions) {
+      if (seen.contains(e.extensionType)) {
+        return Optional.of(Failure.REPEATED);
+      }
+    }
     for (List<ReportExtension> list : List.of(publicExtensions, privateExtensions)) {
       for (ReportExtension e : list) {
         if (!recognized.test(e.extensionType)) {
-          return Optional.of(ReportError.INVALID_MESSAGE);
+          return Optional.of(Failure.UNRECOGNIZED);
         }
-      }
-    }
-    for (ReportExtension e : privateExtensions) {
-      if (seen.contains(e.extensionType)) {
-        return Optional.of(ReportError.INVALID_MESSAGE);
       }
     }
     return Optional.empty();

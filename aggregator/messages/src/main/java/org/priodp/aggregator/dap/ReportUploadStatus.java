@@ -19,26 +19,26 @@ public record ReportUploadStatus(ReportId id, ReportError error) {
     Objects.requireNonNull(error, "error");
   }
 
-  /** Returns the 17-byte encoding. */
-  public byte[] encode() {
+  /** Returns the 17-byte encoding, with the error's code point in {@code version}. */
+  public byte[] encode(DapVersion version) {
     DapWriter w = new DapWriter();
-    write(w);
+    write(w, version);
     return w.toByteArray();
   }
 
-  /** Decodes exactly one ReportUploadStatus. */
-  public static ReportUploadStatus decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "ReportUploadStatus", r -> read(r, "status"));
+  /** Decodes exactly one ReportUploadStatus, reading the error as {@code version}. */
+  public static ReportUploadStatus decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "ReportUploadStatus", r -> read(r, "status", version));
   }
 
-  static ReportUploadStatus read(DapReader r, String field) {
+  static ReportUploadStatus read(DapReader r, String field, DapVersion version) {
     ReportId id = ReportId.read(r, field + ".id");
-    ReportError error = ReportError.fromCode(r.u8(field + ".error"), field + ".error");
+    ReportError error = version.reportError(r.u8(field + ".error"), field + ".error");
     return new ReportUploadStatus(id, error);
   }
 
-  void write(DapWriter w) {
+  void write(DapWriter w, DapVersion version) {
     id.write(w);
-    w.u8(error.code());
+    w.u8(version.code(error));
   }
 }

@@ -10,11 +10,12 @@ import org.priodp.aggregator.dap.internal.Decoding;
 import org.priodp.aggregator.dap.internal.Octets;
 
 /**
- * A task's agreed parameters, {@code struct { opaque task_info<1..2^8-1>; Url
+ * A task's agreed parameters, {@code struct { opaque task_info<0..2^8-1>; Url
  * leader_aggregator_endpoint; Url helper_aggregator_endpoint; TimePrecision time_precision; uint64
  * min_batch_size; BatchMode batch_mode; opaque batch_config<0..2^16-1>; VdafType vdaf_type; opaque
- * vdaf_configuration<0..2^16-1>; TaskExtension extensions<0..2^16-1>; } TaskConfiguration} (DAP-18
- * "Task Configuration"), with {@code opaque Url<1..2^16-1>} of ASCII bytes, uint64 time precision
+ * vdaf_configuration<0..2^16-1>; TaskExtension extensions<0..2^16-1>; } TaskConfiguration} (DAP-19
+ * "Task Configuration"; DAP-18 has {@code task_info<1..2^8-1>}, which {@link #checkFor} and the
+ * version's decoder apply), with {@code opaque Url<1..2^16-1>} of ASCII bytes, uint64 time precision
  * (non-zero) and min batch size, uint32 VDAF type, an empty batch_config (both batch modes of
  * DAP-18 define it empty) and strictly increasing extension types (DAP-18 "Task Extensions").
  */
@@ -25,7 +26,7 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
 
   /** Validates the fields and copies the list. */
   public TaskConfiguration {
-    Octets.checkVector(taskInfo, 1, 0xff, "task_info");
+    Octets.checkVector(taskInfo, 0, 0xff, "task_info");
     checkUrl(leaderAggregatorEndpoint, "leader_aggregator_endpoint");
     checkUrl(helperAggregatorEndpoint, "helper_aggregator_endpoint");
     if (timePrecision == 0) {
@@ -84,13 +85,26 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
     return w.toByteArray();
   }
 
-  /** Decodes one TaskConfiguration with nothing after it. */
-  public static TaskConfiguration decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "TaskConfiguration", r -> read(r, "task_configuration"));
+  /**
+   * Checks the rules of {@code version} that this record's union of the drafts does not: DAP-18
+   * needs a non-empty task_info. Throws IllegalArgumentException naming the field.
+   */
+  public TaskConfiguration checkFor(DapVersion version) {
+    if (taskInfo.length() < version.taskInfoMinLength()) {
+      throw new IllegalArgumentException("task_info: empty, " + version.tag() + " needs at least "
+          + version.taskInfoMinLength() + " byte");
+    }
+    return this;
   }
 
-  static TaskConfiguration read(DapReader r, String field) {
-    ByteString info = r.opaque(1, 1, 0xff, field + ".task_info");
+  /** Decodes one TaskConfiguration of {@code version} with nothing after it. */
+  public static TaskConfiguration decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "TaskConfiguration",
+        r -> read(r, "task_configuration", version));
+  }
+
+  static TaskConfiguration read(DapReader r, String field, DapVersion version) {
+    ByteString info = r.opaque(1, version.taskInfoMinLength(), 0xff, field + ".task_info");
     String leader = readUrl(r, field + ".leader_aggregator_endpoint");
     String helper = readUrl(r, field + ".helper_aggregator_endpoint");
     long precision = r.u64(field + ".time_precision");
@@ -115,7 +129,7 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
   }
 
   void write(DapWriter w) {
-    w.vector(1, 1, 0xff, taskInfo)
+    w.vector(1, 0, 0xff, taskInfo)
         .vector(2, 1, 0xffff, leaderAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
         .vector(2, 1, 0xffff, helperAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
         .u64(timePrecision).u64(minBatchSize).u8(batchMode.code())

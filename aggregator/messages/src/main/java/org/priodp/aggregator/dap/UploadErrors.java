@@ -19,24 +19,27 @@ public record UploadErrors(List<ReportUploadStatus> status) {
     status = List.copyOf(status);
   }
 
-  /** Returns the encoding: the concatenated statuses. */
-  public byte[] encode() {
+  /** Returns the encoding: the concatenated statuses, errors coded as {@code version}. */
+  public byte[] encode(DapVersion version) {
     DapWriter w = new DapWriter();
     for (ReportUploadStatus s : status) {
-      s.write(w);
+      s.write(w, version);
     }
     return w.toByteArray();
   }
 
-  /** Decodes a whole response body; throws only {@link DapDecodeException}. */
-  public static UploadErrors decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "UploadErrors", UploadErrors::read);
+  /**
+   * Decodes a whole response body, reading errors as {@code version}; throws only
+   * {@link DapDecodeException}.
+   */
+  public static UploadErrors decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "UploadErrors", r -> read(r, version));
   }
 
-  private static UploadErrors read(DapReader r) {
+  private static UploadErrors read(DapReader r, DapVersion version) {
     List<ReportUploadStatus> out = new ArrayList<>();
     while (r.remaining() > 0) {
-      out.add(ReportUploadStatus.read(r, "status[" + out.size() + "]"));
+      out.add(ReportUploadStatus.read(r, "status[" + out.size() + "]", version));
     }
     return new UploadErrors(out);
   }

@@ -12,7 +12,8 @@ import org.priodp.aggregator.dap.internal.Octets;
  * payload<1..2^32-1>; case finish: Empty; case reject: ReportError report_error; }; } VerifyResp}
  * (DAP-18 "Helper Initialization"; PrepareResp before DAP-17). The variant is a {@link Result}:
  * {@link Continue} with the Helper's outbound ping-pong message, {@link Finish} (no payload) or
- * {@link Reject} with a registered {@link ReportError}.
+ * {@link Reject} with a registered {@link ReportError}, whose code point depends on the
+ * {@link DapVersion}.
  */
 public record VerifyResp(ReportId reportId, VerifyResp.Result result) {
   /** Rejects null fields. */
@@ -41,38 +42,38 @@ public record VerifyResp(ReportId reportId, VerifyResp.Result result) {
     return result.type();
   }
 
-  /** Returns the encoding. */
-  public byte[] encode() {
+  /** Returns the encoding, with the report error's code point in {@code version}. */
+  public byte[] encode(DapVersion version) {
     DapWriter w = new DapWriter();
-    write(w);
+    write(w, version);
     return w.toByteArray();
   }
 
-  /** Decodes one VerifyResp with nothing after it. */
-  public static VerifyResp decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "VerifyResp", r -> read(r, "verify_resp"));
+  /** Decodes one VerifyResp with nothing after it, reading report errors as {@code version}. */
+  public static VerifyResp decode(byte[] encoded, DapVersion version) {
+    return Decoding.decodeAll(encoded, "VerifyResp", r -> read(r, "verify_resp", version));
   }
 
-  static VerifyResp read(DapReader r, String field) {
+  static VerifyResp read(DapReader r, String field, DapVersion version) {
     ReportId id = ReportId.read(r, field + ".report_id");
     VerifyRespType type = VerifyRespType.fromCode(r.u8(field + ".verify_resp_type"),
         field + ".verify_resp_type");
     Result result = switch (type) {
       case CONTINUE -> new Continue(r.opaque(4, 1, 0xffffffffL, field + ".payload"));
       case FINISH -> new Finish();
-      case REJECT -> new Reject(ReportError.fromCode(r.u8(field + ".report_error"),
+      case REJECT -> new Reject(version.reportError(r.u8(field + ".report_error"),
           field + ".report_error"));
     };
     return new VerifyResp(id, result);
   }
 
-  void write(DapWriter w) {
+  void write(DapWriter w, DapVersion version) {
     reportId.write(w);
     w.u8(result.type().code());
     if (result instanceof Continue c) {
       w.vector(4, 1, 0xffffffffL, c.payload);
     } else if (result instanceof Reject j) {
-      w.u8(j.reportError.code());
+      w.u8(version.code(j.reportError));
     }
   }
 

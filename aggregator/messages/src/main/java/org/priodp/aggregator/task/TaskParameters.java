@@ -2,6 +2,7 @@ package org.priodp.aggregator.task;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.TaskId;
@@ -10,26 +11,28 @@ import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * The public parameters of a task (DAP-18 "Task Configuration"), what a Client needs to build
- * reports and, with the DP settings, what a Collector needs to decode: the task ID, the
- * {@link TaskConfiguration} exactly as it goes into the InputShareAad and AggregateShareAad, the
+ * The public parameters of a task (DAP-19 "Task Configuration"), what a Client needs to build
+ * reports and, with the DP settings, what a Collector needs to decode: the task ID, the DAP
+ * version the task speaks, the {@link TaskConfiguration} exactly as it goes into the InputShareAad and AggregateShareAad, the
  * Prio3 variant it names, and the DP strategy and sensitivity rule. No secret. Construction
  * checks that the configuration names the variant and that every extension is one prio-dp
  * implements (a dp_binding extension must carry the digest of these DP settings).
  *
  * @param taskId the task ID
+ * @param dapVersion the DAP draft the task speaks, fixed for the task's life
  * @param configuration the task configuration as provisioned
  * @param variant the Prio3 variant the configuration names
  * @param dpStrategy the DP strategy both aggregators apply
  * @param sensitivityRule the sensitivity rule of the strategy
  */
-public record TaskParameters(TaskId taskId, TaskConfiguration configuration, Prio3Variant variant,
-    DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
+public record TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfiguration configuration,
+    Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
 
   /** Validates the parts; every problem is an IllegalArgumentException naming the field. */
   public TaskParameters {
     Objects.requireNonNull(taskId, "task_id");
-    Objects.requireNonNull(configuration, "task configuration");
+    Objects.requireNonNull(dapVersion, "dap_version");
+    Objects.requireNonNull(configuration, "task configuration").checkFor(dapVersion);
     Objects.requireNonNull(variant, "vdaf");
     Objects.requireNonNull(dpStrategy, "dp_strategy");
     Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
@@ -43,7 +46,7 @@ public record TaskParameters(TaskId taskId, TaskConfiguration configuration, Pri
   }
 
   /**
-   * Checks a task's extensions (DAP-18 "Task Configuration", "Task Extensions"): each is one
+   * Checks a task's extensions (DAP-19 "Task Configuration", "Task Extensions"): each is one
    * prio-dp implements, a task_interval is a well-formed Interval, and a dp_binding extension
    * carries the digest of these DP settings. Throws IllegalArgumentException naming the field.
    */

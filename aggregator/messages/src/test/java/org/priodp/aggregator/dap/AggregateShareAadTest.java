@@ -18,8 +18,8 @@ class AggregateShareAadTest {
     expected.writeBytes(Samples.taskConfiguration().encode());
     expected.writeBytes(c.encode());
     assertArrayEquals(expected.toByteArray(), aad.encode());
-    assertEquals(aad, AggregateShareAad.decode(aad.encode()));
+    assertEquals(aad, AggregateShareAad.decode(aad.encode(), DapVersion.DAP_18));
     byte[] cut = java.util.Arrays.copyOf(aad.encode(), 40);
-    assertThrows(DapDecodeException.class, () -> AggregateShareAad.decode(cut));
+    assertThrows(DapDecodeException.class, () -> AggregateShareAad.decode(cut, DapVersion.DAP_18));
   }
 }

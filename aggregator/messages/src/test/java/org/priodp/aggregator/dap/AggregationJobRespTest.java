@@ -26,32 +26,32 @@ class AggregationJobRespTest {
         + ID_A + "00" + "00000006" + "02 00000001 33" // continue with payload (27 bytes)
         + ID_B + "01" // finish (17 bytes)
         + ID_C + "02" + "02"; // reject report_replayed (18 bytes)
-    CodecChecks.assertSpecBytes(expected, sample(), AggregationJobResp::encode,
-        AggregationJobResp::decode);
+    CodecChecks.assertSpecBytes(expected, sample(), m -> m.encode(DapVersion.DAP_18),
+        b -> AggregationJobResp.decode(b, DapVersion.DAP_18));
     assertEquals(List.of(new ReportId(hex(ID_A)), new ReportId(hex(ID_B)), new ReportId(hex(ID_C))),
         sample().reportIds());
-    CodecChecks.assertSpecBytes("", new AggregationJobResp(List.of()), AggregationJobResp::encode,
-        AggregationJobResp::decode);
+    CodecChecks.assertSpecBytes("", new AggregationJobResp(List.of()), m -> m.encode(DapVersion.DAP_18),
+        b -> AggregationJobResp.decode(b, DapVersion.DAP_18));
   }
 
   @Test
   void everyPrefixIsRejectedExceptAtVerifyRespBoundaries() {
-    CodecChecks.assertEveryTruncation(sample().encode(), AggregationJobResp::decode,
-        AggregationJobResp::encode, Set.of(0, 27, 44));
+    CodecChecks.assertEveryTruncation(sample().encode(DapVersion.DAP_18), b -> AggregationJobResp.decode(b, DapVersion.DAP_18),
+        m -> m.encode(DapVersion.DAP_18), Set.of(0, 27, 44));
   }
 
   @Test
   void namesTheFailingResponse() {
-    assertRejects(AggregationJobResp::decode, hex(ID_A + "01" + ID_B + "05"),
+    assertRejects(b -> AggregationJobResp.decode(b, DapVersion.DAP_18), hex(ID_A + "01" + ID_B + "05"),
         "verify_resps[1].verify_resp_type");
-    assertRejects(AggregationJobResp::decode, hex(ID_A + "01" + ID_B + "02 00"),
+    assertRejects(b -> AggregationJobResp.decode(b, DapVersion.DAP_18), hex(ID_A + "01" + ID_B + "02 00"),
         "verify_resps[1].report_error");
-    assertRejects(AggregationJobResp::decode, hex(ID_A + "01" + "00"), "verify_resps[1].report_id");
+    assertRejects(b -> AggregationJobResp.decode(b, DapVersion.DAP_18), hex(ID_A + "01" + "00"), "verify_resps[1].report_id");
   }
 
   @Test
   void seededMutationsDecodeCanonicallyOrFailCleanly() {
-    CodecChecks.fuzz("AggregationJobRespTest", List.of(sample().encode()), AggregationJobResp::decode,
-        AggregationJobResp::encode, 10_000);
+    CodecChecks.fuzz("AggregationJobRespTest", List.of(sample().encode(DapVersion.DAP_18)), b -> AggregationJobResp.decode(b, DapVersion.DAP_18),
+        m -> m.encode(DapVersion.DAP_18), 10_000);
   }
 }

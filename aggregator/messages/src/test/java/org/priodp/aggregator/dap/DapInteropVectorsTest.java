@@ -235,7 +235,7 @@ class DapInteropVectorsTest {
 
     static VdafConfig decode(byte[] bytes, JsonNode fields) {
       byte[] spliced = concat(PREFIX, bytes, SUFFIX);
-      TaskConfiguration carrier = TaskConfiguration.decode(spliced);
+      TaskConfiguration carrier = TaskConfiguration.decode(spliced, DapVersion.DAP_18);
       if (!Arrays.equals(spliced, carrier.encode())) {
         throw new AssertionError("the carrying TaskConfiguration re-encodes differently");
       }
@@ -278,7 +278,8 @@ class DapInteropVectorsTest {
       return n;
     }));
     m.put("Role", codeTable(c -> Role.fromCode(c, "code"), Role::code));
-    m.put("ReportError", codeTable(c -> ReportError.fromCode(c, "code"), ReportError::code));
+    m.put("ReportError", codeTable(c -> DapVersion.DAP_18.reportError(c, "code"),
+        DapVersion.DAP_18::code));
     m.put("BatchMode", codeTable(c -> BatchMode.fromCode(c, "code"), BatchMode::code));
     m.put("TaskID", codec(TaskId::decode, TaskId::encode, t -> value(t.value())));
     m.put("ReportID", codec(ReportId::decode, ReportId::encode, r -> value(r.value())));
@@ -299,19 +300,19 @@ class DapInteropVectorsTest {
       n.set("reports", array(u.reports(), DapInteropVectorsTest::view));
       return n;
     }));
-    m.put("UploadErrors", codec(UploadErrors::decode, UploadErrors::encode, u -> {
+    m.put("UploadErrors", codec(b -> UploadErrors.decode(b, DapVersion.DAP_18), x -> x.encode(DapVersion.DAP_18), u -> {
       ObjectNode n = JSON.objectNode();
       n.set("status", array(u.status(), s -> {
         ObjectNode e = JSON.objectNode();
         e.put("id", s.id().value().toHex());
-        e.put("error", s.error().code());
+        e.put("error", DapVersion.DAP_18.code(s.error()));
         return e;
       }));
       return n;
     }));
     m.put("ReportShare", codec(ReportShare::decode, ReportShare::encode,
         DapInteropVectorsTest::view));
-    m.put("InputShareAad", codec(InputShareAad::decode, InputShareAad::encode, a -> {
+    m.put("InputShareAad", codec(b -> InputShareAad.decode(b, DapVersion.DAP_18), InputShareAad::encode, a -> {
       ObjectNode n = JSON.objectNode();
       n.put("task_id", a.taskId().value().toHex());
       n.set("task_configuration", view(a.taskConfiguration()));
@@ -321,7 +322,7 @@ class DapInteropVectorsTest {
     }));
     m.put("VerifyInit", codec(VerifyInit::decode, VerifyInit::encode,
         DapInteropVectorsTest::view));
-    m.put("VerifyResp", codec(VerifyResp::decode, VerifyResp::encode,
+    m.put("VerifyResp", codec(b -> VerifyResp.decode(b, DapVersion.DAP_18), x -> x.encode(DapVersion.DAP_18),
         DapInteropVectorsTest::view));
     m.put("VerifyContinue", codec(VerifyContinue::decode, VerifyContinue::encode, v -> {
       ObjectNode n = JSON.objectNode();
@@ -338,7 +339,7 @@ class DapInteropVectorsTest {
           n.set("verify_inits", array(a.verifyInits(), DapInteropVectorsTest::view));
           return n;
         }));
-    m.put("AggregationJobResp", codec(AggregationJobResp::decode, AggregationJobResp::encode,
+    m.put("AggregationJobResp", codec(b -> AggregationJobResp.decode(b, DapVersion.DAP_18), x -> x.encode(DapVersion.DAP_18),
         a -> {
           ObjectNode n = JSON.objectNode();
           n.set("verify_resps", array(a.verifyResps(), DapInteropVectorsTest::view));
@@ -372,14 +373,14 @@ class DapInteropVectorsTest {
       n.set("encrypted_aggregate_share", view(a.encryptedAggregateShare()));
       return n;
     }));
-    m.put("AggregateShareAad", codec(AggregateShareAad::decode, AggregateShareAad::encode, a -> {
+    m.put("AggregateShareAad", codec(b -> AggregateShareAad.decode(b, DapVersion.DAP_18), AggregateShareAad::encode, a -> {
       ObjectNode n = JSON.objectNode();
       n.put("task_id", a.taskId().value().toHex());
       n.set("task_configuration", view(a.taskConfiguration()));
       n.set("collection_job_req", view(a.collectionJobReq()));
       return n;
     }));
-    m.put("TaskConfiguration", codec(TaskConfiguration::decode, TaskConfiguration::encode,
+    m.put("TaskConfiguration", codec(b -> TaskConfiguration.decode(b, DapVersion.DAP_18), TaskConfiguration::encode,
         DapInteropVectorsTest::view));
     m.put("VdafConfig", new Codec() {
       @Override
@@ -510,7 +511,7 @@ class DapInteropVectorsTest {
     if (v.result() instanceof VerifyResp.Continue c) {
       putPayload(n, c.payload());
     } else if (v.result() instanceof VerifyResp.Reject r) {
-      n.put("report_error", r.reportError().code());
+      n.put("report_error", DapVersion.DAP_18.code(r.reportError()));
     }
     return n;
   }

@@ -20,18 +20,18 @@ class InputShareAadTest {
 
   @Test
   void encodesTaskIdConfigurationMetadataAndPublicShare() {
-    CodecChecks.assertSpecBytes(SPEC_HEX, sample(), InputShareAad::encode, InputShareAad::decode);
+    CodecChecks.assertSpecBytes(SPEC_HEX, sample(), InputShareAad::encode, b -> InputShareAad.decode(b, DapVersion.DAP_18));
     assertEquals(sample(), InputShareAad.of(new TaskId(hex(TASK_ID)), SpecSamples.taskConfiguration(),
         SpecSamples.reportShare(SpecSamples.ID_A)));
   }
 
   @Test
   void rejectsTruncationTrailingBytesAndBadFields() {
-    CodecChecks.assertEveryTruncationRejected(hex(SPEC_HEX), InputShareAad::decode);
-    assertRejects(InputShareAad::decode, hex(SPEC_HEX + "00"), "InputShareAad");
-    assertRejects(InputShareAad::decode, hex(UP_TO_METADATA + "00000003 0a0b"), "public_share");
+    CodecChecks.assertEveryTruncationRejected(hex(SPEC_HEX), b -> InputShareAad.decode(b, DapVersion.DAP_18));
+    assertRejects(b -> InputShareAad.decode(b, DapVersion.DAP_18), hex(SPEC_HEX + "00"), "InputShareAad");
+    assertRejects(b -> InputShareAad.decode(b, DapVersion.DAP_18), hex(UP_TO_METADATA + "00000003 0a0b"), "public_share");
     // task_info<1..2^8-1> with length 0
-    assertRejects(InputShareAad::decode, hex(TASK_ID + "00" + SPEC_HEX.substring(TASK_ID.length() + 2)),
+    assertRejects(b -> InputShareAad.decode(b, DapVersion.DAP_18), hex(TASK_ID + "00" + SPEC_HEX.substring(TASK_ID.length() + 2)),
         "task_configuration.task_info");
   }
 }

@@ -73,15 +73,15 @@ class ReportExtensionTest {
     assertEquals(Optional.empty(), ReportExtension.validate(pub, priv, ANY));
     assertEquals(Optional.empty(), ReportExtension.validate(List.of(), List.of(), t -> false));
     // same type public and private
-    assertEquals(Optional.of(ReportError.INVALID_MESSAGE),
+    assertEquals(Optional.of(ReportExtension.Failure.REPEATED),
         ReportExtension.validate(pub, List.of(ext(3, "")), ANY));
     // out of order in either list
-    assertEquals(Optional.of(ReportError.INVALID_MESSAGE),
+    assertEquals(Optional.of(ReportExtension.Failure.REPEATED),
         ReportExtension.validate(List.of(ext(3, ""), ext(1, "")), List.of(), ANY));
-    assertEquals(Optional.of(ReportError.INVALID_MESSAGE),
+    assertEquals(Optional.of(ReportExtension.Failure.REPEATED),
         ReportExtension.validate(List.of(), List.of(ext(2, ""), ext(2, "")), ANY));
-    // unrecognized type (DAP-18 registers none, so the default Helper recognizes nothing)
-    assertEquals(Optional.of(ReportError.INVALID_MESSAGE),
+    // unrecognized type (DAP-18 and -19 register none, so the default Helper recognizes nothing)
+    assertEquals(Optional.of(ReportExtension.Failure.UNRECOGNIZED),
         ReportExtension.validate(pub, priv, t -> t != 2));
   }
 

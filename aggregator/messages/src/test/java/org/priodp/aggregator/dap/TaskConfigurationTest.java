@@ -22,21 +22,22 @@ class TaskConfigurationTest {
         + "00000002" + "0008" + "0000000000000005" // vdaf_type, vdaf_configuration
         + "0000"; // extensions
     assertEquals(expected, HEX.formatHex(t.encode()));
-    assertEquals(t, TaskConfiguration.decode(t.encode()));
+    assertEquals(t, TaskConfiguration.decode(t.encode(), DapVersion.DAP_18));
   }
 
   @Test
   void roundTripsTheTaskIntervalExtension() {
     TaskConfiguration t = Samples.taskConfiguration();
-    TaskConfiguration back = TaskConfiguration.decode(t.encode());
+    TaskConfiguration back = TaskConfiguration.decode(t.encode(), DapVersion.DAP_18);
     assertArrayEquals(t.encode(), back.encode());
     assertEquals(Interval.of(100, 50), back.taskInterval().orElseThrow());
   }
 
   @Test
   void rejectsInvalidFields() {
-    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[0], "L", "H",
-        60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
+    // an empty task_info is DAP-19's; DAP-18's floor is DapVersionTest's
+    assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[256], "L",
+        "H", 60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
     assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[1], "L\u00e9", "H",
         60, 10, BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()));
     assertThrows(IllegalArgumentException.class, () -> new TaskConfiguration(new byte[1], "L", "H",
@@ -56,7 +57,7 @@ class TaskConfigurationTest {
     byte[] enc = new TaskConfiguration(new byte[] {0x61}, "L", "H", 60, 10,
         BatchMode.TIME_INTERVAL, new byte[0], 1, new byte[0], List.of()).encode();
     enc[4] = (byte) 0xc3;
-    DapDecodeException e = assertThrows(DapDecodeException.class, () -> TaskConfiguration.decode(enc));
+    DapDecodeException e = assertThrows(DapDecodeException.class, () -> TaskConfiguration.decode(enc, DapVersion.DAP_18));
     assertEquals("task_configuration.leader_aggregator_endpoint", e.field());
   }
 }

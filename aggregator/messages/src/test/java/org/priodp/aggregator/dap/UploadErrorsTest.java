@@ -19,24 +19,24 @@ class UploadErrorsTest {
   @Test
   void isTheStatusesConcatenatedWithoutALengthPrefix() {
     // struct { ReportUploadStatus status[message_length]; }
-    CodecChecks.assertSpecBytes(ID_A + "02" + ID_B + "09", two(), UploadErrors::encode,
-        UploadErrors::decode);
-    CodecChecks.assertSpecBytes("", new UploadErrors(List.of()), UploadErrors::encode,
-        UploadErrors::decode);
+    CodecChecks.assertSpecBytes(ID_A + "02" + ID_B + "09", two(), m -> m.encode(DapVersion.DAP_18),
+        b -> UploadErrors.decode(b, DapVersion.DAP_18));
+    CodecChecks.assertSpecBytes("", new UploadErrors(List.of()), m -> m.encode(DapVersion.DAP_18),
+        b -> UploadErrors.decode(b, DapVersion.DAP_18));
   }
 
   @Test
   void rejectsEverythingButWholeStatuses() {
-    CodecChecks.assertEveryTruncation(two().encode(), UploadErrors::decode, UploadErrors::encode,
+    CodecChecks.assertEveryTruncation(two().encode(DapVersion.DAP_18), b -> UploadErrors.decode(b, DapVersion.DAP_18), m -> m.encode(DapVersion.DAP_18),
         Set.of(0, 17));
-    assertRejects(UploadErrors::decode, hex(ID_A + "02" + "00"), "status[1].id");
-    assertRejects(UploadErrors::decode, hex(ID_A + "02" + ID_B + "00"), "status[1].error");
-    assertRejects(UploadErrors::decode, hex(ID_A + "0c"), "status[0].error");
+    assertRejects(b -> UploadErrors.decode(b, DapVersion.DAP_18), hex(ID_A + "02" + "00"), "status[1].id");
+    assertRejects(b -> UploadErrors.decode(b, DapVersion.DAP_18), hex(ID_A + "02" + ID_B + "00"), "status[1].error");
+    assertRejects(b -> UploadErrors.decode(b, DapVersion.DAP_18), hex(ID_A + "0c"), "status[0].error");
   }
 
   @Test
   void seededMutationsDecodeCanonicallyOrFailCleanly() {
-    CodecChecks.fuzz("UploadErrorsTest", List.of(two().encode()), UploadErrors::decode,
-        UploadErrors::encode, 5_000);
+    CodecChecks.fuzz("UploadErrorsTest", List.of(two().encode(DapVersion.DAP_18)), b -> UploadErrors.decode(b, DapVersion.DAP_18),
+        m -> m.encode(DapVersion.DAP_18), 5_000);
   }
 }

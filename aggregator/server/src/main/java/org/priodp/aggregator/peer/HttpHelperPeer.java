@@ -112,7 +112,7 @@ public final class HttpHelperPeer implements HelperPeer {
       AggregationJobInitReq req) {
     return call(task, resourceUri(task, "aggregation_jobs"),
         DapMediaType.AGGREGATION_JOB_INIT_REQ, req.encode(), DapMediaType.AGGREGATION_JOB_RESP,
-        AggregationJobResp::decode);
+        b -> AggregationJobResp.decode(b, task.dapVersion()));
   }
 
   @Override

@@ -61,6 +61,6 @@ public final class ReportsRoute implements TaskResource {
       return new HttpReply(200, Map.of(), new byte[0]);
     }
     return new HttpReply(200, Map.of("Content-Type", DapMediaType.UPLOAD_ERRORS.contentType()),
-        result.errors().encode());
+        result.errors().encode(task.dapVersion()));
   }
 }

@@ -35,6 +35,7 @@ import org.priodp.aggregator.peer.HttpHelperPeer;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.testing.LeaderPair;
+import org.priodp.aggregator.testing.MutableClock;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.Prio3Variant;
@@ -209,6 +210,57 @@ class LeaderAggregationDriverTest {
     s.upload(5);
     assertEquals(1, d.runOnce());
     s.assertAggregated(s.all()); // each report counted once
+  }
+
+  /**
+   * DAP-19 "Leader Initialization", "Helper Initialization" with key sets that differ for a while,
+   * as in a rotation done in the wrong order: the Leader has a newer key 1 the Helper does not
+   * have yet. The Helper rejects every report of that job with unknown_verification_key_id and
+   * counts none; the Leader puts them back into its pool and aggregates them in the next job
+   * under key 0; once the Helper has key 1 and the backoff has passed, the Leader uses key 1
+   * again; after the Helper retires key 0, nothing is lost.
+   */
+  @Test
+  void aKeyTheHelperDoesNotKnowYetSendsItsReportsBackToThePoolAndAnOlderKeyAggregatesThem()
+      throws Exception {
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    MutableClock clock = new MutableClock(Instant.now());
+    VdafVerifyKeys leaderKeys = new VdafVerifyKeys(s.leaderStore, clock);
+    VdafVerifyKeys helperKeys = new VdafVerifyKeys(s.helperStore, clock);
+    byte[] key1 = new byte[32];
+    random.nextBytes(key1);
+    clock.advance(Duration.ofSeconds(1)); // key 1 is newer than the task file's key 0
+    assertTrue(leaderKeys.add(s.pair.leader, 1, key1));
+    assertEquals(1, leaderKeys.choose(s.pair.leader).orElseThrow().id(), "the newest key");
+    s.upload(12);
+    LeaderAggregationDriver d = s.driver(100, clock);
+
+    assertEquals(1, d.runOnce(), "one job, under key 1");
+    assertEquals(0, s.merged(s.helperStore).reportCount(), "the Helper counted none");
+    assertEquals(0, s.merged(s.leaderStore).reportCount(), "nor did the Leader");
+    assertTrue(leaderKeys.all(s.pair.leader).stream()
+        .anyMatch(k -> k.id() == 1 && k.helperRejectedAt().isPresent()), "refusal recorded");
+    assertEquals(0, leaderKeys.choose(s.pair.leader).orElseThrow().id(), "falls back to key 0");
+
+    assertEquals(1, d.runOnce(), "the same reports, in a new job under key 0");
+    s.assertAggregated(s.all());
+
+    // the Helper gets key 1; after the backoff the Leader sends key 1 and the Helper accepts it
+    assertTrue(helperKeys.add(s.pair.helper, 1, key1));
+    clock.advance(VdafVerifyKeys.HELPER_REFUSAL_BACKOFF.plusSeconds(1));
+    assertEquals(1, leaderKeys.choose(s.pair.leader).orElseThrow().id());
+    s.upload(5);
+    assertEquals(1, d.runOnce());
+    s.assertAggregated(s.all());
+    assertTrue(leaderKeys.all(s.pair.leader).stream()
+        .allMatch(k -> k.helperRejectedAt().isEmpty()), "the Helper knew key 1: note cleared");
+
+    // key 0 retired on both sides, Leader first: reports keep aggregating under key 1
+    assertTrue(leaderKeys.retire(s.pair.leader, 0));
+    assertTrue(helperKeys.retire(s.pair.helper, 0));
+    s.upload(3);
+    assertEquals(1, d.runOnce());
+    s.assertAggregated(s.all());
   }
 
   @Test

@@ -174,7 +174,7 @@ class HttpHelperPeerTest {
 
   @Test
   void synchronousAnswer() {
-    script.add(Action.answer(200, respHeaders(), resp().encode()));
+    script.add(Action.answer(200, respHeaders(), resp().encode(pair.leader.dapVersion())));
     AggregationJobResp r = peer(Duration.ofSeconds(30), false)
         .initializeAggregationJob(pair.leader, initReq());
     assertEquals(resp(), r);
@@ -194,7 +194,7 @@ class HttpHelperPeerTest {
     script.add(Action.answer(200, Map.of("Location", location, "Retry-After", "3"), new byte[0]));
     script.add(Action.answer(200, Map.of("Location", location, "Retry-After", "100"),
         new byte[0]));
-    script.add(Action.answer(200, respHeaders(), resp().encode()));
+    script.add(Action.answer(200, respHeaders(), resp().encode(pair.leader.dapVersion())));
     AggregationJobResp r = peer(Duration.ofMinutes(10), false)
         .initializeAggregationJob(pair.leader, initReq());
     assertEquals(resp(), r);
@@ -214,7 +214,7 @@ class HttpHelperPeerTest {
     script.add(Action.dropConnection());
     script.add(Action.answer(500, Map.of("Content-Type", "application/problem+json"),
         "{\"type\":\"about:blank\",\"status\":500}".getBytes(StandardCharsets.UTF_8)));
-    script.add(Action.answer(200, respHeaders(), resp().encode()));
+    script.add(Action.answer(200, respHeaders(), resp().encode(pair.leader.dapVersion())));
     assertEquals(resp(), peer(Duration.ofSeconds(60), false)
         .initializeAggregationJob(pair.leader, initReq()));
     assertEquals(4, received.size());

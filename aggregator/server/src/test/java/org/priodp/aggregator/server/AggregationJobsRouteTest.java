@@ -197,7 +197,7 @@ class AggregationJobsRouteTest {
     }
 
     byte[] ctx() {
-      return new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
+      return new SpecTls().raw("dap-19".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
     }
 
     String jobsUrl(int port) {
@@ -320,12 +320,12 @@ class AggregationJobsRouteTest {
     return r;
   }
 
-  /** HpkeCiphertext {config_id; enc; payload} sealed with info "dap-18 input share" 0x01 0x03. */
+  /** HpkeCiphertext {config_id; enc; payload} sealed with info "dap-19 input share" 0x01 0x03. */
   static byte[] seal(Advertised helper, byte[] aad, byte[] plaintext) throws Exception {
     HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
         HPKE.aead_AES_GCM128);
     AsymmetricKeyParameter pk = hpke.deserializePublicKey(helper.publicKey());
-    byte[] info = new SpecTls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
+    byte[] info = new SpecTls().raw("dap-19 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
         .u8(3).bytes();
     byte[][] sealed = hpke.seal(pk, info, aad, plaintext, null, null, null);
     return new SpecTls().u8(helper.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
@@ -408,7 +408,7 @@ class AggregationJobsRouteTest {
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(t.collector.secretKey(),
         t.collector.publicKey());
-    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-19 aggregate share".getBytes(StandardCharsets.US_ASCII))
         .u8(3).u8(0).bytes();
     byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(cjr).bytes();
     return hpke.open(enc, sk, info, aad, payload, null, null, null);
@@ -530,7 +530,7 @@ class AggregationJobsRouteTest {
   }
 
   @Test
-  void unknownConfigIdAndDecryptFailureAreHpkeDecryptError() throws Exception {
+  void unknownConfigIdIsHpkeUnknownConfigIdAndDecryptFailureIsHpkeDecryptError() throws Exception {
     Task t = histogram(null);
     try (Datastore store = openStore("hpke.db")) {
       Aggregator server = server(List.of(t.definition), store);
@@ -545,8 +545,8 @@ class AggregationJobsRouteTest {
         Report b = report(t, wrongKey, now(), List.of(BigInteger.ONE));
         List<Resp> resps = oneJob(t, port, 0, List.of(good, a, b));
         assertEquals(0, resps.get(0).type());
-        assertEquals(new Resp(a.id, 2, null, 5).error(), resps.get(1).error(),
-            "unknown config id: hpke_decrypt_error (DAP-18 Input Share Decryption)");
+        assertEquals(4, resps.get(1).error(),
+            "unknown config id: hpke_unknown_config_id (DAP-19 Input Share Decryption)");
         assertEquals(2, resps.get(1).type());
         assertEquals(2, resps.get(2).type());
         assertEquals(5, resps.get(2).error(), "hpke_decrypt_error");
@@ -581,16 +581,16 @@ class AggregationJobsRouteTest {
         // flip a byte of the Leader's verifier share inside its ping-pong initialize message
         corrupt.verifyInit[corrupt.verifyInit.length - 1] ^= 1;
         List<Resp> job3 = oneJob(t, port, 0, List.of(early, corrupt));
-        assertEquals(9, job3.get(0).error(), "report_too_early");
+        assertEquals(8, job3.get(0).error(), "report_too_early (DAP-19)");
         assertEquals(6, job3.get(1).error(), "vdaf_verify_error");
         // the task interval [now - 10, now - 5): before it, inside, at its end
         Report before = report(past, helper, now - 11, List.of(BigInteger.ONE));
         Report inside = report(past, helper, now - 6, List.of(BigInteger.ONE));
         Report after = report(past, helper, now - 5, List.of(BigInteger.ONE));
         List<Resp> job5 = oneJob(past, port, 0, List.of(before, inside, after));
-        assertEquals(10, job5.get(0).error(), "task_not_started");
+        assertEquals(3, job5.get(0).error(), "before the task_interval: report_dropped (DAP-19)");
         assertEquals(0, job5.get(1).type());
-        assertEquals(7, job5.get(2).error(), "task_expired");
+        assertEquals(3, job5.get(2).error(), "after the task_interval: report_dropped (DAP-19)");
         // two accepted reports in the bucket: the Helper's share has count 2
         byte[] share = helperAggregateShare(t, port, now, 1, 2, checksum(List.of(first, other)));
         assertNotNull(share);
@@ -661,10 +661,11 @@ class AggregationJobsRouteTest {
         HttpResponse<byte[]> resp = postInit(t, port, initReq(0, List.of(r, r)));
         assertEquals(400, resp.statusCode());
         assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
-        // an unknown verification_key_id is invalidMessage too
-        HttpResponse<byte[]> key = postInit(t, port, initReq(1, List.of(r)));
-        assertEquals(400, key.statusCode());
-        assertTrue(new String(key.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
+        // an unknown verification_key_id: DAP-19 "Helper Initialization" rejects each report
+        // with unknown_verification_key_id (9) and commits nothing
+        List<Resp> unknownKey = oneJob(t, port, 1, List.of(r));
+        assertEquals(2, unknownKey.get(0).type(), "reject");
+        assertEquals(9, unknownKey.get(0).error(), "unknown_verification_key_id");
         // nothing was committed: the report still aggregates
         assertEquals(0, oneJob(t, port, 0, List.of(r)).get(0).type());
       } finally {
@@ -781,18 +782,26 @@ class AggregationJobsRouteTest {
   }
 
   @Test
-  void aTaskWithoutVerifyKeyIsRefused() throws Exception {
+  void aTaskWithoutVerifyKeyRejectsEachReportInDap19AndRefusesTheJobInDap18() throws Exception {
     Task t = histogram(null);
     TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
+    Task d18 = histogram(null);
+    TaskDefinition noKey18 = d18.definition.withVdafVerifyKeys(java.util.Map.of())
+        .withDapVersion(org.priodp.aggregator.dap.DapVersion.DAP_18);
     try (Datastore store = openStore("nokey.db")) {
-      Aggregator server = server(List.of(noKey), store);
+      Aggregator server = server(List.of(noKey, noKey18), store);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
-        HttpResponse<byte[]> resp = postInit(t, port, initReq(0, List.of(r)));
+        List<Resp> resps = oneJob(t, port, 0, List.of(r));
+        assertEquals(2, resps.get(0).type(), "reject");
+        assertEquals(9, resps.get(0).error(), "unknown_verification_key_id (DAP-19)");
+        // DAP-18 has no such report error: the job is invalidMessage
+        HttpResponse<byte[]> resp = postInit(d18, port, initReq(0, List.of(r)));
         assertEquals(400, resp.statusCode());
-        assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("vdaf_verify_key"));
+        String body = new String(resp.body(), StandardCharsets.UTF_8);
+        assertTrue(body.contains("invalidMessage") && body.contains("verification_key_id"), body);
       } finally {
         server.close();
       }
@@ -946,8 +955,8 @@ class AggregationJobsRouteTest {
             report(t, helper, now(), List.of(BigInteger.ONE), true, false),
             report(t, helper, now(), List.of(BigInteger.ONE), false, true),
             report(t, helper, now(), List.of(BigInteger.ONE), false, false)));
-        assertEquals(8, resps.get(0).error(), "invalid_message: public share");
-        assertEquals(8, resps.get(1).error(), "invalid_message: unrecognized extension");
+        assertEquals(7, resps.get(0).error(), "invalid_message (DAP-19): public share");
+        assertEquals(7, resps.get(1).error(), "invalid_message (DAP-19): unrecognized extension");
         assertEquals(0, resps.get(2).type());
       } finally {
         server.close();

@@ -26,6 +26,7 @@ import org.priodp.aggregator.core.UploadService;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigList;
 import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportUploadStatus;
@@ -128,11 +129,11 @@ class ReportsRouteTest {
       assertEquals(200, r.status());
       assertEquals(ERRORS_TYPE, r.contentType());
       assertEquals(List.of(
-          new ReportUploadStatus(LeaderFixture.id(2), ReportError.OUTDATED_CONFIG),
+          new ReportUploadStatus(LeaderFixture.id(2), ReportError.HPKE_UNKNOWN_CONFIG_ID),
           new ReportUploadStatus(LeaderFixture.id(4), ReportError.REPORT_TOO_EARLY),
           new ReportUploadStatus(LeaderFixture.id(1), ReportError.REPORT_REPLAYED),
-          new ReportUploadStatus(LeaderFixture.id(5), ReportError.INVALID_MESSAGE)),
-          UploadErrors.decode(r.body()).status());
+          new ReportUploadStatus(LeaderFixture.id(5), ReportError.UNSUPPORTED_EXTENSION)),
+          UploadErrors.decode(r.body(), DapVersion.DAP_19).status());
       assertEquals(4 * ReportUploadStatus.LENGTH, r.body().length);
       assertArrayEquals(first.encode(), store.inTaskTransaction(t.taskId(),
           tx -> tx.clientReports().get(

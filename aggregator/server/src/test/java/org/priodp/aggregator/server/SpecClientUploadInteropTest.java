@@ -51,7 +51,7 @@ import org.priodp.vdaf.dp.SensitivityRule;
  * A Client written in this test from DAP-18's structs alone ("HPKE Configuration Request",
  * "Upload Request", "Client Behavior", "Task Configuration", "VDAF Configuration Encodings":
  * Prio3Histogram is {uint32 length; uint32 chunk_length}), with its own TLS-presentation encoder
- * and Bouncy Castle's HPKE used directly (info "dap-18 input share" || 0x01 || server_role, AAD
+ * and Bouncy Castle's HPKE used directly (info "dap-19 input share" || 0x01 || server_role, AAD
  * InputShareAad), never the project's DAP codec; it shards with the project's Prio3. It fetches
  * the Leader's HpkeConfigList over HTTP from a running server, uploads reports over HTTP, and
  * reads the UploadErrors of refused ones. The stored rows are then checked on the Leader's side:
@@ -123,7 +123,7 @@ class SpecClientUploadInteropTest {
     HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
         HPKE.aead_AES_GCM128);
     AsymmetricKeyParameter pk = hpke.deserializePublicKey(to.publicKey());
-    byte[] info = new SpecTls().raw("dap-18 input share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-19 input share".getBytes(StandardCharsets.US_ASCII))
         .u8(1).u8(serverRole).bytes();
     byte[][] sealed = hpke.seal(pk, info, aad, plaintext, null, null, null);
     return new SpecTls().u8(to.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
@@ -139,7 +139,7 @@ class SpecClientUploadInteropTest {
     Prio3 prio3 = new Prio3(new Prio3Variant.Histogram(4, 2));
     byte[] rand = new byte[prio3.randSize()];
     rnd.nextBytes(rand);
-    byte[] ctx = new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(t.taskId())
+    byte[] ctx = new SpecTls().raw("dap-19".getBytes(StandardCharsets.US_ASCII)).raw(t.taskId())
         .bytes();
     Prio3.ShardResult shard = prio3.shard(ctx, List.of(BigInteger.valueOf(bucket)), id, rand);
     byte[] publicShare = shard.publicShare().encode();
@@ -232,7 +232,7 @@ class SpecClientUploadInteropTest {
         Prio3 prio3 = new Prio3(variant);
         byte[] verifyKey = new byte[32];
         rnd.nextBytes(verifyKey);
-        byte[] ctx = new SpecTls().raw("dap-18".getBytes(StandardCharsets.US_ASCII)).raw(taskId)
+        byte[] ctx = new SpecTls().raw("dap-19".getBytes(StandardCharsets.US_ASCII)).raw(taskId)
             .bytes();
         List<FieldVector> leaderOut = new ArrayList<>();
         List<FieldVector> helperOut = new ArrayList<>();
@@ -242,10 +242,10 @@ class SpecClientUploadInteropTest {
           assertArrayEquals(b.encoded(), stored, "the row is the uploaded Report");
           Report r = Report.decode(stored);
           assertEquals(now, r.reportMetadata().time().value());
-          PlaintextInputShare lp = InputShareEncryption.open(key.config(), leaderPair,
+          PlaintextInputShare lp = InputShareEncryption.open(task.dapVersion(), key.config(), leaderPair,
               Role.LEADER, InputShareAad.of(task.taskId(), config, r.leaderReportShare()),
               r.leaderEncryptedInputShare());
-          PlaintextInputShare hp = InputShareEncryption.open(helperConfig, helperKey,
+          PlaintextInputShare hp = InputShareEncryption.open(task.dapVersion(), helperConfig, helperKey,
               Role.HELPER, InputShareAad.of(task.taskId(), config, r.helperReportShare()),
               r.helperEncryptedInputShare());
           Prio3.PublicShare ps = prio3.decodePublicShare(r.publicShare().toByteArray());
@@ -277,7 +277,7 @@ class SpecClientUploadInteropTest {
             errs.headers().firstValue("Content-Type").orElseThrow());
         // UploadErrors: ReportUploadStatus { ReportID id; ReportError error; } status[...]
         ByteBuffer e = ByteBuffer.wrap(errs.body());
-        int[] expected = {11, 9, 3}; // outdated_config, report_too_early, report_dropped
+        int[] expected = {4, 8, 3}; // DAP-19: hpke_unknown_config_id, report_too_early, report_dropped
         for (int i = 0; i < expected.length; i++) {
           byte[] id = new byte[16];
           e.get(id);

@@ -31,7 +31,7 @@ import org.priodp.vdaf.dp.SensitivityRule;
  * codec: it sends an AggregateShareReq ("Obtaining Aggregate Shares"), decodes the AggregateShare,
  * builds AggregateShareAad over the TaskConfiguration it was provisioned with ("Task
  * Configuration", "Task Extensions", "VDAF Configuration Encodings": Prio3Histogram is
- * {uint32 length; uint32 chunk_length}) and opens the share with info "dap-18 aggregate share" ||
+ * {uint32 length; uint32 chunk_length}) and opens the share with info "dap-19 aggregate share" ||
  * 0x03 || 0x00 ("Aggregate Share Encryption"). A task without the DP-binding extension is plain
  * DAP-18 and opens; with the extension on, a Collector that omits it fails to open, and one that
  * lists it (as opaque extension bytes) opens.
@@ -101,7 +101,7 @@ class SpecCollectorInteropTest {
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(f.collectorKey.secretKey(),
         f.collectorKey.publicKey());
-    byte[] info = new SpecTls().raw("dap-18 aggregate share".getBytes(StandardCharsets.US_ASCII))
+    byte[] info = new SpecTls().raw("dap-19 aggregate share".getBytes(StandardCharsets.US_ASCII))
         .u8(3).u8(0).bytes(); // server_role helper, recipient collector
     return hpke.open(ct.enc(), sk, info, aad, ct.payload(), null, null, null);
   }

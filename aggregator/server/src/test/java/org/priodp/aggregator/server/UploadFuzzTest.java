@@ -29,6 +29,7 @@ import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportUploadStatus;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
@@ -86,7 +87,7 @@ class UploadFuzzTest {
       }
       List<ReportUploadStatus> status200;
       try {
-        status200 = UploadErrors.decode(body).status();
+        status200 = UploadErrors.decode(body, DapVersion.DAP_19).status();
       } catch (DapDecodeException e) {
         return "200 whose UploadErrors does not decode: " + e.getMessage();
       }

@@ -130,6 +130,28 @@ final class JdbcClientReports extends TaskScoped implements ClientReportReposito
   }
 
   @Override
+  public int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds) {
+    if (reportIds.isEmpty()) {
+      return 0;
+    }
+    return sql(c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE client_reports"
+          + " SET aggregation_job_id = NULL WHERE task_id = ? AND aggregation_job_id = ?"
+          + " AND report_id = ?")) {
+        for (ReportId id : reportIds) {
+          Sql.bind(p, task(), jobId.bytes(), id.bytes());
+          p.addBatch();
+        }
+        int n = 0;
+        for (int u : p.executeBatch()) {
+          n += Math.max(u, 0);
+        }
+        return n;
+      }
+    });
+  }
+
+  @Override
   public long aggregatedCount() {
     return sql(c -> {
       try (PreparedStatement p = c.prepareStatement(

@@ -10,6 +10,7 @@ import org.priodp.aggregator.datastore.CollectionJobRepository;
 import org.priodp.aggregator.datastore.ReleaseRepository;
 import org.priodp.aggregator.datastore.RetentionRepository;
 import org.priodp.aggregator.datastore.TaskTransaction;
+import org.priodp.aggregator.datastore.VdafVerifyKeyRepository;
 
 /**
  * A {@link TaskTransaction} on the connection of one JDBC transaction that holds the task's lock
@@ -25,6 +26,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
   private final JdbcAggregateShares aggregateShares;
   private final JdbcCollectionJobs collectionJobs;
   private final JdbcRetention retention;
+  private final JdbcVdafVerifyKeys vdafVerifyKeys;
 
   JdbcTaskTransaction(Connection c, TaskId taskId) {
     this.taskId = taskId;
@@ -35,6 +37,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
     this.aggregateShares = new JdbcAggregateShares(c, taskId);
     this.collectionJobs = new JdbcCollectionJobs(c, taskId);
     this.retention = new JdbcRetention(c, taskId);
+    this.vdafVerifyKeys = new JdbcVdafVerifyKeys(c, taskId);
   }
 
   @Override
@@ -75,5 +78,10 @@ final class JdbcTaskTransaction implements TaskTransaction {
   @Override
   public RetentionRepository retention() {
     return retention;
+  }
+
+  @Override
+  public VdafVerifyKeyRepository vdafVerifyKeys() {
+    return vdafVerifyKeys;
   }
 }

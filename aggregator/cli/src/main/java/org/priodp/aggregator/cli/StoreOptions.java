@@ -1,0 +1,41 @@
+package org.priodp.aggregator.cli;
+
+import java.io.IOException;
+import java.util.Properties;
+import org.priodp.aggregator.datastore.DatastoreException;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
+import picocli.CommandLine.Option;
+
+/**
+ * The options that name an aggregator's store for the commands that manage it beside a running
+ * {@code serve} ({@code keys}, {@code verify-keys}): the JDBC URL and the PostgreSQL credentials,
+ * read as {@code serve} reads them.
+ */
+final class StoreOptions {
+  @Option(names = "--db", paramLabel = "URL",
+      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "JDBC URL of the store, as for serve (default: the SQLite file"
+          + " priodp-helper.db). [PRIODP_DB]")
+  String db;
+
+  @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
+      description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
+  String dbUser;
+
+  @Option(names = "--db-password-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_DB_PASSWORD_FILE}",
+      description = "File whose first line is the PostgreSQL password, as for serve; it wins"
+          + " over the PRIODP_DB_PASSWORD variable. [PRIODP_DB_PASSWORD_FILE]")
+  String dbPasswordFile;
+
+  /** Opens the store; a failure is one line naming {@code command} and the redacted URL. */
+  JdbcDatastore open(String command) throws IOException {
+    Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
+    try {
+      return JdbcDatastore.open(db, p);
+    } catch (DatastoreException | IllegalArgumentException e) {
+      throw new CliIo.Failure(command + ": cannot open store " + ServeCommand.redact(db), e);
+    }
+  }
+}
