@@ -358,7 +358,7 @@ class ServeCommandTest {
   void badOptionsAndMissingFilesAreOneLine() throws Exception {
     CliRun noConfig = CliRun.of("serve");
     assertEquals(2, noConfig.code());
-    assertEquals("Missing required option: '--config=FILE'\nsee './prio-dp serve --help'\n",
+    assertTrue(noConfig.failedWithOneLine("--config FILE (or PRIODP_CONFIG) is required"),
         noConfig.err());
     assertOneLineFailure(CliRun.of("serve", "--config", dir.resolve("nope.json").toString()),
         dir.resolve("nope.json") + ": no such file");
@@ -536,6 +536,11 @@ class ServeCommandTest {
       assertEquals(200, hpke.statusCode());
       assertEquals("application/ppm-dap;message=hpke-config-list",
           hpke.headers().firstValue("Content-Type").orElseThrow());
+      HttpResponse<String> interop = client.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/internal/test/add_task"))
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(404, interop.statusCode(), "no interop test API without the flag");
       p.destroy(); // SIGTERM
       assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
     } finally {
@@ -546,6 +551,7 @@ class ServeCommandTest {
     assertTrue(log.contains("draining requests (up to 10 s)"), log);
     assertTrue(log.contains(" stopped"), log);
     assertTrue(log.contains("report retention: keep forever"), log);
+    assertFalse(log.contains("interop test API"), log);
     assertTrue(log.contains("DAP requires TLS"), "plain HTTP is warned about once: " + log);
     assertEquals(1, log.lines().filter(l -> l.contains("DAP requires TLS")).count());
     assertEquals(1, log.lines().filter(l -> l.contains("without the opt-in dp_binding")).count(),
