@@ -15,7 +15,8 @@
  * org.priodp.aggregator.cli} is open to everyone because logback reads its configuration,
  * {@code org/priodp/aggregator/cli/logback.xml}, through a class loader. The JDBC drivers are not
  * required: {@code java.sql.DriverManager} finds them at run time. {@code jdk.unsupported} gives
- * {@code serve} its SIGTERM and SIGINT handler ({@code sun.misc.Signal}).
+ * {@code serve} its SIGTERM and SIGINT handler ({@code sun.misc.Signal}); {@code jdk.httpserver}
+ * serves the interop test API of {@code interop-client} and {@code interop-collector}.
  */
 module org.priodp.aggregator.cli {
   requires transitive org.priodp.aggregator.server;
@@ -27,6 +28,7 @@ module org.priodp.aggregator.cli {
   requires ch.qos.logback.classic;
   requires ch.qos.logback.core;
   requires jdk.unsupported;
+  requires jdk.httpserver;
 
   exports org.priodp.aggregator.cli;
   exports org.priodp.aggregator.provision;
@@ -41,6 +43,8 @@ module org.priodp.aggregator.cli {
       org.priodp.aggregator.cli.AccuracyCommand,
       org.priodp.aggregator.cli.CollectCommand,
       org.priodp.aggregator.cli.DqlCommand,
+      org.priodp.aggregator.cli.InteropClientCommand,
+      org.priodp.aggregator.cli.InteropCollectorCommand,
       org.priodp.aggregator.cli.KeysCommand,
       org.priodp.aggregator.cli.NoiseShareCommand,
       org.priodp.aggregator.cli.PprCommand,

@@ -38,7 +38,7 @@ class ArchitectureTest {
       "org.priodp.aggregator.peer.."};
   private static final String[] CLI = {"org.priodp.aggregator.cli..",
       "org.priodp.aggregator.demo..", "org.priodp.aggregator.provision..",
-      "org.priodp.aggregator.taskfile.."};
+      "org.priodp.aggregator.taskfile..", "org.priodp.aggregator.interop.."};
   private static final String CONFORMANCE = "org.priodp.conformance..";
 
   // third-party stacks, by package

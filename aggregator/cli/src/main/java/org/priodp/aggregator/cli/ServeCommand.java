@@ -15,6 +15,8 @@ import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
+import org.priodp.aggregator.interop.AggregatorInteropApi;
+import org.priodp.aggregator.interop.InteropApi;
 import org.priodp.aggregator.server.Aggregator;
 import org.priodp.aggregator.server.AggregatorConfig;
 import org.priodp.aggregator.server.RetentionCollector;
@@ -58,14 +60,22 @@ import picocli.CommandLine.Spec;
       "",
       "SIGTERM or Ctrl-C: stop accepting, finish requests in flight (up to 10 s), exit 0. Exit"
           + " status 1: the service cannot start (store, port); 2: bad options or files. Errors"
-          + " are one line (a usage error adds where the help is); --verbose adds the stack trace."
+          + " are one line (a usage error adds where the help is); --verbose adds the stack trace.",
+      "",
+      "--interop-test-api (off by default; for interoperation tests only) also serves the"
+          + " unauthenticated test API of draft-dcook-ppm-dap-interop-test-design on the same"
+          + " port: POST /internal/test/ready, endpoint_for_task and add_task, which adds a"
+          + " Leader or Helper task, without DP noise, held in memory until the process stops;"
+          + " --config is then optional. Never enable it on a reachable server."
     },
     footer = {
       "%nExample:",
       "  export PRIODP_DB_PASSWORD=secret",
       "  prio-dp serve --config tasks.json --port 8443 \\",
       "      --tls-cert cert.pem --tls-key key.pem --log-format json \\",
-      "      --db jdbc:postgresql://db.internal/priodp --db-user helper"
+      "      --db jdbc:postgresql://db.internal/priodp --db-user helper",
+      "  prio-dp serve --interop-test-api --bind 0.0.0.0 --port 8080 \\",
+      "      --db jdbc:sqlite:/tmp/interop.db"
     })
 public final class ServeCommand implements PrioDpSubcommand {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
@@ -74,8 +84,16 @@ public final class ServeCommand implements PrioDpSubcommand {
 
   @Option(names = "--config", paramLabel = "FILE",
       defaultValue = "${env:PRIODP_CONFIG}",
-      description = "The task file (JSON; see docs/DAP.md). [PRIODP_CONFIG]")
+      description = "The task file (JSON; see docs/DAP.md); required unless"
+          + " --interop-test-api. [PRIODP_CONFIG]")
   String config;
+
+  @Option(names = "--interop-test-api",
+      defaultValue = "${env:PRIODP_INTEROP_TEST_API:-false}",
+      description = "TESTING ONLY: also serve the unauthenticated interop test API"
+          + " (/internal/test/...) that adds tasks at run time. Off by default."
+          + " [PRIODP_INTEROP_TEST_API]")
+  boolean interopTestApi;
 
   @Option(names = "--port", paramLabel = "N", defaultValue = "${env:PRIODP_PORT:-8080}",
       description = "TCP port (0 picks a free one). [PRIODP_PORT]")
@@ -166,7 +184,7 @@ public final class ServeCommand implements PrioDpSubcommand {
   public Integer call() throws IOException, InterruptedException {
     // 1. options, without touching the outside world
     String configFile = blankToNull(config);
-    if (configFile == null) {
+    if (configFile == null && !interopTestApi) {
       throw new IllegalArgumentException("--config FILE (or PRIODP_CONFIG) is required");
     }
     int port = parsePort(blankToNull(this.port) == null ? "8080" : this.port.strip());
@@ -195,9 +213,10 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 2. files: TLS material, tasks, password; the Leader's options if a task needs them
     TlsCredentials tls = cert == null ? null : TlsCredentials.load(Path.of(cert), Path.of(key));
-    List<TaskDefinition> tasks = TaskFile.read(Path.of(configFile));
+    List<TaskDefinition> tasks = configFile == null ? List.of() : TaskFile.read(Path.of(configFile));
     TaskRoutes routes = TaskRoutes.of(tasks);
-    boolean leader = !routes.leaderTasks().isEmpty();
+    // with the interop test API a Leader task may come later: the Leader's drivers run anyway
+    boolean leader = !routes.leaderTasks().isEmpty() || interopTestApi;
     LeaderAggregationDriver.Options leaderOptions = leader ? leaderAggregationOptions()
         : LeaderAggregationDriver.Options.defaults();
     Properties dbProperties = dbProperties();
@@ -206,11 +225,14 @@ public final class ServeCommand implements PrioDpSubcommand {
     JdbcDatastore store = openStore(dbProperties);
     Aggregator aggregator;
     try {
-      aggregator = Aggregator.start(AggregatorConfig.builder(tasks, store)
+      AggregatorConfig.Builder builder = AggregatorConfig.builder(tasks, store)
           .bindAddress(bind).port(port).tls(tls).asyncAggregation(asyncAggregation)
           .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
-          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver)
-          .build());
+          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver);
+      if (interopTestApi) {
+        builder.mount(AggregatorInteropApi::new);
+      }
+      aggregator = Aggregator.start(builder.build());
     } catch (RuntimeException e) {
       store.close();
       throw new CliIo.Failure(e.getMessage(), e);
@@ -258,6 +280,14 @@ public final class ServeCommand implements PrioDpSubcommand {
     Shutdown shutdown = new Shutdown(aggregator, store);
     shutdown.install();
     PrintWriter out = spec.commandLine().getOut();
+    if (interopTestApi) {
+      LOG.warn("--interop-test-api: the UNAUTHENTICATED interop test API is enabled at {}"
+          + " (ready, endpoint_for_task, add_task): anyone who reaches this port can add tasks;"
+          + " for interoperation tests only, never in production", InteropApi.PREFIX);
+      out.println("prio-dp serve: WARNING: --interop-test-api: the unauthenticated interop test"
+          + " API is enabled at " + InteropApi.PREFIX + "; it must never be exposed in"
+          + " production");
+    }
     out.println("prio-dp serve: " + tasks.size() + " task(s), listening on "
         + (tls == null ? "http" : "https") + "://" + bind + ":" + aggregator.port());
     out.flush();
@@ -297,7 +327,8 @@ public final class ServeCommand implements PrioDpSubcommand {
         org.priodp.aggregator.peer.HttpHelperPeer.Options.defaults());
   }
 
-  private static int parsePort(String s) {
+  /** Returns the --port value in [0, 65535]; IllegalArgumentException otherwise. */
+  static int parsePort(String s) {
     int p;
     try {
       p = Integer.parseInt(s);

@@ -442,8 +442,11 @@ public final class TaskFile {
     return Prio3Variant.parse(type, parameters);
   }
 
-  /** Parses a DP strategy object in the Janus or the readable shape. */
-  static DpStrategy dpStrategy(JsonNode n, String path) {
+  /**
+   * Parses a DP strategy object in the Janus or the readable shape (docs/DAP.md); errors start
+   * with {@code path}.
+   */
+  public static DpStrategy dpStrategy(JsonNode n, String path) {
     if (!n.isObject()) {
       throw new IllegalArgumentException(path + ": expected an object with \"dp_strategy\"");
     }

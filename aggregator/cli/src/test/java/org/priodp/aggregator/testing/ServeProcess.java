@@ -46,13 +46,37 @@ public final class ServeProcess {
     return pb.start();
   }
 
+  /**
+   * Starts {@code prio-dp ARGS} (any command, e.g. {@code interop-client --port 0}) with its
+   * stderr appended to {@code log}.
+   */
+  public static Process startCommand(Path log, List<String> args) throws java.io.IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+        "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
+        "-Xmx256m", "org.priodp.aggregator.cli.PrioDp"));
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("PRIODP_"));
+    pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    return pb.start();
+  }
+
   /** Reads the process's stdout until it says where it listens (60 s at most); returns the port. */
   public static int awaitPort(Process p) throws Exception {
+    return awaitPort(p, new ArrayList<>());
+  }
+
+  /**
+   * Reads the process's stdout until it says where it listens (60 s at most), adding each line
+   * read to {@code lines}; returns the port.
+   */
+  public static int awaitPort(Process p, List<String> lines) throws Exception {
     BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
         StandardCharsets.UTF_8));
     String line = CompletableFuture.supplyAsync(() -> {
       try {
         for (String l = r.readLine(); l != null; l = r.readLine()) {
+          lines.add(l);
           if (LISTENING.matcher(l).find()) {
             return l;
           }

@@ -136,7 +136,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   private final Datastore store;
   private final HelperPeer peer;
-  private final Map<TaskId, TaskDefinition> tasks = new LinkedHashMap<>();
+  private final java.util.function.Supplier<List<TaskDefinition>> tasks;
   private final Clock clock;
   private final Options options;
   private final String owner;
@@ -160,6 +160,23 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   public LeaderAggregationDriver(Datastore store, HelperHpkeKeys keys, HelperPeer peer,
       List<TaskDefinition> tasks, Clock clock, SecureRandom random, Executor executor,
       Options options, String owner) {
+    this(store, keys, peer, listOf(tasks), clock, random, executor, options, owner);
+    for (TaskDefinition t : tasks) {
+      if (t.role() == Role.LEADER && !t.canAggregate()) {
+        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate", t.taskId().toBase64Url());
+      }
+    }
+  }
+
+  /**
+   * Creates the driver as above for the tasks {@code tasks} supplies at each round, so that it
+   * takes up tasks added while it runs (the Leader tasks among them that have a VDAF
+   * verification key; the supplier must be thread-safe).
+   */
+  public LeaderAggregationDriver(Datastore store, HelperHpkeKeys keys, HelperPeer peer,
+      java.util.function.Supplier<List<TaskDefinition>> tasks, Clock clock, SecureRandom random,
+      Executor executor, Options options, String owner) {
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.store = Objects.requireNonNull(store, "store");
     this.peer = Objects.requireNonNull(peer, "peer");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -169,16 +186,23 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.owner = Objects.requireNonNull(owner, "owner");
     this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
     this.verifyKeys = new VdafVerifyKeys(store, clock);
-    for (TaskDefinition t : tasks) {
-      if (t.role() != Role.LEADER) {
-        continue;
+  }
+
+  private static java.util.function.Supplier<List<TaskDefinition>> listOf(
+      List<TaskDefinition> tasks) {
+    List<TaskDefinition> copy = List.copyOf(tasks);
+    return () -> copy;
+  }
+
+  /** Returns the tasks it aggregates now, by ID: the Leader tasks with a verification key. */
+  private Map<TaskId, TaskDefinition> served() {
+    Map<TaskId, TaskDefinition> m = new LinkedHashMap<>();
+    for (TaskDefinition t : tasks.get()) {
+      if (t.role() == Role.LEADER && t.canAggregate()) {
+        m.put(t.taskId(), t);
       }
-      if (!t.canAggregate()) {
-        LOG.warn("task {} has no vdaf_verify_key: it cannot aggregate", t.taskId().toBase64Url());
-        continue;
-      }
-      this.tasks.put(t.taskId(), t);
     }
+    return m;
   }
 
   /** Returns a lease owner name for this process: {@code host/pid}. */
@@ -195,7 +219,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /** Returns the tasks this driver aggregates. */
   public List<TaskDefinition> tasks() {
-    return List.copyOf(tasks.values());
+    return List.copyOf(served().values());
   }
 
   private Instant now() {
@@ -205,7 +229,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   /** Creates jobs of every task while enough unclaimed reports are pending; returns how many. */
   public int createJobs() {
     int created = 0;
-    for (TaskDefinition t : tasks.values()) {
+    for (TaskDefinition t : served().values()) {
       while (true) {
         AggregationJobId id = AggregationJobId.random(random);
         Optional<LeaderAggregationJob> job = store.inTaskTransaction(t.taskId(),
@@ -271,7 +295,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   public Optional<LeaderAggregationJob> lease() {
     byte[] token = new byte[16];
     random.nextBytes(token);
-    return store.jobLeases().leaseAggregationJob(tasks.keySet(), owner, ByteString.copyOf(token),
+    return store.jobLeases().leaseAggregationJob(served().keySet(), owner, ByteString.copyOf(token),
         now(), options.leaseDuration());
   }
 
@@ -280,7 +304,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /** Steps a job this driver leased ({@link #lease}); returns what happened. */
   public Outcome step(LeaderAggregationJob job) {
-    TaskDefinition task = tasks.get(job.taskId());
+    TaskDefinition task = served().get(job.taskId());
     ByteString token = job.leaseToken().orElseThrow(() ->
         new IllegalArgumentException("the job is not leased"));
     if (task == null) {

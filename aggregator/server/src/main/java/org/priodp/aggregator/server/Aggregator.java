@@ -23,7 +23,9 @@ import org.priodp.aggregator.datastore.Datastore;
  * services of both DAP-18 roles ("Uploading Reports", "Aggregating Reports", "Collecting
  * Results"), their routes ({@link DapRouter}), the HTTP server ({@link AggregatorServer}) and the
  * background work. Every service shares the configuration's store, clock, randomness and HPKE key
- * ring; every task's resources are served:
+ * ring, and the routes and drivers read the tasks from one {@link TaskRegistry}, which starts
+ * with the configuration's tasks and may grow ({@link #tasks()}); every task's resources are
+ * served:
  *
  * <ul>
  *   <li>Helper tasks: aggregation jobs and aggregate shares, synchronous or asynchronous;
@@ -44,6 +46,7 @@ public final class Aggregator implements AutoCloseable {
   private static final int RETRY_AFTER_SECONDS = 1;
 
   private final AggregatorConfig config;
+  private final TaskRegistry tasks;
   private final HelperHpkeKeys hpkeKeys;
   private final NoisedShareService noisedShares;
   private final AggregationJobService aggregationJobs;
@@ -57,12 +60,13 @@ public final class Aggregator implements AutoCloseable {
   private Aggregator(AggregatorConfig config) {
     this.config = config;
     Datastore store = config.datastore();
+    tasks = new TaskRegistry(config.tasks());
     hpkeKeys = new HelperHpkeKeys(store, config.random(), config.clock());
     noisedShares = new NoisedShareService(store, config.noise(), config.clock(),
         config.releaseObserver());
     aggregationJobs = new AggregationJobService(store, hpkeKeys, config.clock(),
         AggregationJobService.DEFAULT_CLOCK_SKEW);
-    DapRouter.Builder router = DapRouter.builder(config.tasks(), store)
+    DapRouter.Builder router = DapRouter.builder(tasks, store)
         .metrics(config.metrics()).clock(config.clock()).hpkeKeys(hpkeKeys)
         .reports(new ReportsRoute(new UploadService(store, hpkeKeys, config.clock(),
             UploadService.DEFAULT_CLOCK_SKEW)));
@@ -77,22 +81,24 @@ public final class Aggregator implements AutoCloseable {
       router.aggregationJobs(AggregationJobsRoute.synchronous(aggregationJobs));
       router.aggregateShares(noisedShares);
     }
-    List<TaskDefinition> leaders = TaskRoutes.of(config.tasks()).leaderTasks();
-    Optional<HelperPeer> peer = config.helperPeer().filter(p -> !leaders.isEmpty());
+    config.mount().ifPresent(m -> router.mount(m.apply(tasks)));
+    Optional<HelperPeer> peer = config.helperPeer();
     collectionJobs = peer.map(p -> {
       CollectionJobService service = new CollectionJobService(store, noisedShares, p,
           config.clock(), CollectionJobService.DEFAULT_LEASE,
           CollectionJobService.DEFAULT_RETRY_DELAY, leaseOwner());
       router.collectionJobs(new CollectionJobsRoute(service, RETRY_AFTER_SECONDS,
           DapRouter.DEFAULT_MAX_BODY));
-      return new CollectionJobDriver(service, leaders, CollectionJobDriver.DEFAULT_WORKERS,
+      return new CollectionJobDriver(service, tasks::leaderTasks,
+          CollectionJobDriver.DEFAULT_WORKERS,
           CollectionJobDriver.DEFAULT_POLL);
     });
-    leaderAggregation = peer.map(p -> new LeaderAggregationDriver(store, hpkeKeys, p, leaders,
+    leaderAggregation = peer.map(p -> new LeaderAggregationDriver(store, hpkeKeys, p,
+        tasks::leaderTasks,
         config.clock(), config.random(), new DaemonThreads("priodp-leader-aggregation"),
         config.leaderAggregation(), LeaderAggregationDriver.defaultOwner()));
     retention = config.reportRetention().map(r -> new RetentionCollector(aggregationJobs,
-        config.tasks(), r, config.metrics().registry()));
+        tasks::tasks, r, config.metrics().registry()));
     server = new AggregatorServer(router.build());
   }
 
@@ -122,6 +128,14 @@ public final class Aggregator implements AutoCloseable {
   /** Returns the configuration it was built from. */
   public AggregatorConfig config() {
     return config;
+  }
+
+  /**
+   * Returns the tasks it serves: the configuration's, and those {@link TaskRegistry#add added}
+   * since, which its routes and drivers take up from their next request or round.
+   */
+  public TaskRegistry tasks() {
+    return tasks;
   }
 
   /** Returns the bound port. */

@@ -26,9 +26,9 @@ import org.priodp.noise.RandomSource;
  * @param tls the PEM credentials to serve HTTPS with (default: plain HTTP)
  * @param asyncAggregation whether aggregation jobs and aggregate shares are answered
  *     asynchronously (DAP-18 "Asynchronous Request Handling"; default false)
- * @param helperPeer the Leader's client of its tasks' Helpers; with it and a Leader task the
- *     Leader's aggregation driver and collection jobs run (default: none, so Leader tasks take
- *     uploads only)
+ * @param helperPeer the Leader's client of its tasks' Helpers; with it the Leader's aggregation
+ *     driver and collection jobs run, idle while no Leader task is served (default: none, so
+ *     Leader tasks take uploads only)
  * @param leaderAggregation the options of the Leader's aggregation driver
  * @param reportRetention how long uploaded reports, report IDs, finished jobs and collected
  *     buckets are kept (DAP-18 "Reducing Storage Requirements"; default: forever)
@@ -44,6 +44,8 @@ import org.priodp.noise.RandomSource;
  *     pool of one thread the aggregator owns)
  * @param releaseObserver told of each noised share persisted before it is sealed (default
  *     {@link ReleaseObserver#NONE}; crash tests inject one)
+ * @param mount builds, from the aggregator's {@link TaskRegistry}, routes served beside the DAP
+ *     ones ({@link MountedRoutes}; default: none), e.g. the interoperation test API
  */
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
@@ -51,7 +53,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Optional<Duration> reportRetention, boolean hpkeKeyAtStart, ServiceMetrics metrics,
     Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
-    ReleaseObserver releaseObserver) {
+    ReleaseObserver releaseObserver,
+    Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount) {
 
   /**
    * Validates the configuration: throws IllegalArgumentException for a port outside [0, 65535],
@@ -82,6 +85,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(aggregationJobExecutor, "aggregationJobExecutor");
     Objects.requireNonNull(aggregateShareExecutor, "aggregateShareExecutor");
     Objects.requireNonNull(releaseObserver, "releaseObserver");
+    Objects.requireNonNull(mount, "mount");
     TaskRoutes.of(tasks);
   }
 
@@ -110,6 +114,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private Executor aggregationJobExecutor;
     private Executor aggregateShareExecutor;
     private ReleaseObserver releaseObserver = ReleaseObserver.NONE;
+    private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
       this.tasks = List.copyOf(tasks);
@@ -206,6 +211,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /** Serves the routes {@code mount} builds from the aggregator's task registry. */
+    public Builder mount(java.util.function.Function<TaskRegistry, MountedRoutes> mount) {
+      this.mount = Objects.requireNonNull(mount, "mount");
+      return this;
+    }
+
     /** Returns the validated configuration (see {@link AggregatorConfig#AggregatorConfig}). */
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
@@ -215,7 +226,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           noise != null ? noise : RandomSource.secure(),
           random != null ? random : new SecureRandom(),
           Optional.ofNullable(aggregationJobExecutor), Optional.ofNullable(aggregateShareExecutor),
-          releaseObserver);
+          releaseObserver, Optional.ofNullable(mount));
     }
   }
 }

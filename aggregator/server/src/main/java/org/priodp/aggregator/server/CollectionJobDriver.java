@@ -32,7 +32,7 @@ public final class CollectionJobDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CollectionJobDriver.class);
 
   private final CollectionJobService service;
-  private final List<TaskDefinition> tasks;
+  private final java.util.function.Supplier<List<TaskDefinition>> tasks;
   private final int workers;
   private final Duration poll;
   private final AtomicBoolean running = new AtomicBoolean();
@@ -41,8 +41,17 @@ public final class CollectionJobDriver implements AutoCloseable {
   /** Creates the driver for the Leader tasks; nothing runs before {@link #start}. */
   public CollectionJobDriver(CollectionJobService service, List<TaskDefinition> leaderTasks,
       int workers, Duration poll) {
+    this(service, constant(leaderTasks), workers, poll);
+  }
+
+  /**
+   * Creates the driver for the Leader tasks {@code leaderTasks} supplies at each round (a
+   * thread-safe supplier), so that tasks added while it runs are stepped too.
+   */
+  public CollectionJobDriver(CollectionJobService service,
+      java.util.function.Supplier<List<TaskDefinition>> leaderTasks, int workers, Duration poll) {
     this.service = Objects.requireNonNull(service, "service");
-    this.tasks = List.copyOf(leaderTasks);
+    this.tasks = Objects.requireNonNull(leaderTasks, "leaderTasks");
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be >= 1, got " + workers);
     }
@@ -51,6 +60,12 @@ public final class CollectionJobDriver implements AutoCloseable {
     }
     this.workers = workers;
     this.poll = poll;
+  }
+
+  private static java.util.function.Supplier<List<TaskDefinition>> constant(
+      List<TaskDefinition> tasks) {
+    List<TaskDefinition> copy = List.copyOf(tasks);
+    return () -> copy;
   }
 
   /** Returns the service. */
@@ -77,7 +92,7 @@ public final class CollectionJobDriver implements AutoCloseable {
   /** Steps every task's due jobs until none is due (at most 100 steps); returns how many. */
   public int runOnce() {
     int steps = 0;
-    for (TaskDefinition t : tasks) {
+    for (TaskDefinition t : tasks.get()) {
       while (steps < MAX_STEPS_PER_ROUND && (running.get() || pool == null)) {
         CollectionJobService.Outcome o;
         try {

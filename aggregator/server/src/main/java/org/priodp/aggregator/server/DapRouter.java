@@ -33,6 +33,9 @@ import org.priodp.aggregator.server.internal.Causes;
  * </ul>
  *
  * At the root: {@code /healthz}, {@code /readyz} and {@code /metrics} ({@link OperatorRoutes}).
+ * The tasks are those of a {@link TaskRegistry}, read at each request, so tasks added while it
+ * runs are routed from then on. Paths under the prefix of {@link MountedRoutes}, if any are
+ * mounted, go to them before any of the above.
  *
  * <p>Every refusal is an {@code application/problem+json} document ({@link DapProblem}): DAP
  * error types use their URN with "taskid" when the task is known; HTTP-level refusals (401
@@ -49,7 +52,8 @@ public final class DapRouter {
   public static final String UNMATCHED_ROUTE = "unmatched";
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DapRouter.class);
 
-  private final TaskRoutes routes;
+  private final TaskRegistry tasks;
+  private final Optional<MountedRoutes> mounted;
   private final int maxBody;
   private final ServiceMetrics metrics;
   private final OperatorRoutes operator;
@@ -60,7 +64,8 @@ public final class DapRouter {
   private final Optional<CollectionJobsRoute> collectionJobs;
 
   private DapRouter(Builder b) {
-    this.routes = b.routes;
+    this.tasks = b.tasks;
+    this.mounted = b.mounted;
     this.maxBody = b.maxBody;
     this.metrics = b.metrics;
     this.operator = new OperatorRoutes(b.store, b.metrics);
@@ -80,12 +85,22 @@ public final class DapRouter {
    * whose endpoint is not an absolute http(s) URL or a task ID given twice.
    */
   public static Builder builder(List<TaskDefinition> tasks, Datastore store) {
-    return new Builder(tasks, store);
+    return new Builder(new TaskRegistry(Objects.requireNonNull(tasks, "tasks")), store);
   }
 
-  /** Returns the task routes. */
+  /** Starts a router for the tasks of the registry, as they are at each request. */
+  public static Builder builder(TaskRegistry tasks, Datastore store) {
+    return new Builder(Objects.requireNonNull(tasks, "tasks"), store);
+  }
+
+  /** Returns the task routes as they are now. */
   public TaskRoutes routes() {
-    return routes;
+    return tasks.routes();
+  }
+
+  /** Returns the registry of the tasks it routes. */
+  public TaskRegistry tasks() {
+    return tasks;
   }
 
   /** Returns the metrics this router records into. */
@@ -142,9 +157,13 @@ public final class DapRouter {
    * resources) for a configured base path, else {@value #UNMATCHED_ROUTE}.
    */
   public String routeOf(String path) {
+    if (mounted.isPresent() && path != null && path.startsWith(mounted.get().prefix())) {
+      return mounted.get().routeOf(path);
+    }
     if (OperatorRoutes.matches(path)) {
       return path;
     }
+    TaskRoutes routes = tasks.routes();
     String hpkeBase = TaskRoutes.hpkeConfigBase(path);
     if (hpkeBase != null && (hpkeBase.equals("/") || routes.isBasePath(hpkeBase))) {
       return hpkeBase + "hpke_config";
@@ -210,9 +229,13 @@ public final class DapRouter {
 
   private HttpReply route(String method, String path, String query, String authorization,
       String contentType, byte[] body) {
+    if (mounted.isPresent() && path != null && path.startsWith(mounted.get().prefix())) {
+      return mounted.get().handle(method, path, contentType, body);
+    }
     if (OperatorRoutes.matches(path)) {
       return operator.handle(method, path);
     }
+    TaskRoutes routes = tasks.routes();
     String hpkeBase = TaskRoutes.hpkeConfigBase(path);
     if (hpkeConfig.isPresent() && hpkeBase != null
         && (hpkeBase.equals("/") || routes.isBasePath(hpkeBase))) {
@@ -290,8 +313,9 @@ public final class DapRouter {
    * #hpkeKeys}, else the aggregation jobs' keys, else the reports' keys, else it is 404.
    */
   public static final class Builder {
-    private final TaskRoutes routes;
+    private final TaskRegistry tasks;
     private final Datastore store;
+    private Optional<MountedRoutes> mounted = Optional.empty();
     private int maxBody = DEFAULT_MAX_BODY;
     private ServiceMetrics metrics;
     private Clock clock = Clock.systemUTC();
@@ -302,9 +326,21 @@ public final class DapRouter {
     private Optional<CollectionJobsRoute> collectionJobs = Optional.empty();
     private Optional<HelperHpkeKeys> hpkeKeys = Optional.empty();
 
-    private Builder(List<TaskDefinition> tasks, Datastore store) {
-      this.routes = TaskRoutes.of(Objects.requireNonNull(tasks, "tasks"));
+    private Builder(TaskRegistry tasks, Datastore store) {
+      this.tasks = tasks;
       this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Serves these routes under their prefix, before every other route. */
+    public Builder mount(MountedRoutes routes) {
+      String prefix = Objects.requireNonNull(routes, "routes").prefix();
+      if (prefix == null || !prefix.startsWith("/") || !prefix.endsWith("/")
+          || prefix.length() < 2) {
+        throw new IllegalArgumentException("a mounted prefix starts and ends with /, got "
+            + prefix);
+      }
+      this.mounted = Optional.of(routes);
+      return this;
     }
 
     /** Sets the limit on request bodies other than uploads and jobs (default 64 KiB). */

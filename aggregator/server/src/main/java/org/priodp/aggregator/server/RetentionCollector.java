@@ -29,7 +29,7 @@ public final class RetentionCollector implements AutoCloseable {
   public static final Duration DEFAULT_PERIOD = Duration.ofMinutes(5);
 
   private final AggregationJobService service;
-  private final List<TaskDefinition> tasks;
+  private final java.util.function.Supplier<List<TaskDefinition>> tasks;
   private final Duration retention;
   private final Counter reports;
   private final Counter jobs;
@@ -39,8 +39,19 @@ public final class RetentionCollector implements AutoCloseable {
   /** Creates a collector of the tasks' rows older than {@code retention}. */
   public RetentionCollector(AggregationJobService service, List<TaskDefinition> tasks,
       Duration retention, MeterRegistry registry) {
+    this(service, constant(tasks), retention, registry);
+  }
+
+  /**
+   * Creates a collector of the rows, older than {@code retention}, of the tasks {@code tasks}
+   * supplies at each round (a thread-safe supplier), so that tasks added while it runs are
+   * collected too.
+   */
+  public RetentionCollector(AggregationJobService service,
+      java.util.function.Supplier<List<TaskDefinition>> tasks, Duration retention,
+      MeterRegistry registry) {
     this.service = Objects.requireNonNull(service, "service");
-    this.tasks = List.copyOf(tasks);
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.retention = Objects.requireNonNull(retention, "retention");
     if (retention.isNegative()) {
       throw new IllegalArgumentException("retention must not be negative");
@@ -48,6 +59,12 @@ public final class RetentionCollector implements AutoCloseable {
     this.reports = counter(registry, "reports");
     this.jobs = counter(registry, "jobs");
     this.buckets = counter(registry, "buckets");
+  }
+
+  private static java.util.function.Supplier<List<TaskDefinition>> constant(
+      List<TaskDefinition> tasks) {
+    List<TaskDefinition> copy = List.copyOf(tasks);
+    return () -> copy;
   }
 
   private static Counter counter(MeterRegistry registry, String kind) {
@@ -58,7 +75,7 @@ public final class RetentionCollector implements AutoCloseable {
 
   /** Runs one round over every task; a task that fails is logged and the others still run. */
   public void runOnce() {
-    for (TaskDefinition t : tasks) {
+    for (TaskDefinition t : tasks.get()) {
       try {
         RetentionCounts c = service.collectExpired(t, retention);
         reports.increment(c.reports());

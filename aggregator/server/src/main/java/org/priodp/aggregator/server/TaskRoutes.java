@@ -26,12 +26,14 @@ public final class TaskRoutes {
   private final Map<String, Map<TaskId, TaskDefinition>> served;
   private final Set<String> basePaths;
   private final List<TaskDefinition> leaderTasks;
+  private final List<TaskDefinition> tasks;
 
   private TaskRoutes(Map<String, Map<TaskId, TaskDefinition>> served, Set<String> basePaths,
-      List<TaskDefinition> leaderTasks) {
+      List<TaskDefinition> leaderTasks, List<TaskDefinition> tasks) {
     this.served = served;
     this.basePaths = basePaths;
     this.leaderTasks = leaderTasks;
+    this.tasks = tasks;
   }
 
   /**
@@ -64,7 +66,8 @@ public final class TaskRoutes {
     }
     Map<String, Map<TaskId, TaskDefinition>> frozen = new HashMap<>();
     served.forEach((b, m) -> frozen.put(b, Map.copyOf(m)));
-    return new TaskRoutes(Map.copyOf(frozen), Set.copyOf(bases), List.copyOf(leaders));
+    return new TaskRoutes(Map.copyOf(frozen), Set.copyOf(bases), List.copyOf(leaders),
+        List.copyOf(tasks));
   }
 
   /**
@@ -119,6 +122,11 @@ public final class TaskRoutes {
   public List<TaskDefinition> helperTasks() {
     return served.values().stream().flatMap(m -> m.values().stream())
         .filter(t -> t.role() == Role.HELPER).toList();
+  }
+
+  /** Returns every served task, of either role, in the order given to {@link #of}. */
+  public List<TaskDefinition> tasks() {
+    return tasks;
   }
 
   /** Returns the served Leader tasks. */

@@ -75,6 +75,60 @@ class DapRouterTest {
     return n;
   }
 
+  /** Mounted routes answer every path under their prefix, before the DAP and operator routes. */
+  @Test
+  void mountedRoutesTakeTheirPrefixFirstAndNothingElse() throws Exception {
+    Fixture f = Fixture.laplace(12);
+    MountedRoutes echo = new MountedRoutes() {
+      @Override
+      public String prefix() {
+        return "/internal/test/";
+      }
+
+      @Override
+      public String routeOf(String path) {
+        return "/internal/test/{x}";
+      }
+
+      @Override
+      public HttpReply handle(String method, String path, String contentType, byte[] body) {
+        return new HttpReply(299, java.util.Map.of(), (method + " " + path).getBytes(
+            java.nio.charset.StandardCharsets.UTF_8));
+      }
+    };
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("m.db"))) {
+      DapRouter plain = handler(f, store);
+      assertProblem(plain.handle("POST", "/internal/test/ready", null, null, null), 404,
+          "about:blank");
+      DapRouter h = DapRouter.builder(List.of(f.task), store).aggregateShares(shares(store, 2))
+          .mount(echo).build();
+      HttpReply r = h.handle("POST", "/internal/test/ready", null, null, null);
+      assertEquals(299, r.status());
+      assertEquals("POST /internal/test/ready", new String(r.body(),
+          java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals("/internal/test/{x}", h.routeOf("/internal/test/add_task"));
+      assertEquals(200, h.handle("GET", "/healthz", null, null, null).status());
+      assertProblem(h.handle("POST", path(f), null, TYPE, new byte[3]), 401, "about:blank");
+      assertProblem(h.handle("POST", "/internal/tes", null, null, null), 404, "about:blank");
+    }
+  }
+
+  /** A task added to the registry is routed from the next request on. */
+  @Test
+  void aTaskAddedToTheRegistryIsRoutedFromThenOn() throws Exception {
+    Fixture f = Fixture.laplace(13);
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("a.db"))) {
+      f.writeBuckets(store, 3);
+      TaskRegistry tasks = new TaskRegistry(List.of());
+      DapRouter h = DapRouter.builder(tasks, store).aggregateShares(shares(store, 2)).build();
+      byte[] body = f.request(0, 2).encode();
+      assertProblem(h.handle("POST", path(f), AUTH, TYPE, body), 404, "about:blank");
+      tasks.add(f.task);
+      assertEquals(200, h.handle("POST", path(f), AUTH, TYPE, body).status());
+      assertEquals(List.of(f.task), h.routes().tasks());
+    }
+  }
+
   @Test
   void refusalsAreProblemDocuments() throws Exception {
     Fixture f = Fixture.laplace(11);
