@@ -135,8 +135,8 @@ class MigrationsTest {
   }
 
   /**
-   * A new database gets exactly the schema (DDL text, columns, constraints, indexes) that the
-   * migrations wrote before they moved to SQL resource files, so old and new databases are alike;
+   * A new database migrated to version 7 gets exactly the schema (DDL text, columns,
+   * constraints, indexes) that the migrations wrote before they moved to SQL resource files, so old and new databases are alike;
    * migrating it again changes nothing, not even schema_version. With {@code
    * -Dpriodp.schemaOut=DIR} the dumps are also written to DIR.
    */
@@ -148,14 +148,19 @@ class MigrationsTest {
     String schema = "priodp_schema_" + Long.toUnsignedString(System.nanoTime(), 36);
     try (Connection c = freshDatabase(dialect, schema)) {
       try {
+        // the file migrations up to version 7 write exactly the old code's version-7 schema
+        assertEquals(7, Migrations.migrate(c, dialect, Migrations.all(dialect).subList(0, 7)));
+        String v7 = SchemaDump.of(c, dialect);
+        String out = System.getProperty("priodp.schemaOut");
+        if (out != null) {
+          java.nio.file.Files.writeString(Path.of(out, "schema-v7-" + backend + ".txt"), v7);
+        }
+        assertEquals(SchemaDump.expected(dialect), v7);
+        // the later ones only add (V008: vdaf_verify_keys)
         assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.all(dialect)));
         String dump = SchemaDump.of(c, dialect);
         String versions = versions(c);
-        String out = System.getProperty("priodp.schemaOut");
-        if (out != null) {
-          java.nio.file.Files.writeString(Path.of(out, "schema-v7-" + backend + ".txt"), dump);
-        }
-        assertEquals(SchemaDump.expected(dialect), dump);
+        assertTrue(dump.contains("vdaf_verify_keys"), dump);
         assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.all(dialect)));
         assertEquals(dump, SchemaDump.of(c, dialect), "migrating a latest database again");
         assertEquals(versions, versions(c), "schema_version is left as it was");
