@@ -57,7 +57,8 @@ public final class Migrations {
       "V004__helper_aggregation",
       "V005__retention",
       "V006__leader",
-      "V007__aggregate_share_requests");
+      "V007__aggregate_share_requests",
+      "V008__collection_job_delivery");
 
   /** The data steps, by version. */
   private static final Map<Integer, DataStep> DATA_STEPS = Map.of(3, LegacyTimeUnits::migrate);

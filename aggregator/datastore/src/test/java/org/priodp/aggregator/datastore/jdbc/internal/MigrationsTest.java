@@ -135,6 +135,30 @@ class MigrationsTest {
   }
 
   /**
+   * Version 8 counts every collection job response stored before it as answered to the
+   * Collector (so no leader-selected batch is handed out again) and leaves jobs without one
+   * unanswered.
+   */
+  @Test
+  void version8CountsStoredResponsesAsDelivered() throws Exception {
+    byte[] task = new byte[32];
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("v7.db"))) {
+      Migrations.migrate(c, SqlDialect.SQLITE, ALL.subList(0, 7));
+      String job = "INSERT INTO collection_jobs (task_id, job_id, request, batch_identifier,"
+          + " state, response, lease_expires_ms, lease_attempts, created_at_ms, updated_at_ms)"
+          + " VALUES (?, ?, ?, ?, ?, ?, 0, 0, 1, ?)";
+      insert(c, job, task, new byte[] {1}, new byte[] {9}, new byte[] {1}, "deleted",
+          new byte[] {7}, 1234L);
+      insert(c, job, task, new byte[] {2}, new byte[] {9}, new byte[] {2}, "deleted", null, 99L);
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, ALL));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM collection_jobs WHERE job_id = x'01'"
+          + " AND delivered_at_ms = 1234"));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM collection_jobs WHERE job_id = x'02'"
+          + " AND delivered_at_ms IS NULL"));
+    }
+  }
+
+  /**
    * A new database gets exactly the schema (DDL text, columns, constraints, indexes) that the
    * migrations wrote before they moved to SQL resource files, so old and new databases are alike;
    * migrating it again changes nothing, not even schema_version. With {@code
@@ -153,7 +177,8 @@ class MigrationsTest {
         String versions = versions(c);
         String out = System.getProperty("priodp.schemaOut");
         if (out != null) {
-          java.nio.file.Files.writeString(Path.of(out, "schema-v7-" + backend + ".txt"), dump);
+          java.nio.file.Files.writeString(Path.of(out, "schema-v" + Migrations.latest() + "-"
+              + backend + ".txt"), dump);
         }
         assertEquals(SchemaDump.expected(dialect), dump);
         assertEquals(Migrations.latest(), Migrations.migrate(c, dialect, Migrations.all(dialect)));
