@@ -139,6 +139,19 @@ class CollectionJobServiceTest {
       return service.job(taskId(), j.jobId()).orElseThrow();
     }
 
+    /**
+     * Returns another Leader process on the Leader's database {@code url}: a store with its own
+     * connection pool, a share service with its own noise, a collection service over both.
+     */
+    Replica replica(String url, long noiseSeed) {
+      JdbcDatastore store = JdbcDatastore.open(url);
+      open.add(store);
+      NoisedShareService shares = new NoisedShareService(store, RandomSource.seeded(
+          java.nio.ByteBuffer.allocate(8).putLong(noiseSeed).array()), clock);
+      return new Replica(store, shares, new CollectionJobService(store, shares, peer, clock,
+          Duration.ofMinutes(5), RETRY, "other"));
+    }
+
     /** Runs SQL on the Leader's database through a connection of its own. */
     void sql(String statement, Object... params) throws Exception {
       try (Connection c = DriverManager.getConnection(leaderUrl);
@@ -148,6 +161,38 @@ class CollectionJobServiceTest {
         }
         p.executeUpdate();
       }
+    }
+  }
+
+  /** A second Leader process: its store, share service and collection service. */
+  record Replica(JdbcDatastore store, NoisedShareService shares, CollectionJobService service) {
+  }
+
+  /**
+   * Runs the calls on threads of their own, lets them all go at once and returns their results
+   * in call order; throws the first call's failure.
+   */
+  private static <T> List<T> atOnce(List<java.util.concurrent.Callable<T>> calls)
+      throws Exception {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(calls.size());
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<T>> futures = new ArrayList<>();
+      for (java.util.concurrent.Callable<T> c : calls) {
+        futures.add(pool.submit(() -> {
+          go.await();
+          return c.call();
+        }));
+      }
+      go.countDown();
+      List<T> out = new ArrayList<>();
+      for (java.util.concurrent.Future<T> f : futures) {
+        out.add(f.get(5, java.util.concurrent.TimeUnit.MINUTES));
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
     }
   }
 
@@ -672,47 +717,32 @@ class CollectionJobServiceTest {
     Setup s = new Setup(fixture(86, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false, 0,
         seed);
     s.writeBuckets(jobs);
-    JdbcDatastore second = JdbcDatastore.open(pg);
-    open.add(second);
-    NoisedShareService secondShares = new NoisedShareService(second, RandomSource.seeded(
-        java.nio.ByteBuffer.allocate(8).putLong(seed + 1).array()), s.clock);
-    CollectionJobService other = new CollectionJobService(second, secondShares, s.peer, s.clock,
-        Duration.ofMinutes(5), RETRY, "other");
+    Replica other = s.replica(pg, seed + 1);
     for (int k = 0; k < jobs; k++) {
       s.service.create(s.lf.leader, CollectionJobReq.decode(
           SpecCollector.collectionJobReq(Fixture.FIRST_BUCKET + k, 1)));
     }
-    java.util.concurrent.ConcurrentHashMap<CollectionJobService.Outcome,
-        java.util.concurrent.atomic.AtomicInteger> outcomes =
-        new java.util.concurrent.ConcurrentHashMap<>();
-    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
-    List<Thread> threads = new ArrayList<>();
-    List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-    for (CollectionJobService svc : List.of(s.service, other, s.service, other)) {
-      Thread t = new Thread(() -> {
-        try {
-          start.await();
-          CollectionJobService.Outcome o;
-          while ((o = svc.step(s.lf.leader)) != CollectionJobService.Outcome.IDLE) {
-            outcomes.computeIfAbsent(o, x -> new java.util.concurrent.atomic.AtomicInteger())
-                .incrementAndGet();
-          }
-        } catch (Throwable e) {
-          errors.add(e);
+    List<java.util.concurrent.Callable<List<CollectionJobService.Outcome>>> steppers =
+        new ArrayList<>();
+    for (CollectionJobService svc : List.of(s.service, other.service(), s.service,
+        other.service())) {
+      steppers.add(() -> {
+        List<CollectionJobService.Outcome> seen = new ArrayList<>();
+        for (CollectionJobService.Outcome o = svc.step(s.lf.leader);
+            o != CollectionJobService.Outcome.IDLE; o = svc.step(s.lf.leader)) {
+          seen.add(o);
         }
+        return seen;
       });
-      threads.add(t);
-      t.start();
     }
-    for (Thread t : threads) {
-      t.join();
-    }
-    assertTrue(errors.isEmpty(), errors.toString());
+    java.util.Map<CollectionJobService.Outcome, Long> outcomes = atOnce(steppers).stream()
+        .flatMap(List::stream).collect(java.util.stream.Collectors.groupingBy(o -> o,
+            java.util.stream.Collectors.counting()));
     System.out.println("CollectionJobServiceTest.twoLeaderProcesses outcomes " + outcomes
         + ", Helper asked " + s.peer.calls.get() + " times for " + jobs + " jobs");
-    assertEquals(jobs, outcomes.get(CollectionJobService.Outcome.READY).get());
+    assertEquals(jobs, outcomes.get(CollectionJobService.Outcome.READY));
     assertEquals(jobs, s.peer.calls.get(), "the Helper was asked once per job");
-    assertEquals(jobs, s.leaderShares.noiseDraws() + secondShares.noiseDraws());
+    assertEquals(jobs, s.leaderShares.noiseDraws() + other.shares().noiseDraws());
     assertEquals(jobs, s.helperShares.noiseDraws());
   }
 
@@ -749,12 +779,10 @@ class CollectionJobServiceTest {
     assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
     s.peer.beforeAsk = () -> { };
     // another process: its own store connection and share service
-    JdbcDatastore store2 = JdbcDatastore.open(s.leaderUrl);
-    open.add(store2);
-    NoisedShareService shares2 = new NoisedShareService(store2, RandomSource.seeded(
-        java.nio.ByteBuffer.allocate(8).putLong(seed + 7).array()), s.clock);
-    CollectionJobService other = new CollectionJobService(store2, shares2, s.peer, s.clock,
-        Duration.ofMinutes(5), RETRY, "other");
+    Replica replica = s.replica(s.leaderUrl, seed + 7);
+    JdbcDatastore store2 = replica.store();
+    NoisedShareService shares2 = replica.shares();
+    CollectionJobService other = replica.service();
     assertEquals(CollectionJobService.Outcome.IDLE, other.step(s.lf.leader), "still leased");
     s.clock.advance(Duration.ofMinutes(5));
     assertEquals(CollectionJobService.Outcome.READY, other.step(s.lf.leader));
@@ -1051,12 +1079,7 @@ class CollectionJobServiceTest {
     for (int k = 0; k < rounds; k++) {
       ids[k] = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, k, 20);
     }
-    JdbcDatastore second = JdbcDatastore.open(s.leaderUrl);
-    open.add(second);
-    NoisedShareService secondShares = new NoisedShareService(second, RandomSource.seeded(
-        java.nio.ByteBuffer.allocate(8).putLong(seed + 1).array()), s.clock);
-    CollectionJobService other = new CollectionJobService(second, secondShares, s.peer, s.clock,
-        Duration.ofMinutes(5), RETRY, "other");
+    Replica other = s.replica(s.leaderUrl, seed + 1);
     for (int r = 0; r < rounds; r++) {
       CollectionJobRecord abandoned = next(s);
       s.peer.beforeAsk = HELPER_TIMES_OUT;
@@ -1066,31 +1089,18 @@ class CollectionJobServiceTest {
       s.peer.beforeAsk = () -> { };
       int asked = s.peer.calls.get();
 
-      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
-      List<CollectionJobRecord> created = java.util.Collections.synchronizedList(
-          new ArrayList<>());
-      List<CollectionJobService.Outcome> outcomes = java.util.Collections.synchronizedList(
-          new ArrayList<>());
-      List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-      List<Thread> threads = new ArrayList<>();
-      for (CollectionJobService replica : List.of(s.service, other, s.service, other)) {
-        Thread t = new Thread(() -> {
-          try {
-            start.await();
-            created.add(replica.create(s.lf.leader,
-                CollectionJobReq.decode(CollectionFixture.nextBatchRequest())));
-            outcomes.add(replica.step(s.lf.leader));
-          } catch (Throwable e) {
-            errors.add(e);
-          }
-        });
-        threads.add(t);
-        t.start();
+      record Took(CollectionJobRecord job, CollectionJobService.Outcome outcome) {
       }
-      for (Thread t : threads) {
-        t.join();
+      List<java.util.concurrent.Callable<Took>> requests = new ArrayList<>();
+      for (CollectionJobService replica : List.of(s.service, other.service(), s.service,
+          other.service())) {
+        requests.add(() -> new Took(replica.create(s.lf.leader,
+            CollectionJobReq.decode(CollectionFixture.nextBatchRequest())),
+            replica.step(s.lf.leader)));
       }
-      assertTrue(errors.isEmpty(), "round " + r + ": " + errors);
+      List<Took> took = atOnce(requests);
+      List<CollectionJobRecord> created = took.stream().map(Took::job).toList();
+      List<CollectionJobService.Outcome> outcomes = took.stream().map(Took::outcome).toList();
       assertEquals(1, created.stream().map(CollectionJobRecord::jobId).distinct().count(),
           "round " + r + ": one job for all requests");
       assertEquals(1, outcomes.stream().filter(o -> o == CollectionJobService.Outcome.READY)
@@ -1100,7 +1110,7 @@ class CollectionJobServiceTest {
       assertEquals(ids[r], job.batch(), "round " + r + ": the abandoned batch");
       assertEquals(asked + 1, s.peer.calls.get(), "round " + r + ": the Helper asked once");
       assertEquals(r + 1, s.leaderShares.noiseDraws(), "round " + r + ": drawn once");
-      assertEquals(0, secondShares.noiseDraws());
+      assertEquals(0, other.shares().noiseDraws());
       assertTrue(s.service.delete(s.taskId(), job.jobId()));
     }
     assertEquals(rounds, s.helperShares.noiseDraws());
