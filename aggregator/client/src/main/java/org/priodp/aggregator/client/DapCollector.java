@@ -164,7 +164,9 @@ public final class DapCollector {
     if (query instanceof Query.LeaderSelected && job != null) {
       // DAP-18 "Collection Job Deletion": the batch is collected. Every leader-selected request
       // is the same bytes, so the Leader answers this job until it is deleted; deleting it lets
-      // the next collect get the next batch. The result stands whatever the DELETE answers.
+      // the next collect get the next batch. The result stands whatever the DELETE answers. A
+      // failed job is not deleted (the Leader's next job takes over its batch), nor one this
+      // Collector stopped waiting for (the next collect polls it again).
       HttpRequest delete = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
           .header("Authorization", token.authorizationHeader()).DELETE().build();
       DapHttp.send(http, delete, "the Leader");

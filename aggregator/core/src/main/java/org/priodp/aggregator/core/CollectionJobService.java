@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.priodp.aggregator.dap.AggregateShare;
 import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchMode;
@@ -45,10 +47,14 @@ import org.priodp.aggregator.datastore.ReleasedAggregateShare;
  * request, so an identical POST finds the same job; a deleted one is restored), refuses a batch
  * that overlaps a collected batch or another live job (batchOverlap), or inserts the job as
  * {@code pending}. In the leader_selected batch mode every request ("the next batch") is the
- * same bytes: the task's current job is the existing resource, and the next one is created after
- * the Collector deleted it; its batch is chosen when it is stepped (a leader-selected bucket with
- * at least min_batch_size reports, not released, not another job's, without an active
- * aggregation job), and its response interval spans the finished aggregation jobs' report times.
+ * same bytes: the task's current job (pending, or ready until the Collector deletes it) is the
+ * existing resource, and a new one is created when there is none (the previous one was deleted or
+ * failed); its batch is chosen when it is stepped (a leader-selected bucket with at least
+ * min_batch_size reports that the Collector does not have and no pending or ready job holds,
+ * without an active aggregation job; a batch a deleted job abandoned first, a failed job's last,
+ * reusing its persisted Leader share), and its response interval spans the finished aggregation
+ * jobs' report times. A ready job's response counts as the Collector's once a POST or a GET
+ * ({@link #poll}) answered it.
  *
  * <p>{@link #step} works on one leased pending job. The job waits (stays pending, leased again
  * after the retry delay) while the batch interval has not ended by the injected clock, while
@@ -79,6 +85,12 @@ public final class CollectionJobService {
    */
   private static final EnumSet<CollectionJobRecord.State> LIVE =
       EnumSet.of(CollectionJobRecord.State.PENDING);
+  /**
+   * The states of a leader-selected task's current job, the one a "next batch" request gets; its
+   * batch is no other job's.
+   */
+  private static final EnumSet<CollectionJobRecord.State> CURRENT =
+      EnumSet.of(CollectionJobRecord.State.PENDING, CollectionJobRecord.State.READY);
 
   private final Datastore store;
   private final NoisedShareService shares;
@@ -188,15 +200,14 @@ public final class CollectionJobService {
               + taskId.toBase64Url());
         }
         if (j.state() != CollectionJobRecord.State.DELETED) {
-          return j;
+          return delivered(tx, j, now);
         }
         // the Collector POSTs the request of a job it deleted: the same resource again, in the
         // state its stored columns imply (a ready job keeps its response, nothing is redrawn)
         CollectionJobRecord.State st = j.response().isPresent() ? CollectionJobRecord.State.READY
-            : j.errorType().isPresent() || j.errorDetail().isPresent()
-                ? CollectionJobRecord.State.FAILED : CollectionJobRecord.State.PENDING;
+            : failed(j) ? CollectionJobRecord.State.FAILED : CollectionJobRecord.State.PENDING;
         tx.collectionJobs().setState(id, st, now);
-        return tx.collectionJobs().get(id).orElseThrow();
+        return delivered(tx, tx.collectionJobs().get(id).orElseThrow(), now);
       }
       if (tx.releases().collectedIntervalOverlaps(new org.priodp.aggregator.datastore.CollectedInterval(
           i.start().value(), i.end().value()))) {
@@ -219,11 +230,20 @@ public final class CollectionJobService {
   /** The batch identifier of a leader-selected job whose batch is not chosen yet. */
   static final BatchIdentifier UNCHOSEN = BatchIdentifier.of(new Query.LeaderSelected().encode());
 
+  /** Returns whether the job failed (it may have been deleted since: its error stays). */
+  private static boolean failed(CollectionJobRecord j) {
+    return j.state() == CollectionJobRecord.State.FAILED || j.errorType().isPresent()
+        || j.errorDetail().isPresent();
+  }
+
   /**
    * Creates a leader-selected job ("the next batch"): every such request is the same bytes, so
-   * the task's current one (pending, ready or failed) is the existing resource, and a new job,
-   * whose ID also counts the task's earlier jobs, is created only after the Collector deleted
-   * the previous one. Its batch is chosen when it is stepped.
+   * the task's current job, pending or ready, is the existing resource (a ready one until the
+   * Collector deletes it), and a new job, whose ID also counts the task's earlier jobs, is
+   * created when there is none: after the Collector deleted the previous job, or when it failed
+   * (its failure stays on its own resource; the new job may collect its batch later, as {@link
+   * #chooseBatch} says). Its batch is chosen when it is stepped. One task transaction, so two
+   * concurrent requests, to any replica, get the same new job.
    */
   private CollectionJobRecord createLeaderSelected(TaskDefinition task, CollectionJobReq req) {
     TaskId taskId = task.taskId();
@@ -233,9 +253,8 @@ public final class CollectionJobService {
       List<CollectionJobRecord> all = tx.collectionJobs().inStates(EnumSet.allOf(
           CollectionJobRecord.State.class));
       for (CollectionJobRecord j : all) {
-        if (j.state() != CollectionJobRecord.State.DELETED
-            && Arrays.equals(j.request().toByteArray(), request)) {
-          return j;
+        if (CURRENT.contains(j.state()) && Arrays.equals(j.request().toByteArray(), request)) {
+          return delivered(tx, j, now);
         }
       }
       byte[] counted = Arrays.copyOf(request, request.length + 4);
@@ -252,10 +271,18 @@ public final class CollectionJobService {
 
   /**
    * Chooses the batch of a leader-selected job (DAP-18 "Leader-selected Batch Mode": a batch not
-   * yet associated with a collection job): the first leader-selected bucket, in identifier order,
-   * that holds at least min_batch_size reports, was not released, belongs to no other collection
-   * job that was not deleted, and has no active aggregation job. In one task transaction, so two jobs never choose the
-   * same batch.
+   * yet associated with a collection job; "Collection Job Deletion": a deleted job is abandoned).
+   * A leader-selected bucket may be chosen if it holds at least min_batch_size reports, has no
+   * active aggregation job, is not the batch of a pending or ready job, and is not collected: no
+   * job's CollectionJobResp for it was answered to the Collector. Such a batch may have been a
+   * deleted or failed job's, with its Leader share drawn and persisted; that share is what the
+   * new job releases (the same bytes, never a second draw). Of these the job takes, each group in
+   * identifier order: first a batch whose job the Collector deleted before it had the result
+   * (abandoned), then a batch no job had, then a batch whose job failed (so a batch the Helper
+   * keeps refusing does not stop the Collector, and is retried whenever nothing else is ready).
+   * In one task transaction that also checks that the job is still pending without a batch, so
+   * two replicas never give one batch to two jobs, and a step of a job deleted meanwhile takes
+   * none.
    */
   private Optional<BatchIdentifier> chooseBatch(TaskDefinition task, CollectionJobRecord job) {
     byte[] low = new BatchSelector.LeaderSelected(new org.priodp.aggregator.dap.BatchId(
@@ -264,23 +291,43 @@ public final class CollectionJobService {
     high[high.length - 1]++; // the next config length: after every 32-byte batch ID
     long min = task.configuration().minBatchSize();
     return store.inTaskTransaction(task.taskId(), tx -> {
-      // a deleted job's batch is free again unless it was released (then its noised share
-      // keeps it out, and a job choosing it anyway gets the same stored share, never a new draw)
-      java.util.Set<BatchIdentifier> taken = new java.util.HashSet<>();
-      for (CollectionJobRecord j : tx.collectionJobs().inStates(EnumSet.of(
-          CollectionJobRecord.State.PENDING, CollectionJobRecord.State.READY,
-          CollectionJobRecord.State.FAILED))) {
-        taken.add(j.batch());
+      Optional<CollectionJobRecord> self = tx.collectionJobs().get(job.jobId());
+      if (self.isEmpty() || self.get().state() != CollectionJobRecord.State.PENDING
+          || !self.get().batch().equals(UNCHOSEN)) {
+        return Optional.<BatchIdentifier>empty(); // deleted, or chosen by another step
       }
+      Set<BatchIdentifier> unavailable = new HashSet<>(tx.collectionJobs().deliveredBatches());
+      Set<BatchIdentifier> abandoned = new HashSet<>();
+      Set<BatchIdentifier> failed = new HashSet<>();
+      for (CollectionJobRecord j : tx.collectionJobs().inStates(EnumSet.allOf(
+          CollectionJobRecord.State.class))) {
+        if (CURRENT.contains(j.state())) {
+          unavailable.add(j.batch());
+        } else if (failed(j)) {
+          failed.add(j.batch());
+        } else {
+          abandoned.add(j.batch());
+        }
+      }
+      BatchIdentifier[] best = new BatchIdentifier[3]; // abandoned, fresh, failed
       for (BatchAggregation b : tx.batchBuckets().range(BatchIdentifier.of(low),
           BatchIdentifier.of(high))) {
-        if (taken.contains(b.batch()) || Long.compareUnsigned(b.reportCount(), min) < 0
-            || tx.releases().noisedShare(b.batch()).isPresent()
+        int rank = failed.contains(b.batch()) ? 2 : abandoned.contains(b.batch()) ? 0 : 1;
+        if (best[rank] != null || unavailable.contains(b.batch())
+            || Long.compareUnsigned(b.reportCount(), min) < 0
             || tx.aggregationJobs().leaderActive(b.batch())) {
           continue;
         }
-        tx.collectionJobs().setBatch(job.jobId(), b.batch(), clock.instant());
-        return Optional.of(b.batch());
+        best[rank] = b.batch();
+        if (rank == 0) {
+          break;
+        }
+      }
+      for (BatchIdentifier b : best) {
+        if (b != null) {
+          tx.collectionJobs().setBatch(job.jobId(), b, clock.instant());
+          return Optional.of(b);
+        }
       }
       return Optional.<BatchIdentifier>empty();
     });
@@ -301,6 +348,27 @@ public final class CollectionJobService {
   /** Returns the job (task, id) in any state, if any. */
   public Optional<CollectionJobRecord> job(TaskId taskId, CollectionJobId id) {
     return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().get(id));
+  }
+
+  /**
+   * Returns the job (task, id) as the Collector's GET on it sees it (DAP-18 "Collection Job
+   * Initialization", "Asynchronous Request Handling"): empty if unknown or deleted; a ready job's
+   * CollectionJobResp is recorded as answered to the Collector in the same task transaction.
+   */
+  public Optional<CollectionJobRecord> poll(TaskId taskId, CollectionJobId id) {
+    Instant now = clock.instant();
+    return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().get(id)
+        .filter(j -> j.state() != CollectionJobRecord.State.DELETED)
+        .map(j -> delivered(tx, j, now)));
+  }
+
+  /** Records a ready job's response as answered to the Collector; returns the job. */
+  private static CollectionJobRecord delivered(org.priodp.aggregator.datastore.TaskTransaction tx,
+      CollectionJobRecord job, Instant now) {
+    if (job.state() == CollectionJobRecord.State.READY) {
+      tx.collectionJobs().markDelivered(job.jobId(), now);
+    }
+    return job;
   }
 
   /**

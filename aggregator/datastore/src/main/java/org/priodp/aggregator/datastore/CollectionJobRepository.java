@@ -39,4 +39,17 @@ public interface CollectionJobRepository {
    * Job Deletion": nothing the double-collection checks need is deleted).
    */
   boolean delete(CollectionJobId jobId, Instant now);
+
+  /**
+   * Records that the job's CollectionJobResp is being answered to the Collector (DAP-18
+   * "Collection Job Initialization"); the first time counts. Returns whether it changed: false if
+   * the job is unknown, has no response or was answered before.
+   */
+  boolean markDelivered(CollectionJobId jobId, Instant now);
+
+  /**
+   * Returns the batches of the task's collection jobs, in any state, whose CollectionJobResp was
+   * answered to the Collector ({@link #markDelivered}): the batches the Collector has.
+   */
+  Set<BatchIdentifier> deliveredBatches();
 }

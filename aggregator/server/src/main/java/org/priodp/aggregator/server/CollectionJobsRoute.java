@@ -26,10 +26,12 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
  *       and answered like a GET on its Location.
  *   <li>{@code GET} on {@code {leader}tasks/{task-id}/collection_jobs/{collection-job-id}}: while
  *       pending, 200 with Location, Retry-After and an empty body; when ready, 200 with the
- *       CollectionJobResp; when failed, the problem document of its error (a refusal the Helper
- *       did not type is a 502); 404 for a deleted or unknown job.
- *   <li>{@code DELETE} on it: 200 and the job is deleted (its batch stays collected); 404 if
- *       unknown or deleted already.
+ *       CollectionJobResp (from then on the Collector has the batch); when failed, the problem
+ *       document of its error (a refusal the Helper did not type is a 502); 404 for a deleted or
+ *       unknown job.
+ *   <li>{@code DELETE} on it: 200 and the job is deleted; 404 if unknown or deleted already. A
+ *       batch whose CollectionJobResp was answered stays collected; in the leader_selected mode
+ *       the batch of a job deleted before that goes to the next job, with the same Leader share.
  * </ul>
  *
  * Jobs are stepped in the background ({@link CollectionJobDriver}). Blocking: call it off the
@@ -72,9 +74,7 @@ public final class CollectionJobsRoute implements TaskResource {
       throw notFound(taskId);
     }
     return switch (method) {
-      case "GET" -> answer(task, service.job(taskId, id)
-          .filter(j -> j.state() != CollectionJobRecord.State.DELETED)
-          .orElseThrow(() -> notFound(taskId)));
+      case "GET" -> answer(task, service.poll(taskId, id).orElseThrow(() -> notFound(taskId)));
       case "DELETE" -> {
         if (!service.delete(taskId, id)) {
           throw notFound(taskId);

@@ -86,9 +86,19 @@ class CollectionJobServiceTest {
     final InProcessHelperPeer peer;
     final MutableClock clock = new MutableClock(AFTER);
     final CollectionJobService service;
+    /** The Leader's noise source, to count the bits its draws took. */
+    final RandomSource leaderNoise;
+    /** The batches of the Leader's releases, as its {@link ReleaseObserver} heard of them. */
+    final List<BatchIdentifier> released = java.util.Collections.synchronizedList(
+        new ArrayList<>());
 
     Setup(Fixture f, boolean asyncHelper, int maxPolls, long seed) {
-      this.lf = new CollectionFixture(f);
+      this(new CollectionFixture(f), asyncHelper, maxPolls, seed);
+    }
+
+    Setup(CollectionFixture lf, boolean asyncHelper, int maxPolls, long seed) {
+      this.lf = lf;
+      Fixture f = lf.f;
       String pg = System.getenv("PRIODP_PG_URL");
       leaderUrl = pg != null && !pg.isBlank() ? pg
           : "jdbc:sqlite:" + dir.resolve("leader-" + f.taskId.toBase64Url() + ".db");
@@ -97,11 +107,12 @@ class CollectionJobServiceTest {
           + f.taskId.toBase64Url() + ".db"));
       open.add(leaderStore);
       open.add(helperStore);
-      leaderShares = new NoisedShareService(leaderStore, RandomSource.seeded(
-          java.nio.ByteBuffer.allocate(8).putLong(seed).array()), clock);
+      leaderNoise = RandomSource.seeded(java.nio.ByteBuffer.allocate(8).putLong(seed).array());
+      leaderShares = new NoisedShareService(leaderStore, leaderNoise, clock,
+          (task, batch) -> released.add(batch));
       helperShares = new NoisedShareService(helperStore, RandomSource.seeded(
           java.nio.ByteBuffer.allocate(8).putLong(~seed).array()), clock);
-      DapRouter.Builder helper = DapRouter.builder(List.of(f.task), helperStore);
+      DapRouter.Builder helper = DapRouter.builder(List.of(lf.helper), helperStore);
       peer = new InProcessHelperPeer((asyncHelper ? helper.aggregateShares(helperShares,
           new AggregateSharesRoute.AsyncShares(helperQueue::add, 1))
           : helper.aggregateShares(helperShares)).build(), maxPolls);
@@ -128,6 +139,19 @@ class CollectionJobServiceTest {
       return service.job(taskId(), j.jobId()).orElseThrow();
     }
 
+    /**
+     * Returns another Leader process on the Leader's database {@code url}: a store with its own
+     * connection pool, a share service with its own noise, a collection service over both.
+     */
+    Replica replica(String url, long noiseSeed) {
+      JdbcDatastore store = JdbcDatastore.open(url);
+      open.add(store);
+      NoisedShareService shares = new NoisedShareService(store, RandomSource.seeded(
+          java.nio.ByteBuffer.allocate(8).putLong(noiseSeed).array()), clock);
+      return new Replica(store, shares, new CollectionJobService(store, shares, peer, clock,
+          Duration.ofMinutes(5), RETRY, "other"));
+    }
+
     /** Runs SQL on the Leader's database through a connection of its own. */
     void sql(String statement, Object... params) throws Exception {
       try (Connection c = DriverManager.getConnection(leaderUrl);
@@ -137,6 +161,38 @@ class CollectionJobServiceTest {
         }
         p.executeUpdate();
       }
+    }
+  }
+
+  /** A second Leader process: its store, share service and collection service. */
+  record Replica(JdbcDatastore store, NoisedShareService shares, CollectionJobService service) {
+  }
+
+  /**
+   * Runs the calls on threads of their own, lets them all go at once and returns their results
+   * in call order; throws the first call's failure.
+   */
+  private static <T> List<T> atOnce(List<java.util.concurrent.Callable<T>> calls)
+      throws Exception {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(calls.size());
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<T>> futures = new ArrayList<>();
+      for (java.util.concurrent.Callable<T> c : calls) {
+        futures.add(pool.submit(() -> {
+          go.await();
+          return c.call();
+        }));
+      }
+      go.countDown();
+      List<T> out = new ArrayList<>();
+      for (java.util.concurrent.Future<T> f : futures) {
+        out.add(f.get(5, java.util.concurrent.TimeUnit.MINUTES));
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
     }
   }
 
@@ -164,8 +220,10 @@ class CollectionJobServiceTest {
   static Collected collect(Setup s, CollectionJobRecord job, byte[] cjr) throws Exception {
     SpecCollector.Resp resp = SpecCollector.Resp.decode(job.response().orElseThrow()
         .toByteArray());
+    int mode = s.lf.leader.configuration().batchMode() == BatchMode.LEADER_SELECTED
+        ? SpecCollector.LEADER_SELECTED : SpecCollector.TIME_INTERVAL;
     byte[] aad = SpecCollector.aad(s.taskId().bytes(), SpecCollector.histogramTaskConfiguration(
-        8, 2, Fixture.PRECISION, 10, new byte[0]), cjr);
+        8, 2, Fixture.PRECISION, 10, mode, new byte[0]), cjr);
     byte[] leader = SpecCollector.open(s.lf.f.collectorKey, SpecCollector.LEADER, resp.leader(),
         aad);
     byte[] helper = SpecCollector.open(s.lf.f.collectorKey, SpecCollector.HELPER, resp.helper(),
@@ -659,47 +717,32 @@ class CollectionJobServiceTest {
     Setup s = new Setup(fixture(86, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false, 0,
         seed);
     s.writeBuckets(jobs);
-    JdbcDatastore second = JdbcDatastore.open(pg);
-    open.add(second);
-    NoisedShareService secondShares = new NoisedShareService(second, RandomSource.seeded(
-        java.nio.ByteBuffer.allocate(8).putLong(seed + 1).array()), s.clock);
-    CollectionJobService other = new CollectionJobService(second, secondShares, s.peer, s.clock,
-        Duration.ofMinutes(5), RETRY, "other");
+    Replica other = s.replica(pg, seed + 1);
     for (int k = 0; k < jobs; k++) {
       s.service.create(s.lf.leader, CollectionJobReq.decode(
           SpecCollector.collectionJobReq(Fixture.FIRST_BUCKET + k, 1)));
     }
-    java.util.concurrent.ConcurrentHashMap<CollectionJobService.Outcome,
-        java.util.concurrent.atomic.AtomicInteger> outcomes =
-        new java.util.concurrent.ConcurrentHashMap<>();
-    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
-    List<Thread> threads = new ArrayList<>();
-    List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-    for (CollectionJobService svc : List.of(s.service, other, s.service, other)) {
-      Thread t = new Thread(() -> {
-        try {
-          start.await();
-          CollectionJobService.Outcome o;
-          while ((o = svc.step(s.lf.leader)) != CollectionJobService.Outcome.IDLE) {
-            outcomes.computeIfAbsent(o, x -> new java.util.concurrent.atomic.AtomicInteger())
-                .incrementAndGet();
-          }
-        } catch (Throwable e) {
-          errors.add(e);
+    List<java.util.concurrent.Callable<List<CollectionJobService.Outcome>>> steppers =
+        new ArrayList<>();
+    for (CollectionJobService svc : List.of(s.service, other.service(), s.service,
+        other.service())) {
+      steppers.add(() -> {
+        List<CollectionJobService.Outcome> seen = new ArrayList<>();
+        for (CollectionJobService.Outcome o = svc.step(s.lf.leader);
+            o != CollectionJobService.Outcome.IDLE; o = svc.step(s.lf.leader)) {
+          seen.add(o);
         }
+        return seen;
       });
-      threads.add(t);
-      t.start();
     }
-    for (Thread t : threads) {
-      t.join();
-    }
-    assertTrue(errors.isEmpty(), errors.toString());
+    java.util.Map<CollectionJobService.Outcome, Long> outcomes = atOnce(steppers).stream()
+        .flatMap(List::stream).collect(java.util.stream.Collectors.groupingBy(o -> o,
+            java.util.stream.Collectors.counting()));
     System.out.println("CollectionJobServiceTest.twoLeaderProcesses outcomes " + outcomes
         + ", Helper asked " + s.peer.calls.get() + " times for " + jobs + " jobs");
-    assertEquals(jobs, outcomes.get(CollectionJobService.Outcome.READY).get());
+    assertEquals(jobs, outcomes.get(CollectionJobService.Outcome.READY));
     assertEquals(jobs, s.peer.calls.get(), "the Helper was asked once per job");
-    assertEquals(jobs, s.leaderShares.noiseDraws() + secondShares.noiseDraws());
+    assertEquals(jobs, s.leaderShares.noiseDraws() + other.shares().noiseDraws());
     assertEquals(jobs, s.helperShares.noiseDraws());
   }
 
@@ -736,12 +779,10 @@ class CollectionJobServiceTest {
     assertEquals(CollectionJobRecord.State.PENDING, s.job(job).state());
     s.peer.beforeAsk = () -> { };
     // another process: its own store connection and share service
-    JdbcDatastore store2 = JdbcDatastore.open(s.leaderUrl);
-    open.add(store2);
-    NoisedShareService shares2 = new NoisedShareService(store2, RandomSource.seeded(
-        java.nio.ByteBuffer.allocate(8).putLong(seed + 7).array()), s.clock);
-    CollectionJobService other = new CollectionJobService(store2, shares2, s.peer, s.clock,
-        Duration.ofMinutes(5), RETRY, "other");
+    Replica replica = s.replica(s.leaderUrl, seed + 7);
+    JdbcDatastore store2 = replica.store();
+    NoisedShareService shares2 = replica.shares();
+    CollectionJobService other = replica.service();
     assertEquals(CollectionJobService.Outcome.IDLE, other.step(s.lf.leader), "still leased");
     s.clock.advance(Duration.ofMinutes(5));
     assertEquals(CollectionJobService.Outcome.READY, other.step(s.lf.leader));
@@ -756,6 +797,25 @@ class CollectionJobServiceTest {
     assertArrayEquals(noised, c.leader());
   }
 
+  /** A leader-selected Setup: the fixture's task as leader_selected at https://leader.example/. */
+  private Setup leaderSelected(int seed, DpStrategy strategy, long noiseSeed) {
+    return new Setup(CollectionFixture.leaderSelected(fixture(seed, strategy, null),
+        "https://leader.example/"), false, 0, noiseSeed);
+  }
+
+  private static final DpStrategy LAPLACE = DpStrategy.PureDpDiscreteLaplace.parse("1");
+
+  /** A Helper that does not answer in time (a retryable failure, the job stays pending). */
+  private static final Runnable HELPER_TIMES_OUT = () -> {
+    throw new HelperPeer.HelperException("the Helper did not answer in time", null, true, null);
+  };
+
+  /** Creates the task's "next batch" job, as a Collector's POST does. */
+  private static CollectionJobRecord next(Setup s) {
+    return s.service.create(s.lf.leader,
+        CollectionJobReq.decode(CollectionFixture.nextBatchRequest()));
+  }
+
   /**
    * DAP-18 "Leader-selected Batch Mode": the Collector's requests are all the same bytes; the
    * Leader answers the current job until the Collector deletes it, and each job collects a batch
@@ -764,132 +824,295 @@ class CollectionJobServiceTest {
    */
   @Test
   void leaderSelectedJobsEachCollectANewBatchTheLeaderChooses() throws Exception {
-    long seed = seed("leaderSelectedJobsEachCollectANewBatchTheLeaderChooses");
-    byte[] id = new byte[32];
-    new java.security.SecureRandom().nextBytes(id);
-    Fixture f = fixture(88, new DpStrategy.NoDifferentialPrivacy(), null);
-    TaskConfiguration c = TaskDefinition.configurationFor(f.variant, "fixture".getBytes(),
-        "https://leader.example/", "https://helper.example/", Fixture.PRECISION, 10,
-        BatchMode.LEADER_SELECTED, List.of());
-    TaskDefinition helperTask = new TaskDefinition(f.taskId, Role.HELPER, c, f.variant,
-        f.task.dpStrategy(), SensitivityRule.PRIODP, f.collectorConfig,
-        AuthToken.of(Fixture.TOKEN));
-    TaskDefinition leaderTask = new TaskDefinition(f.taskId, Role.LEADER, c, f.variant,
-        f.task.dpStrategy(), SensitivityRule.PRIODP, f.collectorConfig,
-        AuthToken.of(Fixture.TOKEN)).withCollectorAuthToken(AuthToken.of("collector"));
-    CollectionFixture lf = new CollectionFixture(f);
-    String pg = System.getenv("PRIODP_PG_URL");
-    String leaderUrl = pg != null && !pg.isBlank() ? pg
-        : "jdbc:sqlite:" + dir.resolve("leader-selected.db");
-    JdbcDatastore leaderStore = JdbcDatastore.open(leaderUrl);
-    JdbcDatastore helperStore = JdbcDatastore.openSqlite(
-        dir.resolve("helper-selected.db"));
-    open.add(leaderStore);
-    open.add(helperStore);
-    MutableClock clock = new MutableClock(AFTER);
-    NoisedShareService leaderShares = new NoisedShareService(leaderStore,
-        RandomSource.seeded(new byte[] {1}), clock);
-    DapRouter helper = DapRouter.builder(List.of(helperTask), helperStore).aggregateShares(
-        new NoisedShareService(helperStore, RandomSource.seeded(new byte[] {2}), clock)).build();
-    InProcessHelperPeer peer = new InProcessHelperPeer(helper, 0);
-    CollectionJobService service = new CollectionJobService(leaderStore, leaderShares, peer,
-        clock, Duration.ofMinutes(5), RETRY, "test");
+    Setup s = leaderSelected(88, new DpStrategy.NoDifferentialPrivacy(),
+        seed("leaderSelectedJobsEachCollectANewBatchTheLeaderChooses"));
+    TaskDefinition leaderTask = s.lf.leader;
     // batches A (bucket 0), B (bucket 1) with 20 reports each, C (bucket 2) with 5
-    org.priodp.aggregator.dap.BatchId[] ids = new org.priodp.aggregator.dap.BatchId[3];
+    BatchIdentifier[] ids = new BatchIdentifier[3];
     for (int k = 0; k < 3; k++) {
-      byte[] b = new byte[32];
-      b[0] = (byte) (k + 1);
-      ids[k] = new org.priodp.aggregator.dap.BatchId(b);
-      long count = k == 2 ? 5 : 20;
-      org.priodp.aggregator.datastore.BatchAggregation leaderBucket =
-          new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
-          BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
-          org.priodp.aggregator.dap.ByteString.copyOf(lf.leaderShare(k)), count,
-          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k)));
-      leaderStore.inTaskTransaction(f.taskId, tx -> {
-        tx.batchBuckets().put(leaderBucket);
-        return null;
-      });
-      org.priodp.aggregator.datastore.BatchAggregation helperBucket =
-          new org.priodp.aggregator.datastore.BatchAggregation(f.taskId,
-          BatchBuckets.leaderSelectedBucket(ids[k]), org.priodp.aggregator.dap.ByteString.EMPTY,
-          org.priodp.aggregator.dap.ByteString.copyOf(f.share(k)), count,
-          org.priodp.aggregator.dap.ByteString.copyOf(Fixture.bucketChecksum(k)));
-      helperStore.inTaskTransaction(f.taskId, tx -> {
-        tx.batchBuckets().put(helperBucket);
-        return null;
-      });
+      ids[k] = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, k, k == 2 ? 5 : 20);
     }
     // A's reports came from one finished job of times 10..12; B has an active job
-    String jobs = "INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
-        + " batch_identifier, min_report_time, max_report_time, report_count, lease_owner,"
-        + " lease_token, lease_expires_ms, lease_attempts, error_detail, created_at_ms,"
-        + " updated_at_ms) VALUES (?, ?, ?, 0, ?, ?, ?, 20, NULL, NULL, 0, 0, NULL, 0, 0)";
-    try (java.sql.Connection conn = DriverManager.getConnection(leaderUrl)) {
-      for (int k = 0; k < 2; k++) {
-        try (PreparedStatement p = conn.prepareStatement(jobs)) {
-          byte[] jobId = new byte[16];
-          jobId[0] = (byte) (k + 1);
-          p.setBytes(1, f.taskId.bytes());
-          p.setBytes(2, jobId);
-          p.setString(3, k == 0 ? "finished" : "active");
-          p.setBytes(4, BatchBuckets.leaderSelectedBucket(ids[k]).bytes());
-          p.setLong(5, Long.MIN_VALUE ^ (10L + 3 * k));
-          p.setLong(6, Long.MIN_VALUE ^ (12L + 3 * k));
-          p.executeUpdate();
-        }
-      }
+    for (int k = 0; k < 2; k++) {
+      byte[] jobId = new byte[16];
+      jobId[0] = (byte) (k + 1);
+      s.sql("INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
+          + " batch_identifier, min_report_time, max_report_time, report_count, lease_owner,"
+          + " lease_token, lease_expires_ms, lease_attempts, error_detail, created_at_ms,"
+          + " updated_at_ms) VALUES (?, ?, ?, 0, ?, ?, ?, 20, NULL, NULL, 0, 0, NULL, 0, 0)",
+          s.taskId().bytes(), jobId, k == 0 ? "finished" : "active", ids[k].bytes(),
+          Long.MIN_VALUE ^ (10L + 3 * k), Long.MIN_VALUE ^ (12L + 3 * k));
     }
-    byte[] next = SpecCollector.collectionJobReq(new SpecTls().u8(SpecCollector.LEADER_SELECTED)
-        .opaque16(new byte[0]).bytes(), new byte[0], new byte[0]);
-    byte[] config = SpecCollector.histogramTaskConfiguration(8, 2, Fixture.PRECISION, 10,
-        SpecCollector.LEADER_SELECTED, new byte[0]);
-    CollectionJobRecord first = service.create(leaderTask, CollectionJobReq.decode(next));
-    assertEquals(first.jobId(), service.create(leaderTask, CollectionJobReq.decode(next))
-        .jobId(), "the current job answers the same request");
-    assertEquals(CollectionJobService.Outcome.READY, service.step(leaderTask));
-    CollectionJobRecord a = service.job(f.taskId, first.jobId()).orElseThrow();
-    assertEquals(BatchBuckets.leaderSelectedBucket(ids[0]), a.batch());
-    SpecCollector.Resp resp = SpecCollector.Resp.decode(a.response().orElseThrow().toByteArray());
-    byte[] aad = SpecCollector.aad(f.taskId.bytes(), config, next);
-    BigInteger[] result = SpecCollector.unshard(
-        SpecCollector.open(f.collectorKey, SpecCollector.LEADER, resp.leader(), aad),
-        SpecCollector.open(f.collectorKey, SpecCollector.HELPER, resp.helper(), aad));
+    byte[] next = CollectionFixture.nextBatchRequest();
+    CollectionJobRecord first = next(s);
+    assertEquals(first.jobId(), next(s).jobId(), "the current job answers the same request");
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(leaderTask));
+    CollectionJobRecord a = s.service.poll(s.taskId(), first.jobId()).orElseThrow();
+    assertEquals(ids[0], a.batch());
+    Collected c = collect(s, a, next);
     long[] truth = CollectionFixture.truth(0);
     for (int i = 0; i < 8; i++) {
-      assertEquals(BigInteger.valueOf(truth[i]), result[i], "coordinate " + i);
+      assertEquals(BigInteger.valueOf(truth[i]), c.result()[i], "coordinate " + i);
     }
-    assertEquals(20, resp.reportCount());
-    assertEquals(10, resp.start());
-    assertEquals(3, resp.duration());
-    assertEquals(first.jobId(), service.create(leaderTask, CollectionJobReq.decode(next))
-        .jobId(), "until the Collector deletes it");
+    assertEquals(20, c.resp().reportCount());
+    assertEquals(10, c.resp().start());
+    assertEquals(3, c.resp().duration());
+    assertEquals(first.jobId(), next(s).jobId(), "until the Collector deletes it");
 
     // the next batch: B waits for its active aggregation job
-    assertTrue(service.delete(f.taskId, first.jobId()));
-    CollectionJobRecord second = service.create(leaderTask, CollectionJobReq.decode(next));
+    assertTrue(s.service.delete(s.taskId(), first.jobId()));
+    CollectionJobRecord second = next(s);
     assertNotEquals(first.jobId(), second.jobId());
-    assertEquals(CollectionJobService.Outcome.WAITING, service.step(leaderTask));
-    try (java.sql.Connection conn = DriverManager.getConnection(leaderUrl);
-        PreparedStatement p = conn.prepareStatement("UPDATE leader_aggregation_jobs SET state ="
-            + " 'finished' WHERE task_id = ?")) {
-      p.setBytes(1, f.taskId.bytes());
-      p.executeUpdate();
-    }
-    clock.advance(RETRY);
-    assertEquals(CollectionJobService.Outcome.READY, service.step(leaderTask));
-    CollectionJobRecord b = service.job(f.taskId, second.jobId()).orElseThrow();
-    assertEquals(BatchBuckets.leaderSelectedBucket(ids[1]), b.batch());
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(leaderTask));
+    s.sql("UPDATE leader_aggregation_jobs SET state = 'finished' WHERE task_id = ?",
+        (Object) s.taskId().bytes());
+    s.clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(leaderTask));
+    CollectionJobRecord b = s.service.poll(s.taskId(), second.jobId()).orElseThrow();
+    assertEquals(ids[1], b.batch());
     assertEquals(13, SpecCollector.Resp.decode(b.response().orElseThrow().toByteArray()).start());
 
     // C is too small: the third job waits and nothing is asked
-    assertTrue(service.delete(f.taskId, second.jobId()));
-    CollectionJobRecord third = service.create(leaderTask, CollectionJobReq.decode(next));
-    int asked = peer.calls.get();
-    clock.advance(RETRY);
-    assertEquals(CollectionJobService.Outcome.WAITING, service.step(leaderTask));
-    assertEquals(asked, peer.calls.get());
-    assertEquals(CollectionJobRecord.State.PENDING, service.job(f.taskId, third.jobId())
-        .orElseThrow().state());
+    assertTrue(s.service.delete(s.taskId(), second.jobId()));
+    CollectionJobRecord third = next(s);
+    int asked = s.peer.calls.get();
+    s.clock.advance(RETRY);
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(leaderTask));
+    assertEquals(asked, s.peer.calls.get());
+    assertEquals(CollectionJobRecord.State.PENDING, s.job(third).state());
+  }
+
+  /** Returns the Leader's persisted noised share of a batch. */
+  private static byte[] noisedShare(Setup s, BatchIdentifier batch) {
+    return s.leaderStore.inTaskTransaction(s.taskId(), tx -> tx.releases().noisedShare(batch))
+        .orElseThrow().noisedShare().toByteArray();
+  }
+
+  /** Returns the Leader's sealed share of a batch, as stored when it was first released. */
+  private static org.priodp.aggregator.dap.HpkeCiphertext releasedShare(Setup s,
+      BatchIdentifier batch) {
+    return org.priodp.aggregator.dap.AggregateShare.decode(s.leaderStore.inTaskTransaction(
+        s.taskId(), tx -> tx.releases().releasedShare(batch)).orElseThrow().aggregateShare()
+        .toByteArray()).encryptedAggregateShare();
+  }
+
+  /** Returns the Leader's sealed share in a ready job's CollectionJobResp. */
+  private static org.priodp.aggregator.dap.HpkeCiphertext leaderShareOf(CollectionJobRecord job) {
+    return org.priodp.aggregator.dap.CollectionJobResp.decode(job.response().orElseThrow()
+        .toByteArray()).leaderEncryptedAggShare();
+  }
+
+  /**
+   * DAP-18 "Collection Job Deletion" in the leader-selected mode: a pending job whose Leader share
+   * was drawn and persisted, deleted by the Collector while the Helper does not answer, gives its
+   * batch back, and the next "next batch" job gets that batch before a fresh one, with the
+   * persisted Leader share: the same sealed bytes, no second draw (neither the share service's
+   * counter nor the bits taken from the injected noise source move, and the release observer
+   * heard of one persisted share). Then the batch is collected and the next job gets the fresh
+   * batch.
+   */
+  @Test
+  void aDeletedPendingLeaderSelectedJobGivesItsBatchAndItsPersistedShareToTheNextJob()
+      throws Exception {
+    Setup s = leaderSelected(91, LAPLACE,
+        seed("aDeletedPendingLeaderSelectedJobGivesItsBatchAndItsPersistedShareToTheNextJob"));
+    BatchIdentifier a = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 0, 20);
+    BatchIdentifier b = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 1, 20);
+    CollectionJobRecord first = next(s);
+    s.peer.beforeAsk = HELPER_TIMES_OUT;
+    assertEquals(CollectionJobService.Outcome.HELPER_RETRY, s.service.step(s.lf.leader));
+    assertEquals(a, s.job(first).batch());
+    assertEquals(1, s.leaderShares.noiseDraws());
+    long bits = s.leaderNoise.bitsConsumed();
+    byte[] noised = noisedShare(s, a);
+    org.priodp.aggregator.dap.HpkeCiphertext sealed = releasedShare(s, a);
+    // the Collector gives up on the job and deletes it
+    assertTrue(s.service.delete(s.taskId(), first.jobId()));
+    s.peer.beforeAsk = () -> { };
+
+    CollectionJobRecord second = next(s);
+    assertNotEquals(first.jobId(), second.jobId());
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    CollectionJobRecord got = s.service.poll(s.taskId(), second.jobId()).orElseThrow();
+    assertEquals(a, got.batch(), "the abandoned batch before the fresh one");
+    assertEquals(1, s.leaderShares.noiseDraws(), "no second draw");
+    assertEquals(bits, s.leaderNoise.bitsConsumed(), "no bit taken from the noise source");
+    assertEquals(List.of(a), s.released, "persisted once: the stored sealed share answered");
+    assertEquals(sealed, leaderShareOf(got), "the Leader's share is the first one's bytes");
+    assertArrayEquals(noised, collect(s, got, CollectionFixture.nextBatchRequest()).leader());
+    assertEquals(1, s.helperShares.noiseDraws());
+
+    // collected: the next job gets the fresh batch, drawn once
+    assertTrue(s.service.delete(s.taskId(), second.jobId()));
+    CollectionJobRecord third = next(s);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    assertEquals(b, s.job(third).batch());
+    assertEquals(2, s.leaderShares.noiseDraws());
+    assertEquals(2, s.helperShares.noiseDraws());
+  }
+
+  /**
+   * A step that leased a leader-selected job before the Collector deleted it (a replica that was
+   * slow, or whose lease is about to be lost) takes no batch: the choice checks, in its task
+   * transaction, that the job is still pending; nothing is drawn or asked, and the batch goes to
+   * the Collector's next job.
+   */
+  @Test
+  void aStepOfAJobDeletedMeanwhileTakesNoBatch() throws Exception {
+    Setup s = leaderSelected(96, LAPLACE, seed("aStepOfAJobDeletedMeanwhileTakesNoBatch"));
+    BatchIdentifier a = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 0, 20);
+    CollectionJobRecord first = next(s);
+    CollectionJobLease stale = s.leaderStore.jobLeases().leaseCollectionJob(s.taskId(), "slow",
+        s.clock.instant(), Duration.ofMinutes(5)).orElseThrow();
+    assertTrue(s.service.delete(s.taskId(), first.jobId()));
+    CollectionJobRecord second = next(s);
+    assertEquals(CollectionJobService.Outcome.LEASE_LOST, s.service.step(s.lf.leader, stale));
+    assertEquals(0, s.peer.calls.get(), "the Helper was not asked");
+    assertEquals(0, s.leaderShares.noiseDraws());
+    assertEquals(CollectionJobService.UNCHOSEN, s.job(first).batch());
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    assertEquals(a, s.job(second).batch());
+    assertEquals(1, s.leaderShares.noiseDraws());
+  }
+
+  /**
+   * A leader-selected job that fails (here the Helper refuses) is no longer the task's current
+   * job: the Collector's next "next batch" request creates a new job, so the Collector goes on.
+   * The failed job's batch goes to a job again only when no other batch is ready, with its
+   * persisted Leader share (no second draw), and is collected once when the Helper answers.
+   */
+  @Test
+  void aFailedLeaderSelectedJobDoesNotBlockTheNextBatchAndItsBatchIsRetriedLast()
+      throws Exception {
+    Setup s = leaderSelected(93, LAPLACE,
+        seed("aFailedLeaderSelectedJobDoesNotBlockTheNextBatchAndItsBatchIsRetriedLast"));
+    BatchIdentifier a = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 0, 20);
+    BatchIdentifier b = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 1, 20);
+    CollectionJobRecord first = next(s);
+    s.peer.beforeAsk = () -> {
+      throw new HelperPeer.HelperException("the Helper refused", DapError.BATCH_MISMATCH, false,
+          null);
+    };
+    assertEquals(CollectionJobService.Outcome.FAILED, s.service.step(s.lf.leader));
+    CollectionJobRecord failed = s.service.poll(s.taskId(), first.jobId()).orElseThrow();
+    assertEquals(CollectionJobRecord.State.FAILED, failed.state(), "the Collector's GET fails");
+    assertEquals(DapError.BATCH_MISMATCH.type(), failed.errorType().orElseThrow());
+    assertEquals(a, failed.batch());
+    byte[] noised = noisedShare(s, a);
+    org.priodp.aggregator.dap.HpkeCiphertext sealed = releasedShare(s, a);
+    s.peer.beforeAsk = () -> { };
+
+    CollectionJobRecord second = next(s);
+    assertNotEquals(first.jobId(), second.jobId(), "a new job: the failed one does not block");
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    assertEquals(b, s.service.poll(s.taskId(), second.jobId()).orElseThrow().batch(),
+        "a fresh batch before the failed one");
+    assertTrue(s.service.delete(s.taskId(), second.jobId()));
+
+    CollectionJobRecord third = next(s);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    CollectionJobRecord retried = s.service.poll(s.taskId(), third.jobId()).orElseThrow();
+    assertEquals(a, retried.batch(), "then the failed batch, with its persisted share");
+    assertEquals(sealed, leaderShareOf(retried));
+    assertArrayEquals(noised, collect(s, retried, CollectionFixture.nextBatchRequest()).leader());
+    assertEquals(2, s.leaderShares.noiseDraws(), "A and B drawn once each");
+    assertEquals(2, s.helperShares.noiseDraws());
+    assertEquals(CollectionJobRecord.State.FAILED, s.job(first).state(), "the failure stays");
+
+    // both collected: nothing is handed out again
+    assertTrue(s.service.delete(s.taskId(), third.jobId()));
+    CollectionJobRecord fourth = next(s);
+    int asked = s.peer.calls.get();
+    assertEquals(CollectionJobService.Outcome.WAITING, s.service.step(s.lf.leader));
+    assertEquals(asked, s.peer.calls.get());
+    assertEquals(CollectionJobService.UNCHOSEN, s.job(fourth).batch());
+  }
+
+  /**
+   * A ready leader-selected job that the Collector deletes before its CollectionJobResp was
+   * answered (it gave up just as the job became ready) gives its batch to the next job, which
+   * answers the byte-identical response (no draw, the same sealed shares); a job whose response
+   * was answered keeps its batch collected after the deletion.
+   */
+  @Test
+  void aReadyJobDeletedBeforeItsResponseWasAnsweredGivesItsBatchToTheNextJob() throws Exception {
+    Setup s = leaderSelected(94, LAPLACE,
+        seed("aReadyJobDeletedBeforeItsResponseWasAnsweredGivesItsBatchToTheNextJob"));
+    BatchIdentifier a = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 0, 20);
+    BatchIdentifier b = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, 1, 20);
+    CollectionJobRecord first = next(s);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    byte[] response = s.job(first).response().orElseThrow().toByteArray();
+    assertTrue(s.service.delete(s.taskId(), first.jobId()), "deleted unread");
+
+    CollectionJobRecord second = next(s);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    CollectionJobRecord again = next(s);
+    assertEquals(second.jobId(), again.jobId(), "answered by the POST");
+    assertEquals(a, again.batch());
+    assertArrayEquals(response, again.response().orElseThrow().toByteArray());
+    assertEquals(1, s.leaderShares.noiseDraws());
+    assertEquals(1, s.helperShares.noiseDraws());
+
+    assertTrue(s.service.delete(s.taskId(), second.jobId()));
+    CollectionJobRecord third = next(s);
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(s.lf.leader));
+    assertEquals(b, s.job(third).batch(), "A stays collected");
+  }
+
+  /**
+   * Two Leader replicas (two stores with their own connection pools on one database: PostgreSQL
+   * with PRIODP_PG_URL, else one SQLite file), two threads each, take the Collector's "next
+   * batch" request at once and step the task, in 20 rounds, each after the previous job was
+   * abandoned with its batch noised (the Helper did not answer, the Collector deleted the job):
+   * all four requests get the same new job (decided in one task transaction), which collects the
+   * abandoned batch with its persisted Leader share; the Helper is asked once and nothing is
+   * drawn again.
+   */
+  @Test
+  void twoReplicasTakingTheNextBatchAtOnceAfterAnAbandonmentMakeOneJobForTheBatch()
+      throws Exception {
+    long seed = seed("twoReplicasTakingTheNextBatchAtOnceAfterAnAbandonmentMakeOneJobForTheBatch");
+    int rounds = 20;
+    Setup s = leaderSelected(95, LAPLACE, seed);
+    BatchIdentifier[] ids = new BatchIdentifier[rounds];
+    for (int k = 0; k < rounds; k++) {
+      ids[k] = s.lf.writeLeaderSelectedBatch(s.leaderStore, s.helperStore, k, 20);
+    }
+    Replica other = s.replica(s.leaderUrl, seed + 1);
+    for (int r = 0; r < rounds; r++) {
+      CollectionJobRecord abandoned = next(s);
+      s.peer.beforeAsk = HELPER_TIMES_OUT;
+      assertEquals(CollectionJobService.Outcome.HELPER_RETRY, s.service.step(s.lf.leader));
+      assertEquals(ids[r], s.job(abandoned).batch());
+      assertTrue(s.service.delete(s.taskId(), abandoned.jobId()));
+      s.peer.beforeAsk = () -> { };
+      int asked = s.peer.calls.get();
+
+      record Took(CollectionJobRecord job, CollectionJobService.Outcome outcome) {
+      }
+      List<java.util.concurrent.Callable<Took>> requests = new ArrayList<>();
+      for (CollectionJobService replica : List.of(s.service, other.service(), s.service,
+          other.service())) {
+        requests.add(() -> new Took(replica.create(s.lf.leader,
+            CollectionJobReq.decode(CollectionFixture.nextBatchRequest())),
+            replica.step(s.lf.leader)));
+      }
+      List<Took> took = atOnce(requests);
+      List<CollectionJobRecord> created = took.stream().map(Took::job).toList();
+      List<CollectionJobService.Outcome> outcomes = took.stream().map(Took::outcome).toList();
+      assertEquals(1, created.stream().map(CollectionJobRecord::jobId).distinct().count(),
+          "round " + r + ": one job for all requests");
+      assertEquals(1, outcomes.stream().filter(o -> o == CollectionJobService.Outcome.READY)
+          .count(), "round " + r + ": " + outcomes);
+      CollectionJobRecord job = s.service.poll(s.taskId(), created.get(0).jobId())
+          .orElseThrow();
+      assertEquals(ids[r], job.batch(), "round " + r + ": the abandoned batch");
+      assertEquals(asked + 1, s.peer.calls.get(), "round " + r + ": the Helper asked once");
+      assertEquals(r + 1, s.leaderShares.noiseDraws(), "round " + r + ": drawn once");
+      assertEquals(0, other.shares().noiseDraws());
+      assertTrue(s.service.delete(s.taskId(), job.jobId()));
+    }
+    assertEquals(rounds, s.helperShares.noiseDraws());
   }
 }

@@ -3,9 +3,12 @@ package org.priodp.aggregator.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.http.HttpClient;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -14,17 +17,26 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.priodp.aggregator.client.CollectionResult;
+import org.priodp.aggregator.client.DapCollector;
+import org.priodp.aggregator.client.DapProblemException;
 import org.priodp.aggregator.core.CollectionJobService;
+import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.dap.CollectionJobId;
+import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.DapMediaType;
+import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
+import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.testing.CollectionFixture;
+import org.priodp.aggregator.testing.FakeHttp;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.InProcessHelperPeer;
 import org.priodp.aggregator.testing.MutableClock;
@@ -70,11 +82,17 @@ class CollectionJobsRouteTest {
     final CollectionJobDriver driver;
     final DapRouter leader;
 
+    /** A time-interval task whose both stores hold buckets 0..3. */
     Pair(DpStrategy strategy, boolean asyncHelper, long seed) {
-      byte[] id = new byte[32];
-      new java.security.SecureRandom().nextBytes(id);
-      Fixture f = new Fixture(90, new TaskId(id), strategy, Fixture.PRECISION, null, false);
-      lf = new CollectionFixture(f);
+      this(new CollectionFixture(fixture(strategy)), asyncHelper, seed);
+      lf.writeLeaderBuckets(leaderStore, 4);
+      lf.f.writeBuckets(helperStore, 4);
+    }
+
+    /** The task of {@code lf}, with empty stores. */
+    Pair(CollectionFixture lf, boolean asyncHelper, long seed) {
+      this.lf = lf;
+      Fixture f = lf.f;
       String pg = System.getenv("PRIODP_PG_URL");
       leaderStore = pg != null && !pg.isBlank() ? JdbcDatastore.open(pg)
           : JdbcDatastore.openSqlite(dir.resolve("leader.db"));
@@ -85,7 +103,7 @@ class CollectionJobsRouteTest {
           ByteBuffer.allocate(8).putLong(seed).array()), clock);
       helperShares = new NoisedShareService(helperStore, RandomSource.seeded(
           ByteBuffer.allocate(8).putLong(~seed).array()), clock);
-      DapRouter.Builder helper = DapRouter.builder(List.of(f.task), helperStore);
+      DapRouter.Builder helper = DapRouter.builder(List.of(lf.helper), helperStore);
       peer = new InProcessHelperPeer((asyncHelper ? helper.aggregateShares(helperShares,
           new AggregateSharesRoute.AsyncShares(helperQueue::add, 1))
           : helper.aggregateShares(helperShares)).build(), 0);
@@ -94,8 +112,6 @@ class CollectionJobsRouteTest {
       driver = new CollectionJobDriver(service, List.of(lf.leader), 1, Duration.ofSeconds(1));
       leader = DapRouter.builder(List.of(lf.leader), leaderStore).aggregateShares(leaderShares)
           .collectionJobs(new CollectionJobsRoute(service, 2, DapRouter.DEFAULT_MAX_BODY)).build();
-      lf.writeLeaderBuckets(leaderStore, 4);
-      f.writeBuckets(helperStore, 4);
     }
 
     String jobs() {
@@ -115,6 +131,13 @@ class CollectionJobsRouteTest {
       helperQueue.clear();
       q.forEach(Runnable::run);
     }
+  }
+
+  /** A fixture of a random task ID. */
+  private static Fixture fixture(DpStrategy strategy) {
+    byte[] id = new byte[32];
+    new java.security.SecureRandom().nextBytes(id);
+    return new Fixture(90, new TaskId(id), strategy, Fixture.PRECISION, null, false);
   }
 
   private static long seed(String test) {
@@ -313,5 +336,76 @@ class CollectionJobsRouteTest {
         + statuses[400] + " 413=" + statuses[413]);
     assertTrue(statuses[400] > 0);
     assertEquals(1, p.leaderShares.noiseDraws());
+  }
+
+  /** The true histogram of CollectionFixture bucket k as the Collector's estimates. */
+  private static List<BigInteger> truthOf(int k) {
+    return Arrays.stream(CollectionFixture.truth(k)).mapToObj(BigInteger::valueOf).toList();
+  }
+
+  /**
+   * A Collector ({@link DapCollector}, over HTTP to the Leader's handler) of a leader_selected
+   * task goes on after a failed job and after a job it abandoned (DAP-18 "Collection Job
+   * Deletion"): its collect fails with the Helper's error, and the next collect collects that
+   * batch; a job the Collector deletes while the Helper does not answer gives its batch to the
+   * next collect; each batch reaches the Collector once, and with none left a collect waits. The
+   * Collector's waits step the Leader's jobs.
+   */
+  @Test
+  void aLeaderSelectedCollectorGoesOnAfterAFailedAndAnAbandonedJob() throws Exception {
+    long seed = seed("aLeaderSelectedCollectorGoesOnAfterAFailedAndAnAbandonedJob");
+    DapRouter[] handler = new DapRouter[1];
+    try (FakeHttp http = new FakeHttp(req -> {
+      HttpReply r = handler[0].handle(req.method(), req.path(), req.header("Authorization"),
+          req.header("Content-Type"), req.body());
+      return new FakeHttp.Response(r.status(), r.headers(), r.body());
+    })) {
+      Pair p = new Pair(CollectionFixture.leaderSelected(fixture(
+          new DpStrategy.NoDifferentialPrivacy()), http.url() + "/"), false, seed);
+      handler[0] = p.leader;
+      p.lf.writeLeaderSelectedBatch(p.leaderStore, p.helperStore, 0, 20);
+      DapCollector collector = new DapCollector(p.lf.leader.parameters(),
+          AuthToken.of(CollectionFixture.COLLECTOR_TOKEN), p.lf.f.collectorConfig,
+          p.lf.f.collectorKey, HttpClient.newHttpClient(), wait -> {
+            p.clock.advance(RETRY);
+            p.driver.runOnce();
+          }, Duration.ofSeconds(10), 0.95);
+      DapCollector.Progress quiet = (poll, wait, waited) -> { };
+
+      // the Helper refuses: the collect fails with its error; the next one gets the batch
+      p.peer.beforeAsk = () -> {
+        throw new HelperPeer.HelperException("the Helper refused", DapError.BATCH_MISMATCH,
+            false, null);
+      };
+      DapProblemException failed = assertThrows(DapProblemException.class,
+          () -> collector.collect(new Query.LeaderSelected(), quiet));
+      assertEquals(Optional.of(DapError.BATCH_MISMATCH), failed.error());
+      p.peer.beforeAsk = () -> { };
+      CollectionResult first = collector.collect(new Query.LeaderSelected(), quiet);
+      assertEquals(20, first.reportCount());
+      assertEquals(truthOf(0), first.result().estimates());
+
+      // the Helper does not answer: the Collector gives up and deletes the job it polled
+      p.lf.writeLeaderSelectedBatch(p.leaderStore, p.helperStore, 1, 20);
+      p.peer.beforeAsk = () -> {
+        throw new HelperPeer.HelperException("the Helper did not answer in time", null, true,
+            null);
+      };
+      IOException late = assertThrows(IOException.class,
+          () -> collector.collect(new Query.LeaderSelected(), quiet));
+      assertFalse(late instanceof DapProblemException, late.toString());
+      FakeHttp.Request lastPoll = http.requests.get(http.requests.size() - 1);
+      assertEquals("GET", lastPoll.method());
+      assertEquals(200, p.leader.handle("DELETE", lastPoll.path(), COLLECTOR, null, null)
+          .status());
+      p.peer.beforeAsk = () -> { };
+      CollectionResult second = collector.collect(new Query.LeaderSelected(), quiet);
+      assertEquals(truthOf(1), second.result().estimates());
+
+      // both batches collected once: nothing is left for the next collect
+      int asked = p.peer.calls.get();
+      assertThrows(IOException.class, () -> collector.collect(new Query.LeaderSelected(), quiet));
+      assertEquals(asked, p.peer.calls.get());
+    }
   }
 }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -105,5 +106,19 @@ final class JdbcCollectionJobs extends TaskScoped implements CollectionJobReposi
     return sql(c -> Sql.update(c, "UPDATE collection_jobs SET state = ?,"
         + " updated_at_ms = ? WHERE task_id = ? AND job_id = ? AND state <> ?",
         deleted, now.toEpochMilli(), task(), jobId.bytes(), deleted) > 0);
+  }
+
+  @Override
+  public boolean markDelivered(CollectionJobId jobId, Instant now) {
+    return sql(c -> Sql.update(c, "UPDATE collection_jobs SET delivered_at_ms = ?"
+        + " WHERE task_id = ? AND job_id = ? AND response IS NOT NULL"
+        + " AND delivered_at_ms IS NULL", now.toEpochMilli(), task(), jobId.bytes()) > 0);
+  }
+
+  @Override
+  public Set<BatchIdentifier> deliveredBatches() {
+    return new HashSet<>(sql(c -> Sql.query(c, "SELECT DISTINCT batch_identifier"
+        + " FROM collection_jobs WHERE task_id = ? AND delivered_at_ms IS NOT NULL",
+        rs -> BatchIdentifier.of(rs.getBytes(1)), task())));
   }
 }

@@ -11,7 +11,7 @@ import org.priodp.aggregator.datastore.VdafVerifyKeyRepository;
 
 /**
  * The {@link VdafVerifyKeyRepository} of a JDBC task transaction: rows of {@code
- * vdaf_verify_keys} (migration V008) of the transaction's task.
+ * vdaf_verify_keys} (migration V009) of the transaction's task.
  */
 final class JdbcVdafVerifyKeys extends TaskScoped implements VdafVerifyKeyRepository {
   JdbcVdafVerifyKeys(Connection connection, TaskId taskId) {

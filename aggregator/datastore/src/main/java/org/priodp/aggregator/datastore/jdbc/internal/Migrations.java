@@ -58,7 +58,8 @@ public final class Migrations {
       "V005__retention",
       "V006__leader",
       "V007__aggregate_share_requests",
-      "V008__vdaf_verify_keys");
+      "V008__collection_job_delivery",
+      "V009__vdaf_verify_keys");
 
   /** The data steps, by version. */
   private static final Map<Integer, DataStep> DATA_STEPS = Map.of(3, LegacyTimeUnits::migrate);

@@ -58,7 +58,8 @@ final class SchemaDump {
 
   /** Returns the expected schema text of the latest version for the dialect. */
   static String expected(SqlDialect dialect) throws IOException {
-    String name = "schema-v7-" + dialect.name().toLowerCase(java.util.Locale.ROOT) + ".txt";
+    String name = "schema-v" + Migrations.latest() + "-"
+        + dialect.name().toLowerCase(java.util.Locale.ROOT) + ".txt";
     try (InputStream in = SchemaDump.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IOException("test resource " + name + " is missing");

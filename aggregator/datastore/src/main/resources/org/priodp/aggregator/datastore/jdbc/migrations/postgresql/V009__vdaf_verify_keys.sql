@@ -1,4 +1,4 @@
--- Version 8: VDAF verification keys by verification_key_id (DAP-19 "Leader Initialization",
+-- Version 9: VDAF verification keys by verification_key_id (DAP-19 "Leader Initialization",
 -- "Helper Initialization"). Operators add and retire keys while the aggregator runs; the task
 -- file's keys are inserted at startup unless their id is already stored. state is 'active' or
 -- 'retired'; created_at_ms orders the Leader's preference (newest first);
@@ -6,9 +6,9 @@
 -- key (NULL: never), so that the Leader falls back to another key for a while.
 
 CREATE TABLE IF NOT EXISTS vdaf_verify_keys (
-  task_id BLOB NOT NULL,
+  task_id BYTEA NOT NULL,
   key_id INTEGER NOT NULL,
-  vdaf_verify_key BLOB NOT NULL,
+  vdaf_verify_key BYTEA NOT NULL,
   state VARCHAR(16) NOT NULL,
   created_at_ms BIGINT NOT NULL,
   helper_rejected_at_ms BIGINT,
