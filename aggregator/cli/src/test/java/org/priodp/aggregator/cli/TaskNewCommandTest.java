@@ -83,6 +83,27 @@ class TaskNewCommandTest {
   }
 
   @Test
+  void theTaskIsDap19UnlessDapVersionSaysDap18InAllFourFiles() throws Exception {
+    assertEquals(0, taskNew(dir.resolve("d19")).code());
+    assertEquals(0, taskNew(dir.resolve("d18"), "--dap-version", "dap-18").code());
+    for (String f : List.of("leader.json", "helper.json", "collector.json", "client.json")) {
+      assertTrue(Files.readString(dir.resolve("d19").resolve(f)).contains(
+          "\"dap_version\" : \"dap-19\""), f);
+      assertTrue(Files.readString(dir.resolve("d18").resolve(f)).contains(
+          "\"dap_version\" : \"dap-18\""), f);
+    }
+    assertEquals(org.priodp.aggregator.dap.DapVersion.DAP_18,
+        TaskFile.read(dir.resolve("d18").resolve("helper.json")).get(0).dapVersion());
+    assertEquals(org.priodp.aggregator.dap.DapVersion.DAP_18,
+        ClientTaskFile.read(dir.resolve("d18").resolve("client.json")).dapVersion());
+    assertTrue(taskNew(dir.resolve("x"), "--dap-version", "dap-20")
+        .failedWithOneLine("--dap-version"));
+    assertTrue(taskNew(dir.resolve("y"), "--dap-version", "dap-18", "--task-info", "")
+        .failedWithOneLine("--task-info: must be 1 to 255 bytes in dap-18"));
+    assertEquals(0, taskNew(dir.resolve("z"), "--task-info", "").code(), "DAP-19: may be empty");
+  }
+
+  @Test
   void filesWithSecretsHaveMode0600() throws Exception {
     assertEquals(0, taskNew(dir).code());
     for (String f : List.of("leader.json", "helper.json", "collector.json")) {

@@ -66,6 +66,23 @@ class DemoCommandTest {
   }
 
   @Test
+  void runsAtDap19ByDefaultAndAtDap18WhenAsked() {
+    CliRun d19 = CliRun.of("demo", "--clients", "60", "--length", "3", "--epsilon", "none");
+    assertEquals(0, d19.code(), d19.out() + d19.err());
+    assertTrue(d19.out().lines().findFirst().orElseThrow().endsWith(", DAP-19"), d19.out());
+    CliRun d18 = CliRun.of("demo", "--clients", "60", "--length", "3", "--epsilon", "none",
+        "--dap-version", "dap-18");
+    assertEquals(0, d18.code(), d18.out() + d18.err());
+    assertTrue(d18.out().lines().findFirst().orElseThrow().endsWith(", DAP-18"), d18.out());
+    assertTrue(d18.out().contains("collector: 60 reports in the batch interval"), d18.out());
+    for (Row row : rows(d18.out(), 3)) {
+      assertEquals(row.truth(), row.noisy(), d18.out());
+    }
+    CliRun bad = CliRun.of("demo", "--dap-version", "dap-17");
+    assertTrue(bad.failedWithOneLine("--dap-version"), bad.err());
+  }
+
+  @Test
   void withNoiseTheTruthLiesInTheIntervalsAndDataDirIsKept(@TempDir Path dir) {
     CliRun r = CliRun.of("demo", "--clients", "300", "--length", "6", "--epsilon", "1/2",
         "--data-dir", dir.toString());

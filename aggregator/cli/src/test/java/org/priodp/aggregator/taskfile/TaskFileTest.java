@@ -225,6 +225,25 @@ class TaskFileTest {
   }
 
   @Test
+  void dapVersionIsDap19UnlessTheTaskSaysDap18AndDap18NeedsATaskInfo() throws IOException {
+    assertEquals(org.priodp.aggregator.dap.DapVersion.DAP_19, parse(example()).get(0).dapVersion(),
+        "absent: DAP-19");
+    assertEquals(org.priodp.aggregator.dap.DapVersion.DAP_18,
+        parse(withField("\"dap_version\": \"dap-18\"")).get(0).dapVersion());
+    assertEquals(org.priodp.aggregator.dap.DapVersion.DAP_19,
+        parse(withField("\"dap_version\": \"dap-19\"")).get(0).dapVersion());
+    assertTrue(refusal(withField("\"dap_version\": \"dap-17\"")).startsWith(
+        "tasks[0].dap_version: \"dap-17\" is not one prio-dp speaks"));
+    // an empty task_info is DAP-19's; the example's own task_info is replaced by the first one
+    String empty = example().replaceFirst("\"task_info\": \"[^\"]*\"", "\"task_info\": \"\"");
+    assertEquals(0, parse(empty).get(0).configuration().taskInfo().length());
+    String empty18 = empty.replaceFirst("\\{", "{").replaceFirst("\"task_info\": \"\"",
+        "\"task_info\": \"\", \"dap_version\": \"dap-18\"");
+    assertTrue(refusal(empty18).startsWith("tasks[0]: task_info: empty, dap-18 needs"),
+        refusal(empty18));
+  }
+
+  @Test
   void vdafVerifyKeysAreOptionalBase64UrlOfThePrio3KeySize() throws IOException {
     assertFalse(parse(example()).get(0).canAggregate(), "no key: cannot aggregate");
     String key = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[32]);
