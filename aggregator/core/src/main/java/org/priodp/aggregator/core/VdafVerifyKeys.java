@@ -102,8 +102,8 @@ public final class VdafVerifyKeys {
       throw new IllegalArgumentException("vdaf_verify_key: " + key.length + " bytes, Prio3 needs "
           + Prio3.VERIFY_KEY_SIZE);
     }
+    seed(task); // first, so that the file's keys are older than the one added
     VdafVerifyKey k = VdafVerifyKey.active(id, ByteString.copyOf(key), now());
-    seed(task);
     return store.inTaskTransaction(task.taskId(), tx -> tx.vdafVerifyKeys().insertIfAbsent(k));
   }
 

@@ -56,6 +56,36 @@ class VdafVerifyKeysTest {
   }
 
   @Test
+  void aKeyAddedBeforeTheTaskIsFirstUsedIsStillNewerThanTheFilesKeys() {
+    // key 0 of the file, key 1 added: with a clock that moves 1 ms at each reading, the
+    // order in which add reads the time decides which key is newer
+    TaskDefinition task = Fixture.laplace(3).task.withVdafVerifyKeys(Map.of(1, key(1)));
+    java.util.concurrent.atomic.AtomicLong ms = new java.util.concurrent.atomic.AtomicLong(1);
+    java.time.Clock clock = new java.time.Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return java.time.ZoneOffset.UTC;
+      }
+
+      @Override
+      public java.time.Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(ms.getAndIncrement());
+      }
+    };
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("n.db"))) {
+      // the operator's verify-keys add comes before serve ever used the task
+      assertTrue(new VdafVerifyKeys(store, clock).add(task, 0, key(2)));
+      assertEquals(0, new VdafVerifyKeys(store, clock).choose(task).orElseThrow().id(),
+          "the added key, though its id is lower than the file's");
+    }
+  }
+
+  @Test
   void theLeaderSendsTheNewestKeyTheHelperHasNotRefusedLately() {
     TaskDefinition task = Fixture.laplace(2).task.withVdafVerifyKeys(Map.of(0, key(1)));
     MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_000_000));
