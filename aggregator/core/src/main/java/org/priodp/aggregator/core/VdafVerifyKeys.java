@@ -9,9 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.priodp.aggregator.dap.ByteString;
-import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.TaskTransaction;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
@@ -34,7 +32,9 @@ public final class VdafVerifyKeys {
 
   private final Datastore store;
   private final Clock clock;
-  private final Set<TaskId> seeded = ConcurrentHashMap.newKeySet();
+  /** The task definitions (by identity) whose file keys this process has stored. */
+  private final Set<TaskDefinition> seeded =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   /** Creates the key set over a store. */
   public VdafVerifyKeys(Datastore store, Clock clock) {
@@ -114,10 +114,12 @@ public final class VdafVerifyKeys {
         tx -> tx.vdafVerifyKeys().setState(id, VdafVerifyKey.State.RETIRED));
   }
 
-  /** Stores the task file's keys whose id is not stored yet, once per task and process. */
+  /** Stores the task file's keys whose id is not stored yet, once per task definition. */
   private void seed(TaskDefinition task) {
-    if (seeded.contains(task.taskId())) {
-      return;
+    synchronized (seeded) {
+      if (seeded.contains(task)) {
+        return;
+      }
     }
     Instant now = now();
     store.inTaskTransaction(task.taskId(), tx -> {
@@ -127,7 +129,9 @@ public final class VdafVerifyKeys {
       }
       return null;
     });
-    seeded.add(task.taskId());
+    synchronized (seeded) {
+      seeded.add(task);
+    }
   }
 
   private Instant now() {

@@ -18,6 +18,7 @@ import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.AggregationJobInitReq;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.DapError;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
@@ -54,10 +55,15 @@ class AggregationJobServiceTest {
       AggregationJobService s = new AggregationJobService(store,
           new HelperHpkeKeys(store, new SecureRandom(), Clock.systemUTC()), Clock.systemUTC(),
           AggregationJobService.DEFAULT_CLOCK_SKEW);
-      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(f.task,
-          req(0, new byte[0], List.of()))), "no verify key");
-      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
-          req(1, new byte[0], List.of()))), "unknown verification_key_id");
+      // DAP-18 has no report error for an unknown key: the job is invalidMessage
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(
+          f.task.withDapVersion(DapVersion.DAP_18), req(0, new byte[0], List.of()))),
+          "no verify key");
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(
+          task.withDapVersion(DapVersion.DAP_18), req(1, new byte[0], List.of()))),
+          "unknown verification_key_id");
+      // DAP-19 rejects each report instead (AggregationJobsRouteTest shows the response)
+      assertEquals(java.util.Optional.empty(), s.checkJob(task, req(1, new byte[0], List.of())));
       assertEquals(DapError.UNSUPPORTED_EXTENSION, refusal(() -> s.checkJob(task,
           req(0, new byte[0], List.of(new AggregationJobExtension(0x7777, new byte[0]))))));
       assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.checkJob(task,
