@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves DAP-19 and DAP-18 Leader and Helper tasks, noising each batch once.",
+      "Serves DAP-19 and DAP-18 Leader and Helper tasks, noising batches once.",
       "",
       "Serves the tasks in --config in their roles, noising each batch exactly once and"
           + " persisting it before it is released. Helper routes (PATH: the path of the task's"

@@ -5,7 +5,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * Provisions DAP-18 tasks ("Task Configuration"): {@code task new} writes the task files of the
+ * Provisions DAP tasks ("Task Configuration"), DAP-19 unless told dap-18: {@code task new} writes the task files of the
  * Leader, the Helper, the Collector and the Clients.
  */
 @Command(
@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     subcommands = {TaskNewCommand.class},
     description = {
-      "Provisions DAP tasks (DAP-19 by default) for a Leader, a Helper, Clients and a Collector.",
+      "Provisions DAP tasks for a Leader, a Helper, Clients and a Collector.",
+      "The tasks speak DAP-19 unless task new --dap-version says dap-18.",
       "task new generates a task's identifiers, keys and tokens and writes one file per party,"
           + " each holding only the secrets that party needs."},
     footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --epsilon 1"

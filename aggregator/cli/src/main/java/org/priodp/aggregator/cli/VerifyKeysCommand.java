@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
     subcommands = {VerifyKeysCommand.ListKeys.class, VerifyKeysCommand.AddKey.class,
         VerifyKeysCommand.RetireKey.class},
     description = {
-      "Lists, adds and retires a task's VDAF verification keys (Leader or Helper).",
+      "Lists, adds and retires a task's VDAF verification keys.",
+      "On the Leader and on the Helper, beside a running serve on the same store.",
       "Rotate without downtime: add the new key to the Helper, then to the Leader (it sends"
           + " the newest key the Helper knows), then retire the old key on the Leader and last"
           + " on the Helper. A report the Helper refuses for an unknown key goes back to the"
@@ -45,8 +46,9 @@ import picocli.CommandLine.Spec;
           + " --key KEY",
       "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db retire 0"})
 public final class VerifyKeysCommand implements PrioDpSubcommand {
-  @Option(names = "--config", required = true, paramLabel = "FILE",
-      description = "The task file serve reads (its keys are stored first, as serve does).")
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "The task file serve reads, needed by every subcommand (its keys are"
+          + " stored first, as serve does).")
   Path config;
 
   @Option(names = "--task", paramLabel = "TASK_ID",
@@ -67,6 +69,9 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
+    if (config == null) {
+      throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
+    }
     List<TaskDefinition> tasks = TaskFile.read(config);
     if (task == null) {
       if (tasks.size() != 1) {
@@ -124,8 +129,9 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** {@code verify-keys list}. */
   @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "Lists the task's keys: id, state, when added, when the Helper last refused"
-          + " it (Leader). Never the key itself.",
+      description = {"Lists the task's keys, never the key itself.",
+        "One line per key: id, state, when added and, on the Leader, when the Helper last"
+            + " refused it."},
       footer = {"%nExample:",
         "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db list"})
   static final class ListKeys extends Action {
