@@ -38,6 +38,8 @@ import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.LeaderFixture;
+import org.priodp.aggregator.testing.SpecClient;
+import org.priodp.aggregator.testing.SpecDraft;
 
 class ServeCommandTest {
   private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -75,6 +77,95 @@ class ServeCommandTest {
         "jdbc:sqlite:" + dir.resolve("x.db"));
     assertEquals(2, code);
     assertTrue(err.toString().contains("tasks[0].dp_strategy.epsilon"), err.toString());
+  }
+
+  /**
+   * One {@code serve} process whose task file holds a {@code "dap_version": "dap-18"} Leader task
+   * and a Leader task without dap_version (so DAP-19) whose task_info is empty: a Client of each
+   * draft written from the draft's structs ({@link SpecClient}, {@link SpecDraft}) uploads to the
+   * task of its draft and reads its refused reports in its draft's code points.
+   */
+  @Test
+  void oneServeProcessServesADap18AndADap19TaskEachInItsDraft() throws Exception {
+    long seed = Long.getLong("priodp.seed", System.nanoTime());
+    System.out.println("ServeCommandTest.oneServeProcess seed=" + seed);
+    Random rnd = new Random(seed);
+    long now = System.currentTimeMillis() / 1000 / 3600;
+    byte[] ikm = new byte[32];
+    rnd.nextBytes(ikm);
+    byte[] collector = new org.priodp.aggregator.hpke.Hpke(
+        org.priodp.aggregator.hpke.HpkeSuite.DAP_MANDATORY).deriveKeyPair(ikm).publicKey();
+    String leader = "https://leader.example/leader/";
+    String helper = "http://127.0.0.1:1/helper/"; // never reached by this test
+    Map<SpecDraft, SpecClient.Task> clients = new java.util.EnumMap<>(SpecDraft.class);
+    StringBuilder json = new StringBuilder("{\"tasks\": [");
+    for (SpecDraft d : SpecDraft.values()) {
+      byte[] taskId = new byte[32];
+      rnd.nextBytes(taskId);
+      byte[] info = d == SpecDraft.DAP_19 ? new byte[0] : "interop".getBytes(StandardCharsets.UTF_8);
+      clients.put(d, new SpecClient.Task(d, taskId, info, leader, helper, 3600, 10,
+          new org.priodp.vdaf.Prio3Variant.Histogram(4, 2), 4,
+          new org.priodp.aggregator.testing.SpecTls().u32(4).u32(2).bytes(),
+          SpecClient.taskIntervalExtension(now - 24, 48)));
+      json.append(d == SpecDraft.DAP_18 ? "" : ", ").append("{\"task_id\": \"")
+          .append(Base64.getUrlEncoder().withoutPadding().encodeToString(taskId)).append("\", ")
+          .append(d == SpecDraft.DAP_18 ? "\"dap_version\": \"dap-18\", " : "")
+          .append("\"role\": \"leader\", \"task_info\": \"")
+          .append(new String(info, StandardCharsets.UTF_8)).append("\",")
+          .append(" \"leader_aggregator_endpoint\": \"").append(leader).append("\",")
+          .append(" \"helper_aggregator_endpoint\": \"").append(helper).append("\",")
+          .append(" \"time_precision\": 3600, \"min_batch_size\": 10,")
+          .append(" \"batch_mode\": \"time_interval\",")
+          .append(" \"extensions\": [{\"type\": \"task_interval\", \"start\": ")
+          .append((now - 24) * 3600).append(", \"duration\": ").append(48 * 3600).append("}],")
+          .append(" \"vdaf\": {\"type\": \"Prio3Histogram\", \"length\": 4,")
+          .append(" \"chunk_length\": 2},")
+          .append(" \"dp_strategy\": {\"dp_strategy\": \"NoDifferentialPrivacy\"},")
+          .append(" \"collector_hpke_config\": {\"id\": 7, \"kem_id\": 32, \"kdf_id\": 1,")
+          .append(" \"aead_id\": 1, \"public_key\": \"")
+          .append(Base64.getUrlEncoder().withoutPadding().encodeToString(collector))
+          .append("\"}, \"auth_token\": \"").append(Fixture.TOKEN)
+          .append("\", \"collector_auth_token\": \"").append(LeaderFixture.COLLECTOR_TOKEN)
+          .append("\"}");
+    }
+    Path config = dir.resolve("both.json");
+    Files.writeString(config, json.append("]}").toString());
+    Path err = dir.resolve("both.log");
+    Path db = dir.resolve("both.db");
+    SpecClient.Advertised helperKey = new SpecClient.Advertised(3, 0x20, 1, 1,
+        new org.priodp.aggregator.hpke.Hpke(org.priodp.aggregator.hpke.HpkeSuite.DAP_MANDATORY)
+            .generateKeyPair().publicKey());
+    Map<SpecDraft, SpecClient.Built> accepted = new java.util.EnumMap<>(SpecDraft.class);
+    Process p = startWithEnvironment(Map.of(), err, "--config", config.toString(), "--port",
+        "0", "--db", "jdbc:sqlite:" + db);
+    try {
+      String base = "http://127.0.0.1:" + awaitPort(p) + "/leader/";
+      SpecClient.Advertised leaderKey = SpecClient.fetchConfig(client,
+          URI.create(base + "hpke_config"));
+      for (SpecDraft d : SpecDraft.values()) {
+        SpecClient.Task t = clients.get(d);
+        List<SpecClient.Built> refused = SpecClient.refusedReports(t, leaderKey, helperKey, now,
+            now - 25, rnd);
+        SpecClient.assertRefused(d, refused, SpecClient.upload(client, t.reportsUri(base),
+            refused));
+        accepted.put(d, refused.get(0));
+      }
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "stopped within 30 s");
+    } finally {
+      p.destroyForcibly();
+    }
+    String log = Files.readString(err);
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
+      for (SpecDraft d : SpecDraft.values()) {
+        org.priodp.aggregator.dap.TaskId id = new org.priodp.aggregator.dap.TaskId(
+            clients.get(d).taskId());
+        assertTrue(log.contains("task " + id.toBase64Url() + " (leader, " + d.tag() + ")"), log);
+        assertArrayEquals(accepted.get(d).encoded(), store.inTaskTransaction(id,
+            tx -> tx.clientReports().get(new org.priodp.aggregator.dap.ReportId(
+                accepted.get(d).id()))).orElseThrow().toByteArray());
+      }
+    }
   }
 
   private Process startServer(Path config, Path db, Path log) throws Exception {

@@ -14,8 +14,8 @@ import org.priodp.aggregator.hpke.HpkeKeyPair;
  * Configuration"), with its own TLS-presentation encoder ({@link SpecTls}), its own decoder of
  * CollectionJobResp and Bouncy Castle's HPKE, never the project's DAP codec: it writes the
  * CollectionJobReq, decodes the answer, opens both aggregate shares with info {@code "dap-19
- * aggregate share" || server_role || 0x00} (or "dap-18 ...") and AAD {@code AggregateShareAad}, and unshards
- * Field128 vectors (Prio3Histogram) by adding them modulo p and lifting to signed integers.
+ * aggregate share" || server_role || 0x00} (or the {@link SpecDraft}'s) and AAD {@code
+ * AggregateShareAad}, and unshards Field128 vectors (Prio3Histogram) by adding them modulo p and lifting to signed integers.
  */
 public final class SpecCollector {
   /** BatchMode.time_interval. */
@@ -115,22 +115,21 @@ public final class SpecCollector {
   /** Opens one aggregate share sealed by {@code serverRole} (2 Leader, 3 Helper) at DAP-19. */
   public static byte[] open(HpkeKeyPair collector, int serverRole, Ciphertext ct, byte[] aad)
       throws InvalidCipherTextException {
-    return open("dap-19", collector, serverRole, ct, aad);
+    return open(SpecDraft.DAP_19, collector, serverRole, ct, aad);
   }
 
   /**
-   * Opens one aggregate share sealed by {@code serverRole} (2 Leader, 3 Helper) in the draft
-   * whose version tag is {@code tag} ("dap-18" or "dap-19").
+   * Opens one aggregate share sealed by {@code serverRole} (2 Leader, 3 Helper) with the info
+   * string of {@code draft} ({@link SpecDraft#aggregateShareInfo}).
    */
-  public static byte[] open(String tag, HpkeKeyPair collector, int serverRole, Ciphertext ct,
+  public static byte[] open(SpecDraft draft, HpkeKeyPair collector, int serverRole, Ciphertext ct,
       byte[] aad) throws InvalidCipherTextException {
     HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(collector.secretKey(),
         collector.publicKey());
-    byte[] info = new SpecTls().raw((tag + " aggregate share").getBytes(StandardCharsets.US_ASCII))
-        .u8(serverRole).u8(0).bytes();
-    return hpke.open(ct.enc(), sk, info, aad, ct.payload(), null, null, null);
+    return hpke.open(ct.enc(), sk, draft.aggregateShareInfo(serverRole), aad, ct.payload(), null,
+        null, null);
   }
 
   /** Returns the Field128 elements (16 bytes little-endian each) of an encoded share. */

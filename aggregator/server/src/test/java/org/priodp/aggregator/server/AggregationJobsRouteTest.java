@@ -3,6 +3,7 @@ package org.priodp.aggregator.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
@@ -26,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.InvalidCipherTextException;
 import org.bouncycastle.crypto.hpke.HPKE;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,12 +35,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.priodp.aggregator.core.AggregationJobService;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.NoisedShareService;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
+import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigId;
 import org.priodp.aggregator.dap.Interval;
@@ -52,6 +56,7 @@ import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.hpke.HpkeSuite;
 import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.testing.SpecDraft;
 import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
@@ -60,11 +65,16 @@ import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * The Helper's aggregation jobs over HTTP against a Leader written in this test from DAP-18's
- * structs ("Upload Request", "Leader Initialization", "Helper Initialization", "Obtaining
- * Aggregate Shares") and VDAF-20's ping-pong messages, with its own TLS-presentation encoder and
- * Bouncy Castle's HPKE, never the project's DAP codec; it shards with the project's Prio3. Real
- * SQLite, or PostgreSQL when PRIODP_PG_URL is set. Seeds are printed.
+ * The Helper's aggregation jobs over HTTP against a Leader written in this test from the structs
+ * of DAP-18 and DAP-19 ("Upload Request", "Leader Initialization", "Helper Initialization",
+ * "Input Share Decryption", "Input Share Validation", "Obtaining Aggregate Shares") and VDAF-20's
+ * ping-pong messages, with its own TLS-presentation encoder and Bouncy Castle's HPKE, never the
+ * project's DAP codec nor its DapVersion: each task's version tag, ReportError code points and
+ * task_info floor come from {@link SpecDraft}, copied from the drafts. It shards with the project's
+ * Prio3. The tests whose answer differs between the drafts run at each draft against one Helper
+ * that serves a DAP-18 task and a DAP-19 task side by side (the DAP-19 one with the empty
+ * task_info it allows); the others run at DAP-19. Real SQLite, or PostgreSQL when PRIODP_PG_URL is
+ * set. Seeds are printed.
  */
 class AggregationJobsRouteTest {
   private static final String TOKEN = "leader-token_0123456789";
@@ -144,6 +154,8 @@ class AggregationJobsRouteTest {
 
   /** The task as both sides were provisioned with it. */
   final class Task {
+    final SpecDraft draft;
+    final byte[] taskInfo;
     final Vdaf vdaf;
     final byte[] taskId = new byte[32];
     final byte[] verifyKey = new byte[32];
@@ -162,6 +174,24 @@ class AggregationJobsRouteTest {
     }
 
     Task(Vdaf vdaf, Interval taskInterval, BatchMode mode, DpStrategy strategy) {
+      this(SpecDraft.DAP_19, "agg-test".getBytes(StandardCharsets.US_ASCII), vdaf, taskInterval,
+          mode, strategy);
+    }
+
+    /**
+     * A time-interval task without DP in {@code draft}, with the shortest task_info the draft
+     * allows if it allows an empty one (DAP-19's {@code task_info<0..2^8-1>}), else "agg-test".
+     */
+    Task(SpecDraft draft, Vdaf vdaf, Interval taskInterval) {
+      this(draft, draft.taskInfoFloor() == 0 ? new byte[0]
+          : "agg-test".getBytes(StandardCharsets.US_ASCII), vdaf, taskInterval,
+          BatchMode.TIME_INTERVAL, new DpStrategy.NoDifferentialPrivacy());
+    }
+
+    Task(SpecDraft draft, byte[] taskInfo, Vdaf vdaf, Interval taskInterval, BatchMode mode,
+        DpStrategy strategy) {
+      this.draft = draft;
+      this.taskInfo = taskInfo;
       this.mode = mode;
       this.vdaf = vdaf;
       this.taskInterval = taskInterval;
@@ -175,29 +205,26 @@ class AggregationJobsRouteTest {
           HpkeSuite.DAP_MANDATORY.aead(), collector.publicKey());
       List<TaskExtension> ext = taskInterval == null ? List.of()
           : List.of(TaskExtension.taskInterval(taskInterval));
-      TaskConfiguration config = TaskDefinition.configurationFor(vdaf.variant(),
-          "agg-test".getBytes(StandardCharsets.US_ASCII), "https://leader.example/",
-          "https://helper.example/dap/", PRECISION, 1, mode, ext);
+      TaskConfiguration config = TaskDefinition.configurationFor(vdaf.variant(), taskInfo,
+          "https://leader.example/", "https://helper.example/dap/", PRECISION, 1, mode, ext);
+      // the DapVersion only provisions the Helper's task; the test's Leader never consults it
       definition = new TaskDefinition(new TaskId(taskId), Role.HELPER, config, vdaf.variant(),
           strategy, SensitivityRule.PRIODP, collectorConfig,
-          AuthToken.of(TOKEN)).withVdafVerifyKeys(java.util.Map.of(0, verifyKey));
+          AuthToken.of(TOKEN)).withVdafVerifyKeys(java.util.Map.of(0, verifyKey))
+          .withDapVersion(DapVersion.fromTag(draft.tag()));
     }
 
-    /** TaskConfiguration (DAP-18 "Task Configuration") encoded by the test. */
+    /** TaskConfiguration (the draft's "Task Configuration") encoded by the test. */
     byte[] configuration() {
       byte[] extensions = taskInterval == null ? new byte[0]
           : new SpecTls().u16(1).opaque16(new SpecTls().u64(taskInterval.start().value())
               .u64(taskInterval.duration().value()).bytes()).bytes();
-      return new SpecTls().opaque8("agg-test".getBytes(StandardCharsets.US_ASCII))
+      return new SpecTls().raw(draft.taskInfo(taskInfo))
           .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
           .opaque16("https://helper.example/dap/".getBytes(StandardCharsets.US_ASCII))
           .u64(PRECISION).u64(1).u8(mode == BatchMode.TIME_INTERVAL ? 1 : 2)
           .opaque16(new byte[0]).u32(vdaf.type())
           .opaque16(vdaf.config()).opaque16(extensions).bytes();
-    }
-
-    byte[] ctx() {
-      return new SpecTls().raw("dap-19".getBytes(StandardCharsets.US_ASCII)).raw(taskId).bytes();
     }
 
     String jobsUrl(int port) {
@@ -237,6 +264,18 @@ class AggregationJobsRouteTest {
   /** Starts an aggregator of the tasks on a free port. */
   static Aggregator server(List<TaskDefinition> tasks, Datastore store) {
     return Aggregator.start(AggregatorConfig.builder(tasks, store).build());
+  }
+
+  /**
+   * Starts one aggregator serving the tasks of a test beside a Histogram task of the other draft,
+   * so that both drafts are served side by side; the DAP-18 tasks come first, whichever draft the
+   * test speaks.
+   */
+  Aggregator sideBySide(Datastore store, Task... tasks) {
+    List<Task> all = new ArrayList<>(List.of(tasks));
+    all.add(new Task(tasks[0].draft.other(), (Vdaf) vdafs().toList().get(3).get()[0], null));
+    return server(all.stream().sorted(java.util.Comparator.comparing(t -> t.draft))
+        .map(t -> t.definition).toList(), store);
   }
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -295,12 +334,23 @@ class AggregationJobsRouteTest {
    */
   Report report(Task t, Advertised helper, long time, List<BigInteger> m, boolean badPublicShare,
       boolean privateExtension) throws Exception {
+    return report(t, t.draft, t.draft, helper, time, m, badPublicShare, privateExtension);
+  }
+
+  /**
+   * Builds a report's VerifyInit as a Leader that shards and runs its {@code verify_init} under
+   * {@code ctxOf}'s VDAF context and seals under {@code infoOf}'s info string (the task's draft,
+   * or the other one to check that the Helper refuses it).
+   */
+  Report report(Task t, SpecDraft ctxOf, SpecDraft infoOf, Advertised helper, long time,
+      List<BigInteger> m, boolean badPublicShare, boolean privateExtension) throws Exception {
     Prio3 prio3 = new Prio3(t.vdaf.variant());
     Report r = new Report(time, m);
     byte[] rand = new byte[prio3.randSize()];
     random.nextBytes(rand);
-    Prio3.ShardResult shard = prio3.shard(t.ctx(), m, r.id, rand);
-    Prio3.VerifyInitResult leader = prio3.verifyInit(t.verifyKey, t.ctx(), 0, r.id,
+    byte[] ctx = ctxOf.vdafContext(t.taskId);
+    Prio3.ShardResult shard = prio3.shard(ctx, m, r.id, rand);
+    Prio3.VerifyInitResult leader = prio3.verifyInit(t.verifyKey, ctx, 0, r.id,
         shard.publicShare(), shard.inputShares().get(0));
     r.leaderState = leader.state();
     byte[] publicShare = shard.publicShare().encode();
@@ -313,21 +363,20 @@ class AggregationJobsRouteTest {
     byte[] plaintext = new SpecTls().opaque16(privateExtension
         ? new SpecTls().u16(0xfffe).opaque16(new byte[0]).bytes() : new byte[0])
         .opaque32(shard.inputShares().get(1).encode()).bytes();
-    byte[] ciphertext = seal(helper, aad, plaintext);
+    byte[] ciphertext = seal(infoOf, helper, aad, plaintext);
     byte[] reportShare = new SpecTls().raw(metadata).opaque32(publicShare).raw(ciphertext).bytes();
     byte[] pingPongInit = new SpecTls().u8(0).opaque32(leader.verifierShare().encode()).bytes();
     r.verifyInit = new SpecTls().raw(reportShare).opaque32(pingPongInit).bytes();
     return r;
   }
 
-  /** HpkeCiphertext {config_id; enc; payload} sealed with info "dap-19 input share" 0x01 0x03. */
-  static byte[] seal(Advertised helper, byte[] aad, byte[] plaintext) throws Exception {
+  /** HpkeCiphertext {config_id; enc; payload} sealed with info "dap-NN input share" 0x01 0x03. */
+  static byte[] seal(SpecDraft draft, Advertised helper, byte[] aad, byte[] plaintext)
+      throws Exception {
     HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
         HPKE.aead_AES_GCM128);
     AsymmetricKeyParameter pk = hpke.deserializePublicKey(helper.publicKey());
-    byte[] info = new SpecTls().raw("dap-19 input share".getBytes(StandardCharsets.US_ASCII)).u8(1)
-        .u8(3).bytes();
-    byte[][] sealed = hpke.seal(pk, info, aad, plaintext, null, null, null);
+    byte[][] sealed = hpke.seal(pk, draft.inputShareInfo(3), aad, plaintext, null, null, null);
     return new SpecTls().u8(helper.id()).opaque16(sealed[1]).opaque32(sealed[0]).bytes();
   }
 
@@ -386,9 +435,22 @@ class AggregationJobsRouteTest {
     return prio3.verifyNext(r.leaderState, prio3.decodeVerifierMessage(msg));
   }
 
-  /** Sends AggregateShareReq for [start, start+duration) and opens the Helper's share. */
+  /**
+   * Sends AggregateShareReq for [start, start+duration) and opens the Helper's share with the
+   * task's draft's info string.
+   */
   static byte[] helperAggregateShare(Task t, int port, long start, long duration, long count,
       byte[] checksum) throws Exception {
+    return helperAggregateShare(t, t.draft, port, start, duration, count, checksum);
+  }
+
+  /**
+   * Sends AggregateShareReq for [start, start+duration) and opens the Helper's share with {@code
+   * infoOf}'s info string {@code "dap-NN aggregate share" || 0x03 || 0x00}; a repeated request
+   * gets the same stored bytes.
+   */
+  static byte[] helperAggregateShare(Task t, SpecDraft infoOf, int port, long start,
+      long duration, long count, byte[] checksum) throws Exception {
     byte[] interval = new SpecTls().u64(start).u64(duration).bytes();
     byte[] query = new SpecTls().u8(1).opaque16(interval).bytes();
     byte[] cjr = new SpecTls().raw(query).opaque32(new byte[0]).opaque16(new byte[0]).bytes();
@@ -408,10 +470,8 @@ class AggregationJobsRouteTest {
         HPKE.aead_AES_GCM128);
     AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(t.collector.secretKey(),
         t.collector.publicKey());
-    byte[] info = new SpecTls().raw("dap-19 aggregate share".getBytes(StandardCharsets.US_ASCII))
-        .u8(3).u8(0).bytes();
     byte[] aad = new SpecTls().raw(t.taskId).raw(t.configuration()).raw(cjr).bytes();
-    return hpke.open(enc, sk, info, aad, payload, null, null, null);
+    return hpke.open(enc, sk, infoOf.aggregateShareInfo(3), aad, payload, null, null, null);
   }
 
   static byte[] checksum(List<Report> reports) throws Exception {
@@ -427,12 +487,19 @@ class AggregationJobsRouteTest {
 
   // ------------------------------------------------------------------ tests
 
+  /** Every VDAF of {@link #vdafs} at each draft. */
+  static Stream<Arguments> vdafsAtEachDraft() {
+    return vdafs().flatMap(v -> Stream.of(SpecDraft.values())
+        .map(d -> Arguments.of(v.get()[0], d)));
+  }
+
   @ParameterizedTest
-  @MethodSource("vdafs")
-  void aSpecLeaderAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf) throws Exception {
-    Task t = new Task(vdaf, null);
+  @MethodSource("vdafsAtEachDraft")
+  void aSpecLeaderOfEachDraftAggregatesAndTheSharesUnshardToTheTrueSum(Vdaf vdaf,
+      SpecDraft draft) throws Exception {
+    Task t = new Task(draft, vdaf, null);
     try (Datastore store = openStore("sum.db")) {
-      Aggregator server = server(List.of(t.definition), store);
+      Aggregator server = sideBySide(store, t);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
@@ -459,11 +526,23 @@ class AggregationJobsRouteTest {
         for (int i = 0; i < 5; i++) {
           leaderOut.add(leaderFinish(t, reports.get(i), resps.get(i)));
         }
+        // the other draft's info string does not open (hpke_decrypt_error in both drafts), and
+        // its VDAF context does not verify (vdaf_verify_error): neither is counted
+        SpecDraft other = draft.other();
+        List<Resp> crossed = oneJob(t, port, 0, List.of(
+            report(t, draft, other, helper, time, measurement(vdaf.variant()), false, false),
+            report(t, other, draft, helper, time, measurement(vdaf.variant()), false, false)));
+        assertEquals(draft.code("hpke_decrypt_error"), crossed.get(0).error(),
+            "sealed with \"" + other.tag() + " input share\"");
+        assertEquals(draft.code("vdaf_verify_error"), crossed.get(1).error(),
+            "sharded under \"" + other.tag() + "\" || task_id");
         FieldVector leaderAgg = prio3.aggregate(leaderOut);
         byte[] helperShare = helperAggregateShare(t, port, time, 1, 5, checksum(reports));
         FieldVector helperAgg = prio3.decodeAggregateShare(helperShare);
         assertEquals(truth(vdaf.variant(), ms), prio3.unshard(List.of(leaderAgg, helperAgg), 5),
-            vdaf.name() + " seed " + seed);
+            vdaf.name() + " " + draft.tag() + " seed " + seed);
+        assertThrows(InvalidCipherTextException.class, () -> helperAggregateShare(t, other, port,
+            time, 1, 5, checksum(reports)), "opened with \"" + other.tag() + " aggregate share\"");
       } finally {
         server.close();
       }
@@ -529,11 +608,21 @@ class AggregationJobsRouteTest {
     return new Task((Vdaf) vdafs().toList().get(3).get()[0], taskInterval);
   }
 
-  @Test
-  void unknownConfigIdIsHpkeUnknownConfigIdAndDecryptFailureIsHpkeDecryptError() throws Exception {
-    Task t = histogram(null);
+  /** A Histogram task of {@code draft} (with DAP-19's empty task_info). */
+  private Task histogram(SpecDraft draft, Interval taskInterval) {
+    return new Task(draft, (Vdaf) vdafs().toList().get(3).get()[0], taskInterval);
+  }
+
+  /**
+   * DAP-18 "Input Share Decryption": an unrecognized config ID or a failed decryption is
+   * hpke_decrypt_error; DAP-19 gives the unrecognized ID hpke_unknown_config_id.
+   */
+  @ParameterizedTest
+  @EnumSource(SpecDraft.class)
+  void anUnknownConfigIdAndAFailedDecryptionGetTheDraftsErrors(SpecDraft draft) throws Exception {
+    Task t = histogram(draft, null);
     try (Datastore store = openStore("hpke.db")) {
-      Aggregator server = server(List.of(t.definition), store);
+      Aggregator server = sideBySide(store, t);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
@@ -545,24 +634,33 @@ class AggregationJobsRouteTest {
         Report b = report(t, wrongKey, now(), List.of(BigInteger.ONE));
         List<Resp> resps = oneJob(t, port, 0, List.of(good, a, b));
         assertEquals(0, resps.get(0).type());
-        assertEquals(4, resps.get(1).error(),
-            "unknown config id: hpke_unknown_config_id (DAP-19 Input Share Decryption)");
+        String unknownId = draft == SpecDraft.DAP_18 ? "hpke_decrypt_error"
+            : "hpke_unknown_config_id";
         assertEquals(2, resps.get(1).type());
+        assertEquals(draft.code(unknownId), resps.get(1).error(), "unknown config id: "
+            + unknownId + " in " + draft.tag());
         assertEquals(2, resps.get(2).type());
-        assertEquals(5, resps.get(2).error(), "hpke_decrypt_error");
+        assertEquals(draft.code("hpke_decrypt_error"), resps.get(2).error());
       } finally {
         server.close();
       }
     }
   }
 
-  @Test
-  void replayWithinAndAcrossJobsTooEarlyOutsideTaskIntervalAndCorruptProof() throws Exception {
+  /**
+   * Replays, a time too early, times outside the task_interval (DAP-18 "Input Share Validation":
+   * task_not_started before it, task_expired after it; DAP-19: report_dropped for both) and a
+   * corrupt proof, each in the draft's code points.
+   */
+  @ParameterizedTest
+  @EnumSource(SpecDraft.class)
+  void replayWithinAndAcrossJobsTooEarlyOutsideTaskIntervalAndCorruptProof(SpecDraft draft)
+      throws Exception {
     long now = now();
-    Task t = histogram(null);
-    Task past = histogram(Interval.of(now - 10, 5));
+    Task t = histogram(draft, null);
+    Task past = histogram(draft, Interval.of(now - 10, 5));
     try (Datastore store = openStore("errors.db")) {
-      Aggregator server = server(List.of(t.definition, past.definition), store);
+      Aggregator server = sideBySide(store, t, past);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
@@ -574,30 +672,34 @@ class AggregationJobsRouteTest {
         List<Resp> job2 = oneJob(t, port, 0, List.of(other, first));
         assertEquals(0, job2.get(0).type());
         assertEquals(2, job2.get(1).type());
-        assertEquals(2, job2.get(1).error(), "report_replayed");
+        assertEquals(draft.code("report_replayed"), job2.get(1).error());
         // too early: two hours ahead (skew 5 minutes)
         Report early = report(t, helper, now + 2, List.of(BigInteger.ONE));
         Report corrupt = report(t, helper, now, List.of(BigInteger.ONE));
         // flip a byte of the Leader's verifier share inside its ping-pong initialize message
         corrupt.verifyInit[corrupt.verifyInit.length - 1] ^= 1;
         List<Resp> job3 = oneJob(t, port, 0, List.of(early, corrupt));
-        assertEquals(8, job3.get(0).error(), "report_too_early (DAP-19)");
-        assertEquals(6, job3.get(1).error(), "vdaf_verify_error");
+        assertEquals(draft.code("report_too_early"), job3.get(0).error(), draft.tag());
+        assertEquals(draft.code("vdaf_verify_error"), job3.get(1).error());
         // the task interval [now - 10, now - 5): before it, inside, at its end
         Report before = report(past, helper, now - 11, List.of(BigInteger.ONE));
         Report inside = report(past, helper, now - 6, List.of(BigInteger.ONE));
         Report after = report(past, helper, now - 5, List.of(BigInteger.ONE));
         List<Resp> job5 = oneJob(past, port, 0, List.of(before, inside, after));
-        assertEquals(3, job5.get(0).error(), "before the task_interval: report_dropped (DAP-19)");
+        String beforeError = draft == SpecDraft.DAP_18 ? "task_not_started" : "report_dropped";
+        String afterError = draft == SpecDraft.DAP_18 ? "task_expired" : "report_dropped";
+        assertEquals(draft.code(beforeError), job5.get(0).error(),
+            "before the task_interval: " + beforeError + " in " + draft.tag());
         assertEquals(0, job5.get(1).type());
-        assertEquals(3, job5.get(2).error(), "after the task_interval: report_dropped (DAP-19)");
+        assertEquals(draft.code(afterError), job5.get(2).error(),
+            "after the task_interval: " + afterError + " in " + draft.tag());
         // two accepted reports in the bucket: the Helper's share has count 2
         byte[] share = helperAggregateShare(t, port, now, 1, 2, checksum(List.of(first, other)));
         assertNotNull(share);
         // batch collected: a new report in the collected bucket
         Report late = report(t, helper, now, List.of(BigInteger.ONE));
         List<Resp> job4 = oneJob(t, port, 0, List.of(late));
-        assertEquals(1, job4.get(0).error(), "batch_collected");
+        assertEquals(draft.code("batch_collected"), job4.get(0).error());
       } finally {
         server.close();
       }
@@ -661,11 +763,6 @@ class AggregationJobsRouteTest {
         HttpResponse<byte[]> resp = postInit(t, port, initReq(0, List.of(r, r)));
         assertEquals(400, resp.statusCode());
         assertTrue(new String(resp.body(), StandardCharsets.UTF_8).contains("invalidMessage"));
-        // an unknown verification_key_id: DAP-19 "Helper Initialization" rejects each report
-        // with unknown_verification_key_id (9) and commits nothing
-        List<Resp> unknownKey = oneJob(t, port, 1, List.of(r));
-        assertEquals(2, unknownKey.get(0).type(), "reject");
-        assertEquals(9, unknownKey.get(0).error(), "unknown_verification_key_id");
         // nothing was committed: the report still aggregates
         assertEquals(0, oneJob(t, port, 0, List.of(r)).get(0).type());
       } finally {
@@ -781,27 +878,34 @@ class AggregationJobsRouteTest {
     }
   }
 
-  @Test
-  void aTaskWithoutVerifyKeyRejectsEachReportInDap19AndRefusesTheJobInDap18() throws Exception {
-    Task t = histogram(null);
-    TaskDefinition noKey = t.definition.withVdafVerifyKeys(java.util.Map.of());
-    Task d18 = histogram(null);
-    TaskDefinition noKey18 = d18.definition.withVdafVerifyKeys(java.util.Map.of())
-        .withDapVersion(org.priodp.aggregator.dap.DapVersion.DAP_18);
+  /**
+   * A verification_key_id that names none of the task's keys (an unknown id, or a task without
+   * keys): DAP-19 "Helper Initialization" rejects each report with unknown_verification_key_id
+   * and commits nothing; DAP-18 has no such report error, and the Helper refuses the whole job
+   * with an invalidMessage problem document.
+   */
+  @ParameterizedTest
+  @EnumSource(SpecDraft.class)
+  void anUnknownVerificationKeyIdIsPerReportInDap19AndFailsTheJobInDap18(SpecDraft draft)
+      throws Exception {
+    Task t = histogram(draft, null);
+    Task noKey = histogram(draft, null);
+    TaskDefinition withoutKeys = noKey.definition.withVdafVerifyKeys(java.util.Map.of());
+    Task other = histogram(draft.other(), null);
+    List<TaskDefinition> tasks = new ArrayList<>(List.of(t.definition, withoutKeys,
+        other.definition));
+    tasks.sort(java.util.Comparator.comparing(TaskDefinition::dapVersion)); // DAP-18 first
     try (Datastore store = openStore("nokey.db")) {
-      Aggregator server = server(List.of(noKey, noKey18), store);
+      Aggregator server = server(tasks, store);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
         Report r = report(t, helper, now(), List.of(BigInteger.ONE));
-        List<Resp> resps = oneJob(t, port, 0, List.of(r));
-        assertEquals(2, resps.get(0).type(), "reject");
-        assertEquals(9, resps.get(0).error(), "unknown_verification_key_id (DAP-19)");
-        // DAP-18 has no such report error: the job is invalidMessage
-        HttpResponse<byte[]> resp = postInit(d18, port, initReq(0, List.of(r)));
-        assertEquals(400, resp.statusCode());
-        String body = new String(resp.body(), StandardCharsets.UTF_8);
-        assertTrue(body.contains("invalidMessage") && body.contains("verification_key_id"), body);
+        assertUnknownVerificationKeyId(draft, t, port, 1, r);
+        assertUnknownVerificationKeyId(draft, noKey, port, 0,
+            report(noKey, helper, now(), List.of(BigInteger.ONE)));
+        // nothing was committed: the report still aggregates under key 0
+        assertEquals(0, oneJob(t, port, 0, List.of(r)).get(0).type());
       } finally {
         server.close();
       }
@@ -943,11 +1047,36 @@ class AggregationJobsRouteTest {
     }
   }
 
-  @Test
-  void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage() throws Exception {
-    Task t = histogram(null);
+  /** Posts a job of one report under {@code keyId}, which names no key of the task. */
+  private static void assertUnknownVerificationKeyId(SpecDraft draft, Task t, int port, int keyId,
+      Report r) throws Exception {
+    HttpResponse<byte[]> resp = postInit(t, port, initReq(keyId, List.of(r)));
+    if (draft.has("unknown_verification_key_id")) {
+      assertEquals(200, resp.statusCode());
+      Resp reject = decodeResp(resp.body()).get(0);
+      assertEquals(2, reject.type(), "reject");
+      assertEquals(draft.code("unknown_verification_key_id"), reject.error());
+    } else {
+      assertEquals(400, resp.statusCode());
+      assertTrue(resp.headers().firstValue("Content-Type").orElseThrow()
+          .startsWith("application/problem+json"));
+      String body = new String(resp.body(), StandardCharsets.UTF_8);
+      assertTrue(body.contains("urn:ietf:params:ppm:dap:error:invalidMessage")
+          && body.contains("verification_key_id"), body);
+    }
+  }
+
+  /**
+   * A public share that does not decode, or a private extension no registry holds: invalid_message
+   * in both drafts' "Input Share Validation" (8 in DAP-18, 7 in DAP-19).
+   */
+  @ParameterizedTest
+  @EnumSource(SpecDraft.class)
+  void aMalformedPublicShareOrAnUnknownExtensionIsInvalidMessage(SpecDraft draft)
+      throws Exception {
+    Task t = histogram(draft, null);
     try (Datastore store = openStore("invalid.db")) {
-      Aggregator server = server(List.of(t.definition), store);
+      Aggregator server = sideBySide(store, t);
       int port = server.port();
       try {
         Advertised helper = hpkeConfig(port, "/dap/hpke_config");
@@ -955,8 +1084,9 @@ class AggregationJobsRouteTest {
             report(t, helper, now(), List.of(BigInteger.ONE), true, false),
             report(t, helper, now(), List.of(BigInteger.ONE), false, true),
             report(t, helper, now(), List.of(BigInteger.ONE), false, false)));
-        assertEquals(7, resps.get(0).error(), "invalid_message (DAP-19): public share");
-        assertEquals(7, resps.get(1).error(), "invalid_message (DAP-19): unrecognized extension");
+        assertEquals(draft.code("invalid_message"), resps.get(0).error(), "public share");
+        assertEquals(draft.code("invalid_message"), resps.get(1).error(),
+            "unrecognized extension");
         assertEquals(0, resps.get(2).type());
       } finally {
         server.close();

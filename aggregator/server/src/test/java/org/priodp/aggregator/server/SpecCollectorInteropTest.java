@@ -13,28 +13,37 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.InvalidCipherTextException;
-import org.bouncycastle.crypto.hpke.HPKE;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.priodp.aggregator.core.TaskDefinition;
+import org.priodp.aggregator.dap.DapVersion;
+import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
+import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.testing.Fixture;
+import org.priodp.aggregator.testing.SpecCollector;
+import org.priodp.aggregator.testing.SpecDraft;
 import org.priodp.aggregator.testing.SpecTls;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
- * A Collector (and the Leader's request) written in this test from DAP-18's struct definitions
- * alone, with its own TLS-presentation encoder and Bouncy Castle's HPKE, never the project's DAP
- * codec: it sends an AggregateShareReq ("Obtaining Aggregate Shares"), decodes the AggregateShare,
- * builds AggregateShareAad over the TaskConfiguration it was provisioned with ("Task
- * Configuration", "Task Extensions", "VDAF Configuration Encodings": Prio3Histogram is
- * {uint32 length; uint32 chunk_length}) and opens the share with info "dap-19 aggregate share" ||
- * 0x03 || 0x00 ("Aggregate Share Encryption"). A task without the DP-binding extension is plain
- * DAP-18 and opens; with the extension on, a Collector that omits it fails to open, and one that
- * lists it (as opaque extension bytes) opens.
+ * A Collector (and the Leader's request) written in this test from the struct definitions of
+ * DAP-18 and DAP-19 alone, with its own TLS-presentation encoder and Bouncy Castle's HPKE, never
+ * the project's DAP codec nor its DapVersion: it sends an AggregateShareReq ("Obtaining Aggregate
+ * Shares"), decodes the AggregateShare, builds AggregateShareAad over the TaskConfiguration it was
+ * provisioned with ("Task Configuration", "Task Extensions", "VDAF Configuration Encodings":
+ * Prio3Histogram is {uint32 length; uint32 chunk_length}) and opens the share with its draft's
+ * info "dap-NN aggregate share" || 0x03 || 0x00 ("Aggregate Share Encryption"; the tag and the
+ * task_info floor from {@link SpecDraft}). One Helper serves the tasks of both drafts side by
+ * side, the DAP-19 ones with the empty task_info DAP-19 allows. A share opens with its task's
+ * draft's info string and not with the other's; a task without the DP-binding extension opens as
+ * plain DAP; with the extension on, a Collector that omits it fails to open, and one that lists
+ * it (as opaque extension bytes) opens.
  */
 class SpecCollectorInteropTest {
   @TempDir
@@ -61,11 +70,17 @@ class SpecCollectorInteropTest {
         .raw(checksum).bytes();
   }
 
-  /** TaskConfiguration as the Collector was provisioned with it. */
-  private static byte[] taskConfiguration(long timePrecision, long minBatchSize,
+  /** The task_info of the draft's tasks: empty where the draft allows it (DAP-19). */
+  private static byte[] taskInfo(SpecDraft draft) {
+    return draft.taskInfoFloor() == 0 ? new byte[0]
+        : "fixture".getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** TaskConfiguration as the Collector of {@code draft} was provisioned with it. */
+  private static byte[] taskConfiguration(SpecDraft draft, long timePrecision, long minBatchSize,
       byte[] extensions) {
     byte[] vdafConfig = new SpecTls().u32(8).u32(2).bytes(); // Prio3HistogramConfig
-    return new SpecTls().opaque8("fixture".getBytes(StandardCharsets.US_ASCII))
+    return new SpecTls().raw(draft.taskInfo(taskInfo(draft)))
         .opaque16("https://leader.example/".getBytes(StandardCharsets.US_ASCII))
         .opaque16("https://helper.example/".getBytes(StandardCharsets.US_ASCII))
         .u64(timePrecision).u64(minBatchSize).u8(TIME_INTERVAL).opaque16(new byte[0])
@@ -82,28 +97,21 @@ class SpecCollectorInteropTest {
   }
 
   /** Decodes AggregateShare { HpkeCiphertext { config_id; enc<1..2^16-1>; payload<1..2^32-1> } }. */
-  private record Ciphertext(int configId, byte[] enc, byte[] payload) {
-    static Ciphertext decode(byte[] b) {
-      ByteBuffer r = ByteBuffer.wrap(b);
-      int id = r.get() & 0xff;
-      byte[] enc = new byte[r.getShort() & 0xffff];
-      r.get(enc);
-      byte[] payload = new byte[r.getInt()];
-      r.get(payload);
-      assertEquals(0, r.remaining(), "nothing after the AggregateShare");
-      return new Ciphertext(id, enc, payload);
-    }
+  private static SpecCollector.Ciphertext decode(byte[] b) {
+    ByteBuffer r = ByteBuffer.wrap(b);
+    int id = r.get() & 0xff;
+    byte[] enc = new byte[r.getShort() & 0xffff];
+    r.get(enc);
+    byte[] payload = new byte[r.getInt()];
+    r.get(payload);
+    assertEquals(0, r.remaining(), "nothing after the AggregateShare");
+    return new SpecCollector.Ciphertext(id, enc, payload);
   }
 
-  private static byte[] open(Fixture f, Ciphertext ct, byte[] aad)
+  /** Opens the Helper's share with {@code draft}'s info string. */
+  private static byte[] open(SpecDraft draft, Fixture f, SpecCollector.Ciphertext ct, byte[] aad)
       throws InvalidCipherTextException {
-    HPKE hpke = new HPKE(HPKE.mode_base, HPKE.kem_X25519_SHA256, HPKE.kdf_HKDF_SHA256,
-        HPKE.aead_AES_GCM128);
-    AsymmetricCipherKeyPair sk = hpke.deserializePrivateKey(f.collectorKey.secretKey(),
-        f.collectorKey.publicKey());
-    byte[] info = new SpecTls().raw("dap-19 aggregate share".getBytes(StandardCharsets.US_ASCII))
-        .u8(3).u8(0).bytes(); // server_role helper, recipient collector
-    return hpke.open(ct.enc(), sk, info, aad, ct.payload(), null, null, null);
+    return SpecCollector.open(draft, f.collectorKey, SpecCollector.HELPER, ct, aad);
   }
 
   private static byte[] post(int port, Fixture f, byte[] body) throws Exception {
@@ -120,40 +128,72 @@ class SpecCollectorInteropTest {
     return r.body();
   }
 
-  @Test
-  void aSpecOnlyCollectorOpensSharesOfTasksWithoutTheBindingAndOnlyWithItWhenOn()
+  /**
+   * The Helper's task of the fixture as provisioned in {@code draft}'s version, with the draft's
+   * task_info (the DapVersion only provisions the server; the Collector never consults it).
+   */
+  private static TaskDefinition provision(Fixture f, SpecDraft draft) {
+    TaskConfiguration c = f.task.configuration();
+    TaskConfiguration config = new TaskConfiguration(taskInfo(draft),
+        c.leaderAggregatorEndpoint(), c.helperAggregatorEndpoint(), c.timePrecision(),
+        c.minBatchSize(), c.batchMode(), c.batchConfig().toByteArray(), c.vdafType(),
+        c.vdafConfiguration().toByteArray(), c.extensions());
+    return new TaskDefinition(f.taskId, Role.HELPER, config, f.variant, f.task.dpStrategy(),
+        f.task.sensitivityRule(), f.collectorConfig, AuthToken.of(Fixture.TOKEN))
+        .withDapVersion(DapVersion.fromTag(draft.tag()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(SpecDraft.class)
+  void aSpecOnlyCollectorOfEachDraftOpensItsTasksSharesWithItsOwnInfoString(SpecDraft draft)
       throws Exception {
-    Fixture plain = Fixture.laplace(40);
-    Fixture bound = Fixture.laplaceBound(41);
+    // each draft's tasks, plain and DP-bound, the same whichever draft runs: one Helper serves
+    // all four, the DAP-18 ones first
+    Fixture plain = Fixture.laplace(40 + 4 * draft.ordinal());
+    Fixture bound = Fixture.laplaceBound(41 + 4 * draft.ordinal());
+    Fixture otherPlain = Fixture.laplace(40 + 4 * draft.other().ordinal());
+    Fixture otherBound = Fixture.laplaceBound(41 + 4 * draft.other().ordinal());
     try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("i.db"))) {
-      plain.writeBuckets(store, 3);
-      bound.writeBuckets(store, 3);
-      Aggregator server = Aggregator.start(
-          AggregatorConfig.builder(List.of(plain.task, bound.task), store).build());
+      for (Fixture f : List.of(plain, bound, otherPlain, otherBound)) {
+        f.writeBuckets(store, 3);
+      }
+      List<TaskDefinition> mine = List.of(provision(plain, draft), provision(bound, draft));
+      List<TaskDefinition> theirs = List.of(provision(otherPlain, draft.other()),
+          provision(otherBound, draft.other()));
+      List<TaskDefinition> tasks = new java.util.ArrayList<>(draft == SpecDraft.DAP_18 ? mine
+          : theirs);
+      tasks.addAll(draft == SpecDraft.DAP_18 ? theirs : mine);
+      Aggregator server = Aggregator.start(AggregatorConfig.builder(tasks, store).build());
       int port = server.port();
       try {
-        // buckets 0..2 are DAP-18 times 10, 11, 12 (time_precision 100 s)
+        // buckets 0..2 are times 10, 11, 12 (time_precision 100 s)
         byte[] cjr = collectionJobReq(10, 3);
         byte[] plainShare = post(port, plain, aggregateShareReq(10, 3, 60, Fixture.checksum(0, 3)));
-        Ciphertext ct = Ciphertext.decode(plainShare);
+        SpecCollector.Ciphertext ct = decode(plainShare);
         assertEquals(7, ct.configId());
-        byte[] specConfig = taskConfiguration(100, 10, new byte[0]);
-        byte[] opened = open(plain, ct, aad(plain.taskId.bytes(), specConfig, cjr));
+        byte[] specConfig = taskConfiguration(draft, 100, 10, new byte[0]);
+        byte[] plainAad = aad(plain.taskId.bytes(), specConfig, cjr);
+        byte[] opened = open(draft, plain, ct, plainAad);
         assertArrayEquals(store.inTaskTransaction(plain.taskId,
             tx -> tx.releases().noisedShare(BatchIdentifier.of(new SpecTls()
                 .u8(TIME_INTERVAL).opaque16(interval(10, 3)).bytes()))).orElseThrow()
             .noisedShare().toByteArray(), opened);
         assertEquals(8 * 16, opened.length, "eight Field128 elements");
+        assertThrows(InvalidCipherTextException.class,
+            () -> open(draft.other(), plain, ct, plainAad),
+            "a share of a " + draft.tag() + " task does not open with \"" + draft.other().tag()
+                + " aggregate share\"");
 
         byte[] boundShare = post(port, bound, aggregateShareReq(10, 3, 60, Fixture.checksum(0, 3)));
-        Ciphertext bct = Ciphertext.decode(boundShare);
-        assertThrows(InvalidCipherTextException.class, () -> open(bound, bct,
+        SpecCollector.Ciphertext bct = decode(boundShare);
+        assertThrows(InvalidCipherTextException.class, () -> open(draft, bound, bct,
             aad(bound.taskId.bytes(), specConfig, cjr)),
             "a Collector that omits the DP-binding extension cannot open");
         byte[] binding = extension(DpBinding.EXTENSION_TYPE, DpBinding.digest(bound.variant,
             bound.task.dpStrategy(), SensitivityRule.PRIODP));
-        byte[] withBinding = taskConfiguration(100, 10, binding);
-        assertEquals(8 * 16, open(bound, bct, aad(bound.taskId.bytes(), withBinding, cjr)).length);
+        byte[] withBinding = taskConfiguration(draft, 100, 10, binding);
+        assertEquals(8 * 16, open(draft, bound, bct,
+            aad(bound.taskId.bytes(), withBinding, cjr)).length);
       } finally {
         server.close();
       }
