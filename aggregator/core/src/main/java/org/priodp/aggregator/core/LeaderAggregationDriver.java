@@ -62,7 +62,8 @@ import org.slf4j.LoggerFactory;
  * verify_init}) and {@link PingPong#leaderInitialized}; a report that fails is rejected here with
  * its report error (logged, with the counts of each error per job) and not sent. The
  * AggregationJobInitReq is a function of
- * the job's reports alone (same reports, same order, the task's smallest verification_key_id), so
+ * the job's reports alone (same reports, same order, the verification_key_id chosen at the job's
+ * first attempt and stored with it, see {@link VdafVerifyKeys}), so
  * a retry, by this process or by another after a crash, sends identical bytes and the Helper
  * answers from its stored job. The answer must list the same report IDs in the same order (else
  * the job is abandoned); each {@code continue} carrying the ping-pong {@code finish} completes the
@@ -344,6 +345,35 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         ? Outcome.ABANDONED : Outcome.LEASE_LOST;
   }
 
+  /**
+   * Returns the job's VDAF verification key: the one chosen at its first attempt (stored with the
+   * job), so that every attempt sends the identical request, or, at the first attempt, {@link
+   * VdafVerifyKeys#choose}'s choice, stored before anything is sent (DAP-19 "Leader
+   * Initialization"). Empty if the task has no active key; throws LeaseLost if the lease is gone.
+   */
+  private Optional<VdafVerifyKey> jobKey(TaskDefinition task, LeaderAggregationJob job,
+      ByteString token) {
+    List<VdafVerifyKey> keys = verifyKeys.all(task);
+    Optional<Integer> stored = store.inTaskTransaction(task.taskId(),
+        tx -> tx.aggregationJobs().leaderVerificationKeyId(job.jobId()));
+    if (stored.isPresent()) {
+      // the same key, even if retired since: the Helper answers a repeat from its stored job
+      return keys.stream().filter(k -> k.id() == stored.get()).findFirst();
+    }
+    Optional<VdafVerifyKey> chosen = verifyKeys.choose(task);
+    if (chosen.isPresent()) {
+      store.inTaskTransaction(task.taskId(), tx -> {
+        Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
+        if (now.isEmpty() || !now.get().leasedWith(token)) {
+          throw new LeaseLost();
+        }
+        tx.aggregationJobs().setLeaderVerificationKeyId(job.jobId(), chosen.get().id());
+        return null;
+      });
+    }
+    return chosen;
+  }
+
   /** Thrown inside the commit transaction when the lease token is no longer ours. */
   private static final class LeaseLost extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -356,7 +386,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private Outcome run(TaskDefinition task, LeaderAggregationJob job, ByteString token) {
     TaskId taskId = task.taskId();
     Prio3 prio3 = new Prio3(task.variant());
-    Optional<VdafVerifyKey> chosen = verifyKeys.choose(task);
+    Optional<VdafVerifyKey> chosen = jobKey(task, job, token);
     if (chosen.isEmpty()) {
       LOG.error("task {} has no active VDAF verification key (all retired?): its aggregation job"
           + " {} waits; add one with verify-keys add", taskId.toBase64Url(),

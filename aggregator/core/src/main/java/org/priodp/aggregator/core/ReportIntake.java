@@ -30,11 +30,12 @@ import org.priodp.vdaf.Prio3;
  * an exception: the prepared report, or the {@link ReportError} that rejects it.
  *
  * <p>In order: an input share whose config id names none of this aggregator's HPKE keys (active
- * or retired) or that does not open is {@code hpke_decrypt_error} (DAP-18 names that one error for
- * both; {@code hpke_unknown_config_id} and {@code outdated_config} are upload errors); a plaintext,
+ * or retired) is {@code hpke_decrypt_error} in DAP-18 and {@code hpke_unknown_config_id} in
+ * DAP-19, one that does not open {@code hpke_decrypt_error}; a plaintext,
  * public share or input share that does not decode is {@code invalid_message}; a time beyond now
  * plus the clock skew is {@code report_too_early}; a time before or after the task_interval is
- * {@code task_not_started} or {@code task_expired}; any report extension (this aggregator
+ * {@code task_not_started} or {@code task_expired} in DAP-18, {@code report_dropped} in DAP-19
+ * (the task's {@link org.priodp.aggregator.dap.DapVersion} picks); any report extension (this aggregator
  * recognizes none), a type in both lists or a list out of order is {@code invalid_message}; a
  * failed {@code verify_init} is {@code vdaf_verify_error}. The checks that need the store
  * (replays, collected batches, the retention cutoff) belong to commitment, not here. Thread-safe.

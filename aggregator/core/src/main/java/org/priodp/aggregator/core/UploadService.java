@@ -36,15 +36,16 @@ import org.priodp.aggregator.datastore.TaskTransaction;
  * <ul>
  *   <li>the {@code config_id} of the Leader's encrypted input share names none of this
  *       aggregator's HPKE keys ({@link HelperHpkeKeys}, active or retired): {@code
- *       outdated_config};
+ *       outdated_config} in DAP-18, {@code hpke_unknown_config_id} in DAP-19 ({@link
+ *       org.priodp.aggregator.dap.DapVersion#uploadUnknownHpkeConfig});
  *   <li>the time, in time_precision units, lies more than the clock skew (default five minutes)
  *       after now: {@code report_too_early};
  *   <li>the time lies outside the task's {@code task_interval} extension: {@code report_dropped};
- *   <li>a public extension that is unrecognized (the DAP-18 registry holds only {@code
- *       reserved(0)}, so every type is), repeated or out of order: {@code invalid_message}, the
- *       error "Input Share Validation" gives these cases (the upload section allows aborting the
- *       whole request with unsupportedExtension or invalidMessage; one bad report does not fail
- *       the others here).
+ *   <li>a public extension that is unrecognized (the registry holds only {@code reserved(0)},
+ *       so every type is): DAP-19's {@code unsupported_extension}; repeated or out of order:
+ *       {@code invalid_message}; in DAP-18 both are {@code invalid_message} (DAP-18 allows
+ *       aborting the whole request; one bad report does not fail the others here) ({@link
+ *       org.priodp.aggregator.dap.DapVersion#uploadExtensionError}).
  * </ul>
  * Then, for the remaining reports, in ONE task transaction ({@link
  * Datastore#inTaskTransaction}, serialized per task across processes; uploads of the

@@ -26,6 +26,15 @@ public interface AggregationJobRepository {
   Optional<LeaderAggregationJob> createLeader(AggregationJobId jobId, int maxReports,
       int minReports, Optional<BatchIdentifier> batch, Instant now);
 
+  /**
+   * Returns the verification_key_id the Leader chose for this job of its own, if it chose one
+   * (DAP-19 "Leader Initialization": every attempt of a job must send the same request).
+   */
+  Optional<Integer> leaderVerificationKeyId(AggregationJobId jobId);
+
+  /** Records the verification_key_id the Leader chose for this job of its own. */
+  void setLeaderVerificationKeyId(AggregationJobId jobId, int verificationKeyId);
+
   /** Returns the Leader aggregation job with this id, if any. */
   Optional<LeaderAggregationJob> leader(AggregationJobId jobId);
 

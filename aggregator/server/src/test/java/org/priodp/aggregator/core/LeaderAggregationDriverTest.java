@@ -136,9 +136,16 @@ class LeaderAggregationDriverTest {
     }
 
     LeaderAggregationDriver driver(int jobSize, Clock clock) {
-      HttpHelperPeer peer = HttpHelperPeer.create(new HttpHelperPeer.Options(
+      return driver(jobSize, clock, peer());
+    }
+
+    HttpHelperPeer peer() {
+      return HttpHelperPeer.create(new HttpHelperPeer.Options(
           Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMillis(20),
           Duration.ofMillis(200), Duration.ofSeconds(2)));
+    }
+
+    LeaderAggregationDriver driver(int jobSize, Clock clock, HelperPeer peer) {
       return new LeaderAggregationDriver(leaderStore, leaderKeys, peer, List.of(pair.leader),
           clock, new SecureRandom(), THREADS, new LeaderAggregationDriver.Options(jobSize, 1, Duration.ofMinutes(1), 5,
               Duration.ofSeconds(1), 2, Duration.ofMillis(100)), "test-" + jobSize);
@@ -260,6 +267,52 @@ class LeaderAggregationDriverTest {
     assertTrue(helperKeys.retire(s.pair.helper, 0));
     s.upload(3);
     assertEquals(1, d.runOnce());
+    s.assertAggregated(s.all());
+  }
+
+  /**
+   * DAP-19 "Leader Initialization": every attempt of a job sends the same request. The Helper
+   * commits the first attempt but its answer is lost; meanwhile both sides get a newer key. The
+   * retry must still name the first key (the Helper answers from its stored job); a retry under
+   * the new key would be a new job to the Helper, whose reports it already counted
+   * (report_replayed), and the two sides' buckets would disagree.
+   */
+  @Test
+  void aRetriedJobSendsTheKeyOfItsFirstAttemptEvenAfterANewerKeyArrives() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    MutableClock clock = new MutableClock(Instant.now());
+    s.upload(8);
+    HttpHelperPeer http = s.peer();
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    HelperPeer losesTheFirstAnswer = new HelperPeer() {
+      @Override
+      public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+          TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+        org.priodp.aggregator.dap.AggregationJobResp resp = http.initializeAggregationJob(task, req);
+        if (calls.getAndIncrement() == 0) {
+          throw new HelperException("the answer was lost", null, true, null);
+        }
+        return resp;
+      }
+
+      @Override
+      public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+          org.priodp.aggregator.dap.AggregateShareReq req) {
+        return http.aggregateShare(task, req);
+      }
+    };
+    LeaderAggregationDriver d = s.driver(100, clock, losesTheFirstAnswer);
+    d.createJobs();
+    assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce());
+    assertEquals(8, s.merged(s.helperStore).reportCount(), "the Helper committed attempt 1");
+
+    byte[] key1 = new byte[32];
+    random.nextBytes(key1);
+    clock.advance(Duration.ofSeconds(5)); // past the retry delay; key 1 is the newest
+    assertTrue(new VdafVerifyKeys(s.helperStore, clock).add(s.pair.helper, 1, key1));
+    assertTrue(new VdafVerifyKeys(s.leaderStore, clock).add(s.pair.leader, 1, key1));
+    assertEquals(LeaderAggregationDriver.Outcome.FINISHED, d.stepOnce());
+    assertEquals(2, calls.get());
     s.assertAggregated(s.all());
   }
 

@@ -157,6 +157,19 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
   }
 
   @Override
+  public Optional<Integer> leaderVerificationKeyId(AggregationJobId jobId) {
+    return sql(c -> Sql.queryOne(c, "SELECT verification_key_id FROM leader_aggregation_jobs"
+        + " WHERE task_id = ? AND job_id = ? AND verification_key_id IS NOT NULL",
+        rs -> rs.getInt(1), task(), jobId.bytes()));
+  }
+
+  @Override
+  public void setLeaderVerificationKeyId(AggregationJobId jobId, int verificationKeyId) {
+    sql(c -> Sql.update(c, "UPDATE leader_aggregation_jobs SET verification_key_id = ?"
+        + " WHERE task_id = ? AND job_id = ?", verificationKeyId, task(), jobId.bytes()));
+  }
+
+  @Override
   public void finishLeader(AggregationJobId jobId, Instant now) {
     sql(c -> Sql.update(c, "UPDATE leader_aggregation_jobs SET"
         + " state = ?, lease_owner = NULL, lease_token = NULL, lease_expires_ms = 0,"
