@@ -135,6 +135,13 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     LEASE_LOST
   }
 
+  /**
+   * How long a report the Helper rejected with a retryable error (report_too_early,
+   * unknown_verification_key_id) waits before a new job may take it: a Helper whose clock is
+   * behind, or that lacks a key, is not asked again in a tight loop.
+   */
+  public static final java.time.Duration REQUEUE_DELAY = java.time.Duration.ofMinutes(1);
+
   private final Datastore store;
   private final HelperPeer peer;
   private final java.util.function.Supplier<List<TaskDefinition>> tasks;
@@ -493,7 +500,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         committed.put(in.reportId(), time);
       }
       tx.clientReports().insertAggregated(job.jobId(), committed);
-      tx.clientReports().unclaim(job.jobId(), retry);
+      tx.clientReports().unclaim(job.jobId(), retry, now().plus(REQUEUE_DELAY));
       if (!inits.isEmpty()) {
         VdafVerifyKeys.recordHelperAnswer(tx, key, knew, now());
       }

@@ -68,11 +68,11 @@ public interface ClientReportRepository {
 
   /**
    * Returns the Leader's reports claimed by this job to the pool of unclaimed reports, so that a
-   * later job takes them (DAP-19 "Leader Initialization": a report the Helper rejected with
-   * report_too_early or unknown_verification_key_id may go into a subsequent job); returns how
-   * many were returned.
+   * job created at or after {@code retryAfter} takes them (DAP-19 "Leader Initialization": a
+   * report the Helper rejected with report_too_early or unknown_verification_key_id may go into
+   * a subsequent job); returns how many were returned.
    */
-  int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds);
+  int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds, java.time.Instant retryAfter);
 
   /**
    * Returns how many of the task's reports are committed to a batch bucket (DAP-18 "Aggregation

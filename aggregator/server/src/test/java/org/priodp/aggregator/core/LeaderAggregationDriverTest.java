@@ -249,6 +249,8 @@ class LeaderAggregationDriverTest {
         .anyMatch(k -> k.id() == 1 && k.helperRejectedAt().isPresent()), "refusal recorded");
     assertEquals(0, leaderKeys.choose(s.pair.leader).orElseThrow().id(), "falls back to key 0");
 
+    assertEquals(0, d.runOnce(), "back in the pool, but not before the requeue delay");
+    clock.advance(LeaderAggregationDriver.REQUEUE_DELAY);
     assertEquals(1, d.runOnce(), "the same reports, in a new job under key 0");
     s.assertAggregated(s.all());
 

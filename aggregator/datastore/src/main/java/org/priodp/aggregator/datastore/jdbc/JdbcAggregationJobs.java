@@ -94,6 +94,10 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
     });
   }
 
+  /** A report no earlier job sent back to the pool with a delay that has not passed. */
+  private static final String CLAIMABLE =
+      " AND (retry_after_ms IS NULL OR retry_after_ms <= ?)";
+
   @Override
   public Optional<LeaderAggregationJob> createLeader(AggregationJobId jobId, int maxReports,
       int minReports, Optional<BatchIdentifier> batch, Instant now) {
@@ -106,9 +110,9 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
       try (PreparedStatement p = c.prepareStatement("SELECT report_time FROM client_reports"
-          + " WHERE task_id = ? AND aggregation_job_id IS NULL"
+          + " WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE
           + " ORDER BY report_time, report_id LIMIT ?")) {
-        Sql.bind(p, task(), maxReports);
+        Sql.bind(p, task(), now.toEpochMilli(), maxReports);
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             selected++;
@@ -126,9 +130,9 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
       // task's lock long enough to stall uploads
       int claimed = Sql.update(c, "UPDATE client_reports SET aggregation_job_id = ?"
           + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_id IN (SELECT report_id"
-          + " FROM client_reports WHERE task_id = ? AND aggregation_job_id IS NULL"
+          + " FROM client_reports WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE
           + " ORDER BY report_time, report_id LIMIT ?)", jobId.bytes(), task(), task(),
-          maxReports);
+          now.toEpochMilli(), maxReports);
       if (claimed != selected) {
         throw new SQLException("claimed " + claimed + " client reports, selected " + selected
             + "; the task transaction should have kept them unclaimed");

@@ -130,16 +130,17 @@ final class JdbcClientReports extends TaskScoped implements ClientReportReposito
   }
 
   @Override
-  public int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds) {
+  public int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds,
+      java.time.Instant retryAfter) {
     if (reportIds.isEmpty()) {
       return 0;
     }
     return sql(c -> {
       try (PreparedStatement p = c.prepareStatement("UPDATE client_reports"
-          + " SET aggregation_job_id = NULL WHERE task_id = ? AND aggregation_job_id = ?"
-          + " AND report_id = ?")) {
+          + " SET aggregation_job_id = NULL, retry_after_ms = ? WHERE task_id = ?"
+          + " AND aggregation_job_id = ? AND report_id = ?")) {
         for (ReportId id : reportIds) {
-          Sql.bind(p, task(), jobId.bytes(), id.bytes());
+          Sql.bind(p, retryAfter.toEpochMilli(), task(), jobId.bytes(), id.bytes());
           p.addBatch();
         }
         int n = 0;

@@ -78,6 +78,40 @@ class JdbcClientReportsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
+  void anUnclaimedReportWaitsForItsRetryTimeThenAnotherJobTakesIt(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      Instant t0 = Instant.ofEpochMilli(5_000_000);
+      org.priodp.aggregator.dap.ReportId a = reportId();
+      org.priodp.aggregator.dap.ReportId b = reportId();
+      store.inTaskTransaction(task, tx -> {
+        tx.clientReports().insertIfAbsent(a, 10, bs(4, 1));
+        tx.clientReports().insertIfAbsent(b, 11, bs(4, 2));
+        return null;
+      });
+      store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(1), 2, 1,
+          Optional.empty(), t0)).orElseThrow();
+      Instant retryAt = t0.plusSeconds(60);
+      int back = store.inTaskTransaction(task, tx -> tx.clientReports().unclaim(jobId(1),
+          List.of(a), retryAt));
+      assertEquals(1, back, "only a goes back");
+      int other = store.inTaskTransaction(task, tx -> tx.clientReports().unclaim(jobId(2),
+          List.of(b), retryAt));
+      assertEquals(0, other, "another job's report is not touched");
+      assertTrue(holds(store, task, tx -> tx.clientReports().outstanding(10, 11)),
+          "unaggregated, so the collection waits for it");
+      assertTrue(store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(3),
+          2, 1, Optional.empty(), retryAt.minusMillis(1))).isEmpty(), "not before its time");
+      assertEquals(1, store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(
+          jobId(3), 2, 1, Optional.empty(), retryAt)).orElseThrow().reportCount());
+      assertEquals(List.of(a), store.inTaskTransaction(task,
+          tx -> tx.clientReports().claimedBy(jobId(3))).stream()
+          .map(org.priodp.aggregator.datastore.LeaderJobReport::reportId).toList());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
   void aggregatedReportsAreFoundAmongManyAndCounted(String backend) {
     try (JdbcDatastore store = Stores.open(backend, dir)) {
       TaskId task = randomTask();
