@@ -114,6 +114,8 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
         int code = run(new VdafVerifyKeys(store, Clock.systemUTC()), task, out);
         out.flush();
         return code;
+      } catch (org.priodp.aggregator.datastore.DatastoreException e) {
+        throw new CliIo.Failure("verify-keys " + spec.name() + ": the store failed", e);
       }
     }
 

@@ -160,8 +160,14 @@ public final class AggregationJobService {
    */
   public AggregationJobRecord accept(TaskDefinition task, AggregationJobInitReq req,
       ByteString requestDigest) {
-    checkJob(task, req);
     AggregationJobId id = jobId(task.taskId(), requestDigest);
+    // a byte-identical repeat gets the existing job (DAP "Resource Creation"), even if a check
+    // would now refuse it (a key retired on this Helper since the first attempt)
+    Optional<AggregationJobRecord> before = job(task.taskId(), id);
+    if (before.isPresent()) {
+      return before.get();
+    }
+    checkJob(task, req);
     return store.inTaskTransaction(task.taskId(), tx -> {
       Optional<AggregationJobRecord> existing = tx.aggregationJobs().get(id);
       if (existing.isPresent()) {
@@ -182,14 +188,14 @@ public final class AggregationJobService {
    */
   public AggregationJobRecord initialize(TaskDefinition task, AggregationJobInitReq req,
       ByteString requestDigest) {
-    Optional<BatchId> batchId = checkJob(task, req);
     TaskId taskId = task.taskId();
     AggregationJobId id = jobId(taskId, requestDigest);
     Optional<AggregationJobRecord> existing = store.inTaskTransaction(taskId,
         tx -> tx.aggregationJobs().get(id));
     if (existing.isPresent() && existing.get().state() != AggregationJobRecord.State.PENDING) {
-      return existing.get();
+      return existing.get(); // before the checks: a repeat gets the stored job
     }
+    Optional<BatchId> batchId = checkJob(task, req);
     Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId());
     if (key.isEmpty()) {
       // DAP-19 "Helper Initialization": every report is rejected and none is counted or marked,

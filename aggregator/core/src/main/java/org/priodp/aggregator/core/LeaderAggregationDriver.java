@@ -136,9 +136,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   }
 
   /**
-   * How long a report the Helper rejected with a retryable error (report_too_early,
-   * unknown_verification_key_id) waits before a new job may take it: a Helper whose clock is
-   * behind, or that lacks a key, is not asked again in a tight loop.
+   * How long a report the Helper rejected with unknown_verification_key_id waits before a new job
+   * may take it: a Helper that lacks the Leader's keys is not asked again in a tight loop.
    */
   public static final java.time.Duration REQUEUE_DELAY = java.time.Duration.ofMinutes(1);
 
@@ -451,9 +450,13 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         Initialized in = initialized.get(i);
         VerifyResp answer = resp.verifyResps().get(i);
         if (answer.result() instanceof VerifyResp.Reject r
+            && r.reportError() == ReportError.UNKNOWN_VERIFICATION_KEY_ID
             && task.dapVersion().mayRetry(r.reportError())) {
-          // DAP-19 "Leader Initialization": report_too_early and unknown_verification_key_id
-          // may go into a later job; the report returns to the pool, unaggregated
+          // DAP-19 "Leader Initialization": the report may go into a later job under a key the
+          // Helper knows; it returns to the pool, unaggregated. (report_too_early may too, but a
+          // later job of the same reports under the same key would be byte-identical, and the
+          // Helper must answer it from its stored job: not re-placed until the Leader can make
+          // the request differ, issue 24.)
           retry.add(in.reportId());
           helperKnewKey &= r.reportError() != ReportError.UNKNOWN_VERIFICATION_KEY_ID;
           reject(rejected, in.reportId(), r.reportError());

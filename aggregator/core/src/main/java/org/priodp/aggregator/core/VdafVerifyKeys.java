@@ -59,14 +59,22 @@ public final class VdafVerifyKeys {
   }
 
   /**
-   * Returns the key the Leader sends next: the newest active key (ties: the higher id) that the
-   * Helper has not refused within {@link #HELPER_REFUSAL_BACKOFF}; if the Helper refused them all
-   * lately, the one it refused longest ago; empty if the task has no active key.
+   * Returns the key the Leader sends next. DAP-19: the newest active key (ties: the higher id)
+   * that the Helper has not refused within {@link #HELPER_REFUSAL_BACKOFF}; if the Helper refused
+   * them all lately, the one it refused longest ago. DAP-18, whose Helper cannot refuse a key per
+   * report: the oldest active key, so that adding a key never changes the key in use, retiring
+   * the old one does. Empty if the task has no active key.
    */
   public Optional<VdafVerifyKey> choose(TaskDefinition task) {
     Instant now = clock.instant();
     List<VdafVerifyKey> active = all(task).stream()
         .filter(k -> k.state() == VdafVerifyKey.State.ACTIVE).toList();
+    if (task.dapVersion().unknownVerificationKeyId().isEmpty()) {
+      // DAP-18: a Helper without the key refuses the whole job and says nothing per report, so
+      // the Leader keeps its oldest active key; a new key is used once the old one is retired
+      return active.stream().min(Comparator.comparing(VdafVerifyKey::createdAt)
+          .thenComparingInt(VdafVerifyKey::id));
+    }
     Comparator<VdafVerifyKey> newest = Comparator.comparing(VdafVerifyKey::createdAt)
         .thenComparingInt(VdafVerifyKey::id).reversed();
     Optional<VdafVerifyKey> fresh = active.stream()

@@ -72,6 +72,19 @@ class AggregationJobServiceTest {
       assertEquals(DapError.INVALID_AGGREGATION_PARAMETER, refusal(() -> s.checkJob(task,
           req(0, new byte[] {1}, List.of()))));
 
+      // DAP-18: a repeat of a stored job gets it even after the Helper retired the job's key
+      TaskDefinition task18 = new Fixture(4, new DpStrategy.NoDifferentialPrivacy()).task
+          .withVdafVerifyKeys(Map.of(0, new byte[32])).withDapVersion(DapVersion.DAP_18);
+      AggregationJobInitReq first = req(0, new byte[0], List.of());
+      var firstDigest = AggregationJobService.digest(first.encode());
+      AggregationJobRecord stored = s.initialize(task18, first, firstDigest);
+      assertTrue(new VdafVerifyKeys(store, Clock.systemUTC()).retire(task18, 0));
+      assertEquals(stored, s.initialize(task18, first, firstDigest), "the stored job");
+      assertEquals(stored, s.accept(task18, first, firstDigest), "asynchronously too");
+      assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.initialize(task18,
+          req(0, new byte[] {}, List.of(new AggregationJobExtension(0x7777, new byte[0]))),
+          AggregationJobService.digest(new byte[] {1}))), "a new job under the retired key");
+
       AggregationJobInitReq empty = req(0, new byte[0], List.of());
       var digest = AggregationJobService.digest(empty.encode());
       AggregationJobRecord job = s.initialize(task, empty, digest);

@@ -86,6 +86,22 @@ class VdafVerifyKeysTest {
   }
 
   @Test
+  void aDap18LeaderKeepsItsOldestActiveKeyUntilItIsRetired() {
+    TaskDefinition task = Fixture.laplace(4).task.withVdafVerifyKeys(Map.of(5, key(1)))
+        .withDapVersion(org.priodp.aggregator.dap.DapVersion.DAP_18);
+    MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_000_000));
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("d18.db"))) {
+      VdafVerifyKeys keys = new VdafVerifyKeys(store, clock);
+      assertEquals(5, keys.choose(task).orElseThrow().id());
+      clock.advance(Duration.ofSeconds(1));
+      assertTrue(keys.add(task, 6, key(2)));
+      assertEquals(5, keys.choose(task).orElseThrow().id(), "adding a key changes nothing");
+      assertTrue(keys.retire(task, 5));
+      assertEquals(6, keys.choose(task).orElseThrow().id(), "retiring the old key does");
+    }
+  }
+
+  @Test
   void theLeaderSendsTheNewestKeyTheHelperHasNotRefusedLately() {
     TaskDefinition task = Fixture.laplace(2).task.withVdafVerifyKeys(Map.of(0, key(1)));
     MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_000_000));

@@ -70,7 +70,8 @@ public interface ClientReportRepository {
    * Returns the Leader's reports claimed by this job to the pool of unclaimed reports, so that a
    * job created at or after {@code retryAfter} takes them (DAP-19 "Leader Initialization": a
    * report the Helper rejected with report_too_early or unknown_verification_key_id may go into
-   * a subsequent job); returns how many were returned.
+   * a subsequent job); lowers the job's report count by as many; returns how many were
+   * returned.
    */
   int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds, java.time.Instant retryAfter);
 

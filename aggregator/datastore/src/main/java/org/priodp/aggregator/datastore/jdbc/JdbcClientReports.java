@@ -147,6 +147,9 @@ final class JdbcClientReports extends TaskScoped implements ClientReportReposito
         for (int u : p.executeBatch()) {
           n += Math.max(u, 0);
         }
+        // the job no longer holds them: a leader-selected batch's fill counts them no more
+        Sql.update(c, "UPDATE leader_aggregation_jobs SET report_count = report_count - ?"
+            + " WHERE task_id = ? AND job_id = ?", n, task(), jobId.bytes());
         return n;
       }
     });

@@ -95,6 +95,8 @@ class JdbcClientReportsTest {
       int back = store.inTaskTransaction(task, tx -> tx.clientReports().unclaim(jobId(1),
           List.of(a), retryAt));
       assertEquals(1, back, "only a goes back");
+      assertEquals(1, store.inTaskTransaction(task, tx -> tx.aggregationJobs().leader(jobId(1)))
+          .orElseThrow().reportCount(), "the job holds one report less");
       int other = store.inTaskTransaction(task, tx -> tx.clientReports().unclaim(jobId(2),
           List.of(b), retryAt));
       assertEquals(0, other, "another job's report is not touched");
