@@ -17,8 +17,9 @@ import picocli.CommandLine.Spec;
       "The tasks speak DAP-19 unless task new --dap-version says dap-18.",
       "task new generates a task's identifiers, keys and tokens and writes one file per party,"
           + " each holding only the secrets that party needs."},
-    footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --epsilon 1"
-        + " --leader-url https://leader.example/ --helper-url https://helper.example/ --out t"})
+    footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --chunk-length 2"
+        + " --epsilon 1 --leader-url https://leader.example/ --helper-url https://helper.example/"
+        + " --out t"})
 public final class TaskCommand implements PrioDpSubcommand {
   @Spec
   CommandSpec spec;

@@ -514,12 +514,19 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       tx.aggregationJobs().finishLeader(job.jobId(), now());
       return null;
     });
-    if (LOG.isDebugEnabled()) {
+    int rejectedCount = rejected.values().stream().mapToInt(Integer::intValue).sum();
+    if (rejectedCount > 0 || LOG.isDebugEnabled()) {
       StringBuilder why = new StringBuilder();
       rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));
-      LOG.debug("aggregation job {}: {} reports counted, {} rejected{}, {} back to the pool",
-          job.jobId().toBase64Url(), counted[0],
-          rejected.values().stream().mapToInt(Integer::intValue).sum(), why, retry.size());
+      String line = "aggregation job {} of task {}: {} reports counted, {} rejected{}, {} back"
+          + " to the pool{}";
+      Object[] args = {job.jobId().toBase64Url(), taskId.toBase64Url(), counted[0],
+          rejectedCount, why, retry.size(), hint(rejected)};
+      if (rejectedCount > 0) {
+        LOG.warn(line, args); // one line per job, never one per report
+      } else {
+        LOG.debug(line, args);
+      }
     }
     if (!helperKnewKey) {
       LOG.warn("task {}: the Helper does not know VDAF verification key {}; its {} reports go"
@@ -537,6 +544,22 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** Returns what the most common rejection of a job suggests to an operator, if anything. */
+  private static String hint(Map<ReportError, Integer> rejected) {
+    return rejected.entrySet().stream().max(Map.Entry.comparingByValue())
+        .map(e -> switch (e.getKey()) {
+          case REPORT_TOO_EARLY -> "; mostly report_too_early: a clock may be behind (the"
+              + " Helper's, or the Clients' ahead)";
+          case HPKE_UNKNOWN_CONFIG_ID, OUTDATED_CONFIG -> "; mostly an unknown HPKE config: were"
+              + " HPKE keys deleted or Clients given an old list?";
+          case HPKE_DECRYPT_ERROR -> "; mostly hpke_decrypt_error: do the Clients and the"
+              + " aggregators agree on the task configuration and DAP version?";
+          case VDAF_VERIFY_ERROR -> "; mostly vdaf_verify_error: do both aggregators hold the"
+              + " same VDAF verification key?";
+          default -> "";
+        }).orElse("");
   }
 
   /** Counts a report the Leader rejects with {@code error} and logs it. */
