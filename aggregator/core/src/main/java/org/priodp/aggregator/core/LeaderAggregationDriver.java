@@ -458,7 +458,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           // Helper must answer it from its stored job: not re-placed until the Leader can make
           // the request differ, issue 24.)
           retry.add(in.reportId());
-          helperKnewKey &= r.reportError() != ReportError.UNKNOWN_VERIFICATION_KEY_ID;
+          helperKnewKey = false;
           reject(rejected, in.reportId(), r.reportError());
           continue;
         }
