@@ -21,11 +21,39 @@ public interface JobLeaseRepository {
   /**
    * Leases one active Leader aggregation job of one of {@code tasks} whose lease is free or
    * expired at {@code now}, oldest first: writes {@code owner}, {@code token} and an expiry of
-   * {@code now + lease}, and counts the attempt. Returns the job as leased, or empty if none is
-   * available.
+   * {@code now + lease}, and counts the attempt. Returns the job as leased, with the expired
+   * lease it took over if its holder never gave it back, or empty if none is available.
    */
-  Optional<LeaderAggregationJob> leaseAggregationJob(Collection<TaskId> tasks, String owner,
+  Optional<LeasedAggregationJob> takeAggregationJob(Collection<TaskId> tasks, String owner,
       ByteString token, Instant now, Duration lease);
+
+  /** Leases a job as {@link #takeAggregationJob} does; returns the job as leased. */
+  default Optional<LeaderAggregationJob> leaseAggregationJob(Collection<TaskId> tasks,
+      String owner, ByteString token, Instant now, Duration lease) {
+    return takeAggregationJob(tasks, owner, token, now, lease).map(LeasedAggregationJob::job);
+  }
+
+  /**
+   * If the Leader job is active and leased with {@code token}: moves its lease's expiry to
+   * {@code expiresAt} (a heartbeat of the lessee still working on it); returns whether it did,
+   * false meaning the lease was taken over or given back.
+   */
+  boolean renewAggregationJob(TaskId taskId, AggregationJobId jobId, ByteString token,
+      Instant expiresAt);
+
+  /**
+   * If the collection job is pending and leased with the lease's token: moves its expiry to
+   * {@code expiresAt}; returns whether it did.
+   */
+  boolean renewCollectionJob(CollectionJobLease lease, Instant expiresAt);
+
+  /**
+   * Frees every lease of an active aggregation job or a pending collection job held by {@code
+   * owner}, of any task: a replica starting under its stable name calls it before its workers
+   * run, since no worker of it can hold them (they were held by its previous run, stopped or
+   * killed). The jobs may be leased at once, by anyone. Returns how many leases it freed.
+   */
+  int releaseLeasesOf(String owner, Instant now);
 
   /**
    * If the Leader job is active and leased with {@code token}: frees its lease until {@code

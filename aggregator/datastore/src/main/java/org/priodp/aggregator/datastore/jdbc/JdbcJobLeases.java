@@ -16,6 +16,8 @@ import org.priodp.aggregator.datastore.CollectionJobLease;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.JobLeaseRepository;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
+import org.priodp.aggregator.datastore.LeaseTakeover;
+import org.priodp.aggregator.datastore.LeasedAggregationJob;
 import org.priodp.aggregator.datastore.jdbc.internal.SqlDialect;
 
 /**
@@ -40,9 +42,9 @@ final class JdbcJobLeases implements JobLeaseRepository {
   }
 
   @Override
-  public Optional<LeaderAggregationJob> leaseAggregationJob(Collection<TaskId> tasks,
+  public Optional<LeasedAggregationJob> takeAggregationJob(Collection<TaskId> tasks,
       String owner, ByteString token, Instant now, Duration lease) {
-    Objects.requireNonNull(owner, "owner");
+    String name = ownerName(owner);
     Objects.requireNonNull(token, "token");
     if (tasks.isEmpty()) {
       return Optional.empty();
@@ -60,19 +62,59 @@ final class JdbcJobLeases implements JobLeaseRepository {
       Optional<LeaderAggregationJob> found = Sql.queryOne(c, select,
           JdbcAggregationJobs::leaderRow, params.toArray());
       if (found.isEmpty()) {
-        return found;
+        return Optional.<LeasedAggregationJob>empty();
       }
       LeaderAggregationJob j = found.get();
       Sql.update(c, "UPDATE leader_aggregation_jobs SET"
           + " lease_owner = ?, lease_token = ?, lease_expires_ms = ?,"
           + " lease_attempts = lease_attempts + 1, updated_at_ms = ?"
-          + " WHERE task_id = ? AND job_id = ?", owner, token.toByteArray(), expires,
+          + " WHERE task_id = ? AND job_id = ?", name, token.toByteArray(), expires,
           now.toEpochMilli(), j.taskId().bytes(), j.jobId().bytes());
-      return Optional.of(new LeaderAggregationJob(j.taskId(), j.jobId(), j.state(), j.step(),
-          j.minReportTime(), j.maxReportTime(), j.reportCount(), Optional.of(owner),
-          Optional.of(token), Instant.ofEpochMilli(expires), j.leaseAttempts() + 1,
-          j.errorDetail(), j.createdAt(), j.batch()));
+      // an owner left on a due row: its lease expired without being given back
+      Optional<LeaseTakeover> takeover = j.leaseOwner()
+          .map(o -> new LeaseTakeover(o, j.leaseExpires()));
+      return Optional.of(new LeasedAggregationJob(new LeaderAggregationJob(j.taskId(),
+          j.jobId(), j.state(), j.step(), j.minReportTime(), j.maxReportTime(), j.reportCount(),
+          Optional.of(name), Optional.of(token), Instant.ofEpochMilli(expires),
+          j.leaseAttempts() + 1, j.errorDetail(), j.createdAt(), j.batch()), takeover));
     });
+  }
+
+  @Override
+  public boolean renewAggregationJob(TaskId taskId, AggregationJobId jobId, ByteString token,
+      Instant expiresAt) {
+    return template.autoCommit("renewLeaderAggregationJob", c -> Sql.update(c,
+        "UPDATE leader_aggregation_jobs SET lease_expires_ms = ?"
+        + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?",
+        expiresAt.toEpochMilli(), taskId.bytes(), jobId.bytes(), ACTIVE,
+        token.toByteArray()) > 0);
+  }
+
+  @Override
+  public boolean renewCollectionJob(CollectionJobLease lease, Instant expiresAt) {
+    return template.autoCommit("renewCollectionJob", c -> Sql.update(c,
+        "UPDATE collection_jobs SET lease_expires_ms = ?"
+        + " WHERE task_id = ? AND job_id = ? AND state = ? AND lease_token = ?",
+        expiresAt.toEpochMilli(), lease.job().taskId().bytes(), lease.job().jobId().bytes(),
+        PENDING, lease.token().toByteArray()) > 0);
+  }
+
+  @Override
+  public int releaseLeasesOf(String owner, Instant now) {
+    String name = ownerName(owner);
+    return template.inTransaction("releaseLeasesOf", null, c -> Sql.update(c,
+        "UPDATE leader_aggregation_jobs SET lease_owner = NULL, lease_token = NULL,"
+        + " lease_expires_ms = 0, updated_at_ms = ? WHERE state = ? AND lease_owner = ?",
+        now.toEpochMilli(), ACTIVE, name)
+        + Sql.update(c, "UPDATE collection_jobs SET lease_owner = NULL, lease_token = NULL,"
+        + " lease_expires_ms = 0, updated_at_ms = ? WHERE state = ? AND lease_owner = ?",
+        now.toEpochMilli(), PENDING, name));
+  }
+
+  /** Returns the owner as stored: at most the width of the lease_owner columns. */
+  private static String ownerName(String owner) {
+    Objects.requireNonNull(owner, "owner");
+    return owner.length() <= MAX_OWNER ? owner : owner.substring(0, MAX_OWNER);
   }
 
   @Override
@@ -106,25 +148,31 @@ final class JdbcJobLeases implements JobLeaseRepository {
     byte[] token = new byte[16];
     LEASE_TOKENS.nextBytes(token);
     long expires = now.plus(leaseFor).toEpochMilli();
-    String select = dialect.skipLocked("SELECT job_id FROM collection_jobs"
+    String select = dialect.skipLocked("SELECT job_id, lease_owner, lease_expires_ms"
+        + " FROM collection_jobs"
         + " WHERE task_id = ? AND state = ? AND lease_expires_ms <= ?"
         + " ORDER BY lease_expires_ms, created_at_ms LIMIT 1");
     return template.inTransaction("leaseCollectionJob", null, c -> {
-      Optional<byte[]> jobId = Sql.queryOne(c, select, rs -> rs.getBytes(1), taskId.bytes(),
-          PENDING, now.toEpochMilli());
-      if (jobId.isEmpty()) {
+      // the previous owner and expiry: an owner left on a due row never gave its lease back
+      Optional<Due> due = Sql.queryOne(c, select, rs -> new Due(rs.getBytes(1),
+          Optional.ofNullable(rs.getString(2)), rs.getLong(3)), taskId.bytes(), PENDING,
+          now.toEpochMilli());
+      if (due.isEmpty()) {
         return Optional.<CollectionJobLease>empty();
       }
+      byte[] jobId = due.get().jobId();
+      Optional<LeaseTakeover> takeover = due.get().owner().map(o -> new LeaseTakeover(o,
+          Instant.ofEpochMilli(due.get().expiresMs())));
       Sql.update(c, "UPDATE collection_jobs SET lease_owner = ?,"
           + " lease_token = ?, lease_expires_ms = ?, lease_attempts = lease_attempts + 1,"
           + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?",
-          owner.length() <= MAX_OWNER ? owner : owner.substring(0, MAX_OWNER), token, expires,
-          now.toEpochMilli(), taskId.bytes(), jobId.get());
+          ownerName(owner), token, expires, now.toEpochMilli(), taskId.bytes(), jobId);
       return Sql.queryOne(c, "SELECT " + JdbcCollectionJobs.COLUMNS
           + " FROM collection_jobs WHERE task_id = ? AND job_id = ?",
           rs -> new CollectionJobLease(JdbcCollectionJobs.row(rs), rs.getString(11),
-              Sql.bytes(rs, 12), Instant.ofEpochMilli(rs.getLong(13)), rs.getInt(14)),
-          taskId.bytes(), jobId.get());
+              Sql.bytes(rs, 12), Instant.ofEpochMilli(rs.getLong(13)), rs.getInt(14),
+              takeover),
+          taskId.bytes(), jobId);
     });
   }
 
@@ -165,4 +213,7 @@ final class JdbcJobLeases implements JobLeaseRepository {
         retryAt.toEpochMilli(), now.toEpochMilli(), lease.job().taskId().bytes(),
         lease.job().jobId().bytes(), PENDING, lease.token().toByteArray()) > 0);
   }
+
+  /** A due collection job's ID and the lease it had. */
+  private record Due(byte[] jobId, Optional<String> owner, long expiresMs) {}
 }

@@ -34,6 +34,8 @@ import org.priodp.aggregator.datastore.CollectionJobLease;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
+import org.priodp.aggregator.datastore.LeaseTakeover;
+import org.priodp.aggregator.datastore.LeasedAggregationJob;
 
 class JdbcJobLeasesTest {
   @TempDir
@@ -218,6 +220,86 @@ class JdbcJobLeasesTest {
       assertEquals(CollectionJobRecord.State.FAILED, failed.state());
       assertEquals(Optional.empty(), failed.errorType(), "the Helper named no type");
       assertEquals(1024, failed.errorDetail().orElseThrow().length());
+    }
+  }
+
+  /**
+   * Issue 24: a replica that restarts under its stable name frees the leases its previous run
+   * held, so it (or anyone) takes them at once instead of after their expiry; a lease taken over
+   * after expiry names the replica that held it, one given back names nobody; a heartbeat moves
+   * the expiry only under its token.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void aRestartedReplicaReclaimsItsLeasesAndATakeoverNamesThePreviousHolder(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      Instant t0 = Instant.ofEpochMilli(5_000_000);
+      Duration lease = Duration.ofSeconds(30);
+      // replica names unique to this run: a PostgreSQL database keeps the rows of earlier runs
+      String r1 = "r1-" + task.toBase64Url();
+      String r2 = "r2-" + task.toBase64Url();
+      String r3 = "r3-" + task.toBase64Url();
+      for (int i = 1; i <= 2; i++) {
+        ReportId id = reportId();
+        long time = i;
+        store.inTaskTransaction(task, tx -> tx.clientReports().insertIfAbsent(id, time,
+            bs(10, (int) time)));
+        AggregationJobId job = jobId(i);
+        store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(job, 1, 1,
+            Optional.empty(), t0.plusMillis(time))).orElseThrow();
+      }
+      CollectionJobRecord pending = CollectionJobRecord.pending(task,
+          new CollectionJobId(bytes(16, 1)), bs(5, 1), id(1, 1), t0);
+      store.inTaskTransaction(task, tx -> {
+        tx.collectionJobs().insert(pending);
+        return null;
+      });
+      // replica r1 leases job 1 and the collection job, then is killed; r2 holds job 2
+      assertTrue(store.jobLeases().takeAggregationJob(List.of(task), r1, token(1), t0, lease)
+          .orElseThrow().takeover().isEmpty(), "a fresh job was nobody's");
+      store.jobLeases().leaseCollectionJob(task, r1, t0, lease).orElseThrow();
+      LeaderAggregationJob held = store.jobLeases().leaseAggregationJob(List.of(task), r2,
+          token(2), t0, lease).orElseThrow();
+      Instant restart = t0.plusSeconds(5);
+      assertTrue(store.jobLeases().leaseAggregationJob(List.of(task), r1, token(3), restart,
+          lease).isEmpty(), "before the release, r1's old leases block it");
+      // r1 restarts: its leases are freed (2: one aggregation job, one collection job), not r2's
+      assertEquals(2, store.jobLeases().releaseLeasesOf(r1, restart));
+      assertEquals(0, store.jobLeases().releaseLeasesOf(r1, restart), "nothing left");
+      LeasedAggregationJob again = store.jobLeases().takeAggregationJob(List.of(task), r1,
+          token(3), restart, lease).orElseThrow();
+      assertEquals(jobId(1), again.job().jobId(), "reclaimed well before its expiry");
+      assertEquals(Optional.empty(), again.takeover(), "its own lease, given back: no takeover");
+      CollectionJobLease collection = store.jobLeases().leaseCollectionJob(task, r1, restart,
+          lease).orElseThrow();
+      assertEquals(Optional.empty(), collection.takeover());
+      assertTrue(store.inTaskTransaction(task, tx -> tx.aggregationJobs().leader(jobId(2)))
+          .orElseThrow().leasedWith(token(2)), "r2's lease untouched");
+      // r2 renews job 2 (heartbeat); a stale token renews nothing
+      Instant renewed = restart.plus(lease);
+      assertTrue(store.jobLeases().renewAggregationJob(task, jobId(2), token(2), renewed));
+      assertFalse(store.jobLeases().renewAggregationJob(task, jobId(1), token(1), renewed),
+          "r1's token of its previous run is gone");
+      assertTrue(store.jobLeases().renewCollectionJob(collection, renewed));
+      assertTrue(store.jobLeases().leaseAggregationJob(List.of(task), r3, token(4),
+          t0.plus(lease), lease).isEmpty(), "job 2 renewed, job 1 reclaimed: none expired");
+      // r1 dies again: after the expiry r3 takes job 1 over, and learns from whom and when
+      Instant late = restart.plus(lease);
+      LeasedAggregationJob taken = store.jobLeases().takeAggregationJob(List.of(task), r3,
+          token(5), late, lease).orElseThrow();
+      assertEquals(jobId(1), taken.job().jobId());
+      assertEquals(Optional.of(new LeaseTakeover(r1, restart.plus(lease))), taken.takeover());
+      CollectionJobLease takenCollection = store.jobLeases().leaseCollectionJob(task, r3,
+          renewed.plusMillis(1), lease).orElseThrow();
+      assertEquals(Optional.of(new LeaseTakeover(r1, renewed)), takenCollection.takeover());
+      assertFalse(store.jobLeases().renewCollectionJob(collection, late.plus(lease)),
+          "r1's collection lease was taken over");
+      // a lease given back leaves no takeover for the next lessee
+      assertTrue(store.jobLeases().releaseAggregationJob(task, jobId(1), token(5), late, "x"));
+      assertEquals(Optional.empty(), store.jobLeases().takeAggregationJob(List.of(task), r2,
+          token(6), late, lease).orElseThrow().takeover());
+      assertEquals(jobId(2), held.jobId());
     }
   }
 }
