@@ -72,8 +72,14 @@ import org.priodp.aggregator.datastore.ReleasedAggregateShare;
  * Thread-safe.
  */
 public final class CollectionJobService {
-  /** How long a step may hold a job before another process may take it over. */
-  public static final Duration DEFAULT_LEASE = Duration.ofMinutes(5);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(CollectionJobService.class);
+  /**
+   * How long a step holds a job without renewing its lease before another process may take it
+   * over; the lease is renewed every third of it while a step runs ({@link #heartbeat}), so a
+   * stopped replica's job is taken over within about this long.
+   */
+  public static final Duration DEFAULT_LEASE = LeaderAggregationDriver.Options.DEFAULT_LEASE;
   /** How long a job that is not ready waits before it is looked at again. */
   public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(5);
 
@@ -99,6 +105,7 @@ public final class CollectionJobService {
   private final Duration lease;
   private final Duration retryDelay;
   private final String owner;
+  private final LeaseHeartbeat heartbeat;
 
   /**
    * Creates the service over the Leader's store and share service, the Helper peer and a clock;
@@ -113,6 +120,15 @@ public final class CollectionJobService {
     this.lease = positive(lease, "lease");
     this.retryDelay = positive(retryDelay, "retryDelay");
     this.owner = Objects.requireNonNull(owner, "owner");
+    this.heartbeat = new LeaseHeartbeat(clock, this.lease);
+  }
+
+  /**
+   * Returns the heartbeat that renews the lease of each job while {@link #step(TaskDefinition)}
+   * works on it; whoever runs the steps starts and closes it.
+   */
+  public LeaseHeartbeat heartbeat() {
+    return heartbeat;
   }
 
   private static Duration positive(Duration d, String name) {
@@ -395,11 +411,26 @@ public final class CollectionJobService {
     LEASE_LOST
   }
 
-  /** Leases the task's oldest due pending job and steps it; {@link Outcome#IDLE} if none. */
+  /**
+   * Leases the task's oldest due pending job and steps it, renewing its lease meanwhile; logs a
+   * takeover of another replica's expired lease (DAP-18 "Distributed Systems and Synchronization
+   * Concerns"); {@link Outcome#IDLE} if none.
+   */
   public Outcome step(TaskDefinition task) {
     Optional<CollectionJobLease> l = store.jobLeases().leaseCollectionJob(task.taskId(), owner,
         clock.instant(), lease);
-    return l.isEmpty() ? Outcome.IDLE : step(task, l.get());
+    if (l.isEmpty()) {
+      return Outcome.IDLE;
+    }
+    CollectionJobLease leased = l.get();
+    String name = "collection job " + leased.job().jobId().toBase64Url();
+    leased.takeover().ifPresent(t -> LOG.warn("{} of task {}: taking over from replica {}, whose"
+        + " lease expired at {} (was it stopped?)", name, task.taskId().toBase64Url(),
+        t.previousOwner(), t.expiredAt()));
+    try (LeaseHeartbeat.Held held = heartbeat.hold(name,
+        expires -> store.jobLeases().renewCollectionJob(leased, expires))) {
+      return step(task, leased);
+    }
   }
 
   /** Steps one leased job as the class comment describes. */

@@ -39,6 +39,7 @@ import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.LeaderJobReport;
+import org.priodp.aggregator.datastore.LeasedAggregationJob;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
 import org.priodp.field.FieldVector;
 import org.priodp.vdaf.Prio3;
@@ -56,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * lease, if at least {@code minJobSize} are pending.
  *
  * <p><b>Stepping</b> ({@link #stepOnce}): one active job whose lease is free or expired is
- * leased (a fresh token, an expiry) in a short transaction of its own; then, outside any
+ * leased (a fresh token, an expiry, renewed while it is stepped: {@link LeaseHeartbeat}) in a
+ * short transaction of its own; then, outside any
  * transaction, each report is decoded and goes through the {@link ReportIntake} the Helper shares
  * (the Leader's input share opened with this aggregator's HPKE keys, validated, Prio3's {@code
  * verify_init}) and {@link PingPong#leaderInitialized}; a report that fails is rejected here with
@@ -95,6 +97,15 @@ public final class LeaderAggregationDriver implements AutoCloseable {
    */
   public record Options(int jobSize, int minJobSize, Duration leaseDuration, int maxAttempts,
       Duration retryDelay, int workers, Duration pollInterval) {
+    /**
+     * The default lease: 30 s, renewed every 10 s while the job is stepped ({@link
+     * LeaseHeartbeat}), so that a stopped replica's job is taken over within about 30 s plus one
+     * poll; a replica paused (GC, VM) for longer than the lease loses its job to another, which
+     * redoes it (safe: the commit checks the lease token and the Helper answers the repeated
+     * request from its stored job).
+     */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
     /** Validates the settings. */
     public Options {
       if (jobSize < 1 || minJobSize < 1 || minJobSize > jobSize) {
@@ -112,11 +123,11 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     }
 
     /**
-     * The defaults: jobs of up to 1000 reports (at least 1), 10-minute leases, 10 attempts, a
-     * retry after 30 s, 2 workers polling every second.
+     * The defaults: jobs of up to 1000 reports (at least 1), {@link #DEFAULT_LEASE} leases, 10
+     * attempts, a retry after 30 s, 2 workers polling every second.
      */
     public static Options defaults() {
-      return new Options(1000, 1, Duration.ofMinutes(10), 10, Duration.ofSeconds(30), 2,
+      return new Options(1000, 1, DEFAULT_LEASE, 10, Duration.ofSeconds(30), 2,
           Duration.ofSeconds(1));
     }
   }
@@ -152,6 +163,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private final ReportIntake intake;
   private final VdafVerifyKeys verifyKeys;
   private final AtomicBoolean running = new AtomicBoolean();
+  private final LeaseHeartbeat heartbeat;
+  private final Map<AggregationJobId, LeaseHeartbeat.Held> stepping = new ConcurrentHashMap<>();
   private final Set<Thread> looping = ConcurrentHashMap.newKeySet();
   private volatile CountDownLatch stopped = new CountDownLatch(0);
 
@@ -191,6 +204,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.options = Objects.requireNonNull(options, "options");
     this.owner = Objects.requireNonNull(owner, "owner");
+    this.heartbeat = new LeaseHeartbeat(clock, options.leaseDuration());
     this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
     this.verifyKeys = new VdafVerifyKeys(store, clock);
   }
@@ -212,7 +226,11 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     return m;
   }
 
-  /** Returns a lease owner name for this process: {@code host/pid}. */
+  /**
+   * Returns a lease owner name for this process: {@code host/pid}, which changes at each start,
+   * so a restart cannot reclaim its leases ({@code serve} names its replica {@code host:port} or
+   * {@code --replica-id} instead).
+   */
   public static String defaultOwner() {
     String host;
     try {
@@ -298,12 +316,77 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     return finished;
   }
 
-  /** Leases one active job whose lease is free or expired, with a fresh token. */
+  /**
+   * Leases one active job whose lease is free or expired, with a fresh token; logs a takeover of
+   * another replica's expired lease (DAP-18 "Distributed Systems and Synchronization Concerns").
+   */
   public Optional<LeaderAggregationJob> lease() {
     byte[] token = new byte[16];
     random.nextBytes(token);
-    return store.jobLeases().leaseAggregationJob(served().keySet(), owner, ByteString.copyOf(token),
-        now(), options.leaseDuration());
+    Optional<LeasedAggregationJob> leased = store.jobLeases().takeAggregationJob(
+        served().keySet(), owner, ByteString.copyOf(token), now(), options.leaseDuration());
+    leased.ifPresent(l -> l.takeover().ifPresent(t -> LOG.warn("aggregation job {} of task {}:"
+        + " taking over from replica {}, whose lease expired at {} (was it stopped?)",
+        l.job().jobId().toBase64Url(), l.job().taskId().toBase64Url(), t.previousOwner(),
+        t.expiredAt())));
+    return leased.map(LeasedAggregationJob::job);
+  }
+
+  /**
+   * Frees every lease held under this driver's owner name, aggregation and collection jobs of
+   * any task (DAP-18 "Distributed Systems and Synchronization Concerns"): called at startup
+   * before any worker runs, when no worker of this replica holds one, so the jobs its previous
+   * run held (stopped, or killed) are taken up at once instead of after their lease. Returns how
+   * many it freed.
+   */
+  public int reclaimLeases() {
+    int freed = store.jobLeases().releaseLeasesOf(owner, now());
+    if (freed > 0) {
+      LOG.info("replica {}: freed {} job lease(s) held by its previous run, to be taken up now",
+          owner, freed);
+    }
+    return freed;
+  }
+
+  /**
+   * Renews the lease of every job being stepped to now plus the lease (the heartbeat does so
+   * every third of the lease); returns how many were found lost.
+   */
+  public int renewLeases() {
+    return heartbeat.renewAll();
+  }
+
+  /** Keeps the lease of a job being stepped until the returned handle is closed. */
+  private LeaseHeartbeat.Held keepLease(LeaderAggregationJob job, ByteString token) {
+    LeaseHeartbeat.Held held = heartbeat.hold("aggregation job " + job.jobId().toBase64Url(),
+        expires -> renew(job, token, expires));
+    stepping.put(job.jobId(), held);
+    return held;
+  }
+
+  private boolean renew(LeaderAggregationJob job, ByteString token, Instant expires) {
+    if (store.jobLeases().renewAggregationJob(job.taskId(), job.jobId(), token, expires)) {
+      return true;
+    }
+    Optional<String> holder = store.inTaskTransaction(job.taskId(),
+        tx -> tx.aggregationJobs().leader(job.jobId())).flatMap(LeaderAggregationJob::leaseOwner);
+    if (holder.isPresent() && holder.get().equals(owner)) {
+      LOG.error("aggregation job {}: its lease is held under this replica's name {} by another"
+          + " token: is a second process running with replica id {}? Give each replica its own"
+          + " --replica-id", job.jobId().toBase64Url(), owner, owner);
+    } else if (holder.isPresent()) {
+      LOG.warn("aggregation job {}: lease lost to replica {} (this replica was paused longer"
+          + " than the lease?); its work here stops", job.jobId().toBase64Url(), holder.get());
+    }
+    return false;
+  }
+
+  /** Throws LeaseLost if the heartbeat found the job's lease gone. */
+  private void checkLease(AggregationJobId jobId) {
+    LeaseHeartbeat.Held held = stepping.get(jobId);
+    if (held != null && held.lost()) {
+      throw new LeaseLost();
+    }
   }
 
   /** A report after the Leader's initialization, before the Helper's answer. */
@@ -323,8 +406,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       return abandon(job, token, "gave up after " + options.maxAttempts() + " attempts"
           + job.errorDetail().map(d -> "; last: " + d).orElse(""));
     }
-    try {
-      return run(task, job, token);
+    try (LeaseHeartbeat.Held held = keepLease(job, token)) {
+      try {
+        return run(task, job, token);
+      } finally {
+        stepping.remove(job.jobId(), held);
+      }
     } catch (HelperPeer.HelperException e) {
       if (!e.retryable()) {
         return abandon(job, token, e.getMessage());
@@ -441,6 +528,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
       AggregationJobInitReq req = new AggregationJobInitReq(key.id(), new byte[0], extensions,
           inits);
+      checkLease(job.jobId());
       AggregationJobResp resp = peer.initializeAggregationJob(task, req);
       if (!resp.reportIds().equals(req.reportIds())) {
         return abandon(job, token, "the Helper's AggregationJobResp lists other report IDs"
@@ -630,6 +718,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       throw new IllegalStateException("already started");
     }
     stopped = new CountDownLatch(options.workers());
+    heartbeat.start();
     for (int i = 0; i < options.workers(); i++) {
       executor.execute(this::loop);
     }
@@ -682,6 +771,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      heartbeat.close();
     }
   }
 }

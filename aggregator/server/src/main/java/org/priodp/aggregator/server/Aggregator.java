@@ -85,8 +85,8 @@ public final class Aggregator implements AutoCloseable {
     Optional<HelperPeer> peer = config.helperPeer();
     collectionJobs = peer.map(p -> {
       CollectionJobService service = new CollectionJobService(store, noisedShares, p,
-          config.clock(), CollectionJobService.DEFAULT_LEASE,
-          CollectionJobService.DEFAULT_RETRY_DELAY, leaseOwner());
+          config.clock(), config.leaderAggregation().leaseDuration(),
+          CollectionJobService.DEFAULT_RETRY_DELAY, config.replicaId());
       router.collectionJobs(new CollectionJobsRoute(service, RETRY_AFTER_SECONDS,
           DapRouter.DEFAULT_MAX_BODY));
       return new CollectionJobDriver(service, tasks::leaderTasks,
@@ -96,7 +96,7 @@ public final class Aggregator implements AutoCloseable {
     leaderAggregation = peer.map(p -> new LeaderAggregationDriver(store, hpkeKeys, p,
         tasks::leaderTasks,
         config.clock(), config.random(), new DaemonThreads("priodp-leader-aggregation"),
-        config.leaderAggregation(), LeaderAggregationDriver.defaultOwner()));
+        config.leaderAggregation(), config.replicaId()));
     retention = config.reportRetention().map(r -> new RetentionCollector(aggregationJobs,
         tasks::tasks, r, config.metrics().registry()));
     server = new AggregatorServer(router.build());
@@ -105,8 +105,9 @@ public final class Aggregator implements AutoCloseable {
   /**
    * Builds the aggregator of the configuration and starts it: generates an HPKE key if so
    * configured, listens (throws IllegalStateException naming the address and the reason when it
-   * cannot, having released everything), then starts the Leader's collection and aggregation
-   * drivers and the retention rounds.
+   * cannot, having released everything), then frees the job leases held under the
+   * configuration's replica ID (its previous run's: none of its workers runs yet), starts the
+   * Leader's collection and aggregation drivers and the retention rounds.
    */
   public static Aggregator start(AggregatorConfig config) {
     Aggregator a = new Aggregator(config);
@@ -115,6 +116,8 @@ public final class Aggregator implements AutoCloseable {
         a.hpkeKeys.ensureActive();
       }
       a.server.start(config.bindAddress(), config.port(), config.tls().orElse(null));
+      // no worker of this replica runs yet: the leases under its name are its previous run's
+      a.leaderAggregation.ifPresent(LeaderAggregationDriver::reclaimLeases);
       a.collectionJobs.ifPresent(CollectionJobDriver::start);
       a.retention.ifPresent(r -> r.start(RETENTION_FIRST_ROUND, RetentionCollector.DEFAULT_PERIOD));
       a.leaderAggregation.ifPresent(LeaderAggregationDriver::start);
@@ -216,16 +219,5 @@ public final class Aggregator implements AutoCloseable {
     });
     pools.add(pool);
     return pool;
-  }
-
-  /** Names this process in collection-job leases: host name and process id. */
-  private static String leaseOwner() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      host = "unknown-host";
-    }
-    return host + ":" + ProcessHandle.current().pid();
   }
 }

@@ -29,7 +29,12 @@ import org.priodp.noise.RandomSource;
  * @param helperPeer the Leader's client of its tasks' Helpers; with it the Leader's aggregation
  *     driver and collection jobs run, idle while no Leader task is served (default: none, so
  *     Leader tasks take uploads only)
- * @param leaderAggregation the options of the Leader's aggregation driver
+ * @param leaderAggregation the options of the Leader's aggregation driver; its lease length is
+ *     the collection jobs' too
+ * @param replicaId the name of this replica in every job lease it takes (DAP-18 "Distributed
+ *     Systems and Synchronization Concerns"): stable across restarts of one replica, so that a
+ *     restart frees the leases its previous run held, and distinct for each process on one
+ *     database (default: {@code host/pid}, which a restart does not reclaim)
  * @param reportRetention how long uploaded reports, report IDs, finished jobs and collected
  *     buckets are kept (DAP-18 "Reducing Storage Requirements"; default: forever)
  * @param hpkeKeyAtStart whether an HPKE key is generated at start when none is active (default
@@ -50,7 +55,7 @@ import org.priodp.noise.RandomSource;
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
     Optional<HelperPeer> helperPeer, LeaderAggregationDriver.Options leaderAggregation,
-    Optional<Duration> reportRetention, boolean hpkeKeyAtStart, ServiceMetrics metrics,
+    String replicaId, Optional<Duration> reportRetention, boolean hpkeKeyAtStart, ServiceMetrics metrics,
     Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
     ReleaseObserver releaseObserver,
@@ -73,6 +78,10 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(helperPeer, "helperPeer");
     Objects.requireNonNull(leaderAggregation, "leaderAggregation");
+    if (Objects.requireNonNull(replicaId, "replicaId").isBlank() || replicaId.length() > 100) {
+      throw new IllegalArgumentException("the replica id must be 1 to 100 characters, not"
+          + " blank, got \"" + replicaId + "\"");
+    }
     Objects.requireNonNull(reportRetention, "reportRetention").ifPresent(r -> {
       if (r.isNegative() || r.isZero()) {
         throw new IllegalArgumentException("the report retention must be positive, got " + r);
@@ -105,6 +114,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private HelperPeer helperPeer;
     private LeaderAggregationDriver.Options leaderAggregation =
         LeaderAggregationDriver.Options.defaults();
+    private String replicaId;
     private Duration reportRetention;
     private boolean hpkeKeyAtStart;
     private ServiceMetrics metrics;
@@ -154,6 +164,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     /** Sets the options of the Leader's aggregation driver. */
     public Builder leaderAggregation(LeaderAggregationDriver.Options options) {
       this.leaderAggregation = options;
+      return this;
+    }
+
+    /** Sets the replica's name in job leases (null: {@code host/pid}). */
+    public Builder replicaId(String replicaId) {
+      this.replicaId = replicaId;
       return this;
     }
 
@@ -221,6 +237,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
           asyncAggregation, Optional.ofNullable(helperPeer), leaderAggregation,
+          replicaId != null ? replicaId : LeaderAggregationDriver.defaultOwner(),
           Optional.ofNullable(reportRetention), hpkeKeyAtStart,
           metrics != null ? metrics : new ServiceMetrics(), clock,
           noise != null ? noise : RandomSource.secure(),

@@ -83,6 +83,7 @@ public final class CollectionJobDriver implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    service.heartbeat().start();
     for (int i = 0; i < workers; i++) {
       pool.scheduleWithFixedDelay(this::runOnce, poll.toMillis() * i / workers, poll.toMillis(),
           TimeUnit.MILLISECONDS);
@@ -123,6 +124,8 @@ public final class CollectionJobDriver implements AutoCloseable {
       pool.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      service.heartbeat().close();
     }
   }
 }

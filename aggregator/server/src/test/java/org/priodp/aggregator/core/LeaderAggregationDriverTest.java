@@ -146,9 +146,14 @@ class LeaderAggregationDriverTest {
     }
 
     LeaderAggregationDriver driver(int jobSize, Clock clock, HelperPeer peer) {
+      return driver(jobSize, clock, peer, "test-" + jobSize);
+    }
+
+    /** A driver with one-minute leases whose lease owner (replica) name is {@code owner}. */
+    LeaderAggregationDriver driver(int jobSize, Clock clock, HelperPeer peer, String owner) {
       return new LeaderAggregationDriver(leaderStore, leaderKeys, peer, List.of(pair.leader),
           clock, new SecureRandom(), THREADS, new LeaderAggregationDriver.Options(jobSize, 1, Duration.ofMinutes(1), 5,
-              Duration.ofSeconds(1), 2, Duration.ofMillis(100)), "test-" + jobSize);
+              Duration.ofSeconds(1), 2, Duration.ofMillis(100)), owner);
     }
 
     /** The merged buckets of the two time units on one side. */
@@ -527,6 +532,137 @@ class LeaderAggregationDriverTest {
     d.close();
     System.out.printf("leader aggregation: %d Prio3Histogram(10) reports, jobs of 1000, %d"
         + " workers, SQLite: %d ms, %.0f reports/s%n", n, workers, ms, n * 1000.0 / ms);
+    s.assertAggregated(s.all());
+  }
+
+  /** Captures the driver's log lines at INFO and above while it runs {@code body}. */
+  private static List<String> logged(ThrowingRunnable body) throws Exception {
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(LeaderAggregationDriver.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    log.addAppender(captured);
+    try {
+      body.run();
+    } finally {
+      log.detachAppender(captured);
+      log.setLevel(level);
+    }
+    return captured.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(
+        ch.qos.logback.classic.Level.INFO)).map(e -> e.getFormattedMessage()).toList();
+  }
+
+  /** A test body that may throw. */
+  @FunctionalInterface
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  /**
+   * Issue 24: a replica killed while it holds two job leases, restarted under the same name
+   * within the lease, frees them and finishes both at once (before the fix it waited for the
+   * expiry: the owner was host/pid, and nothing freed a lease); another replica did not get
+   * them meanwhile. No takeover is logged: the leases were given back.
+   */
+  @Test
+  void aReplicaRestartedUnderItsNameReclaimsItsLeasesAtOnce() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    s.upload(40);
+    MovableClock clock = new MovableClock();
+    HelperPeer peer = s.peer();
+    LeaderAggregationDriver killed = s.driver(20, clock, peer, "replica-a");
+    assertEquals(2, killed.createJobs());
+    killed.lease().orElseThrow();
+    killed.lease().orElseThrow();
+    LeaderAggregationDriver restarted = s.driver(20, clock, peer, "replica-a");
+    LeaderAggregationDriver other = s.driver(20, clock, peer, "replica-b");
+    assertEquals(LeaderAggregationDriver.Outcome.IDLE, other.stepOnce(), "both still leased");
+    List<String> lines = logged(() -> {
+      assertEquals(2, restarted.reclaimLeases());
+      assertEquals(LeaderAggregationDriver.Outcome.FINISHED, restarted.stepOnce());
+      assertEquals(LeaderAggregationDriver.Outcome.FINISHED, restarted.stepOnce());
+      assertEquals(LeaderAggregationDriver.Outcome.IDLE, restarted.stepOnce());
+    });
+    s.assertAggregated(s.all());
+    assertTrue(lines.stream().anyMatch(l -> l.contains("replica replica-a: freed 2 job"
+        + " lease(s)")), lines.toString());
+    assertTrue(lines.stream().noneMatch(l -> l.contains("taking over")), lines.toString());
+    assertEquals(0, restarted.reclaimLeases(), "nothing left to free");
+  }
+
+  /**
+   * Issue 24: while a job's Helper call takes longer than the lease, the heartbeat keeps the
+   * lease (another replica does not take the job); once a replica stops renewing (paused past
+   * its lease), another takes the job over and logs from whom, the paused one's renewal finds
+   * the lease lost and its late commit changes nothing. Fails without the renewal (the second
+   * replica takes the job while the first still works on it).
+   */
+  @Test
+  void theHeartbeatKeepsASlowJobAndATakeoverIsLogged() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
+    s.upload(40);
+    MovableClock clock = new MovableClock();
+    HelperPeer real = s.peer();
+    java.util.concurrent.CountDownLatch inHelper = new java.util.concurrent.CountDownLatch(2);
+    java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+    HelperPeer slow = new HelperPeer() {
+      @Override
+      public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+          TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+        inHelper.countDown();
+        try {
+          answer.await();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+        return real.initializeAggregationJob(task, req);
+      }
+
+      @Override
+      public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+          org.priodp.aggregator.dap.AggregateShareReq req) {
+        return real.aggregateShare(task, req);
+      }
+    };
+    LeaderAggregationDriver a = s.driver(20, clock, slow, "replica-a");
+    LeaderAggregationDriver b = s.driver(20, clock, real, "replica-b");
+    assertEquals(2, a.createJobs());
+    LeaderAggregationJob kept = a.lease().orElseThrow();
+    LeaderAggregationJob paused = a.lease().orElseThrow();
+    java.util.concurrent.ExecutorService steps = java.util.concurrent.Executors
+        .newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Future<LeaderAggregationDriver.Outcome> keptStep =
+          steps.submit(() -> a.step(kept));
+      java.util.concurrent.Future<LeaderAggregationDriver.Outcome> pausedStep =
+          steps.submit(() -> a.step(paused));
+      assertTrue(inHelper.await(60, java.util.concurrent.TimeUnit.SECONDS));
+      // both wait on the Helper for 50 s, then 50 s more (one-minute leases), renewed between
+      clock.now = clock.now.plusSeconds(50);
+      assertEquals(0, a.renewLeases());
+      clock.now = clock.now.plusSeconds(50);
+      assertEquals(LeaderAggregationDriver.Outcome.IDLE, b.stepOnce(), "renewed: not taken");
+      // a pause: no renewal for two minutes; b takes both over and says from whom
+      clock.now = clock.now.plusSeconds(120);
+      List<String> lines = logged(() -> {
+        assertEquals(LeaderAggregationDriver.Outcome.FINISHED, b.stepOnce());
+        assertEquals(LeaderAggregationDriver.Outcome.FINISHED, b.stepOnce());
+      });
+      assertEquals(2, lines.stream().filter(l -> l.contains("taking over from replica"
+          + " replica-a, whose lease expired at")).count(), lines.toString());
+      assertEquals(2, a.renewLeases(), "a's renewals find both leases gone");
+      answer.countDown();
+      assertEquals(LeaderAggregationDriver.Outcome.LEASE_LOST, keptStep.get(60,
+          java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals(LeaderAggregationDriver.Outcome.LEASE_LOST, pausedStep.get(60,
+          java.util.concurrent.TimeUnit.SECONDS));
+    } finally {
+      answer.countDown();
+      steps.shutdownNow();
+    }
     s.assertAggregated(s.all());
   }
 }
