@@ -74,6 +74,9 @@ import picocli.CommandLine.Spec;
       "  prio-dp serve --config tasks.json --port 8443 \\",
       "      --tls-cert cert.pem --tls-key key.pem --log-format json \\",
       "      --db jdbc:postgresql://db.internal/priodp --db-user helper",
+      "  # two Leader replicas on one database, each with its own stable name",
+      "  prio-dp serve --config leader.json --port 8443 --replica-id leader-1 --lease 30s \\",
+      "      --db jdbc:postgresql://db.internal/priodp --db-user leader",
       "  prio-dp serve --interop-test-api --bind 0.0.0.0 --port 8080 \\",
       "      --db jdbc:sqlite:/tmp/interop.db"
     })
@@ -167,11 +170,21 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " [PRIODP_AGGREGATION_WORKERS]")
   String aggregationWorkers;
 
-  @Option(names = "--lease-duration", paramLabel = "DURATION",
-      defaultValue = "${env:PRIODP_LEASE_DURATION:-10m}",
-      description = "Leader tasks: how long a process holds an aggregation job before another"
-          + " may take it over (seconds, or 90s, 10m, PT10M). [PRIODP_LEASE_DURATION]")
+  @Option(names = {"--lease", "--lease-duration"}, paramLabel = "DURATION",
+      defaultValue = "${env:PRIODP_LEASE_DURATION:-30s}",
+      description = "Leader tasks: the lease on an aggregation or collection job, renewed every"
+          + " third of it while the job runs; a stopped replica's jobs are taken over after it"
+          + " (seconds, or 90s, 10m, PT10M). Shorter: faster takeover, more database writes."
+          + " [PRIODP_LEASE_DURATION]")
   String leaseDuration;
+
+  @Option(names = "--replica-id", paramLabel = "NAME",
+      defaultValue = "${env:PRIODP_REPLICA_ID}",
+      description = "Leader tasks: this replica's name in job leases, stable across its"
+          + " restarts and unique among the processes on one database; at start it frees the"
+          + " leases held under it. Default: HOST:PORT (HOST/PID with --port 0)."
+          + " [PRIODP_REPLICA_ID]")
+  String replicaId;
 
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
@@ -219,6 +232,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     boolean leader = !routes.leaderTasks().isEmpty() || interopTestApi;
     LeaderAggregationDriver.Options leaderOptions = leader ? leaderAggregationOptions()
         : LeaderAggregationDriver.Options.defaults();
+    String replica = replicaId(port);
     Properties dbProperties = dbProperties();
 
     // 3. the store, then the aggregator (the HPKE key, the socket, the background work)
@@ -228,6 +242,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       AggregatorConfig.Builder builder = AggregatorConfig.builder(tasks, store)
           .bindAddress(bind).port(port).tls(tls).asyncAggregation(asyncAggregation)
           .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
+          .replicaId(replica)
           .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver);
       if (interopTestApi) {
         builder.mount(AggregatorInteropApi::new);
@@ -274,8 +289,9 @@ public final class ServeCommand implements PrioDpSubcommand {
       LOG.info("report retention: keep forever (no --report-retention)");
     }
     aggregator.leaderAggregation().ifPresent(d -> LOG.info("aggregating {} Leader task(s): jobs"
-        + " of up to {} reports, {} worker(s), lease {}", d.tasks().size(),
-        leaderOptions.jobSize(), leaderOptions.workers(), leaderOptions.leaseDuration()));
+        + " of up to {} reports, {} worker(s), lease {}, replica {}", d.tasks().size(),
+        leaderOptions.jobSize(), leaderOptions.workers(), leaderOptions.leaseDuration(),
+        replica));
 
     Shutdown shutdown = new Shutdown(aggregator, store);
     shutdown.install();
@@ -309,13 +325,41 @@ public final class ServeCommand implements PrioDpSubcommand {
       lease = blankToNull(leaseDuration) == null ? defaults.leaseDuration()
           : RetentionCollector.parseDuration(leaseDuration);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--lease-duration: " + e.getMessage(), e);
+      throw new IllegalArgumentException("--lease: " + e.getMessage(), e);
     }
     if (lease.isZero()) {
-      throw new IllegalArgumentException("--lease-duration: must be positive");
+      throw new IllegalArgumentException("--lease: must be positive");
     }
     return new LeaderAggregationDriver.Options(jobSize, 1, lease, defaults.maxAttempts(),
         defaults.retryDelay(), workers, defaults.pollInterval());
+  }
+
+  /**
+   * Returns the replica's name in job leases (DAP-18 "Distributed Systems and Synchronization
+   * Concerns"): --replica-id, else {@code HOST:PORT}, stable across restarts of one instance
+   * (with --port 0, {@code HOST/PID}: a port picked at random names nothing stable).
+   */
+  private String replicaId(int port) {
+    String given = blankToNull(replicaId);
+    if (given != null) {
+      String name = given.strip();
+      if (name.length() > 100) {
+        throw new IllegalArgumentException("--replica-id: at most 100 characters, got "
+            + name.length());
+      }
+      return name;
+    }
+    if (port == 0) {
+      return LeaderAggregationDriver.defaultOwner();
+    }
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "localhost";
+    }
+    String name = host + ":" + port;
+    return name.length() <= 100 ? name : name.substring(name.length() - 100);
   }
 
   /**

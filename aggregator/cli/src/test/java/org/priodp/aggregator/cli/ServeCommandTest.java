@@ -466,6 +466,8 @@ class ServeCommandTest {
         "--report-retention: expected a duration such as 86400, 30d, 12h or P30D, got 30x");
     assertOneLineFailure(CliRun.of("serve", "--config", config().toString(),
         "--report-retention", "0"), "--report-retention: expected a positive duration, got 0");
+    assertOneLineFailure(CliRun.of("serve", "--config", config().toString(), "--replica-id",
+        "r".repeat(101)), "--replica-id: at most 100 characters, got 101");
   }
 
   @Test

@@ -97,8 +97,12 @@ class EndToEndTwoLeadersPostgresTest {
     try {
       h = ServeProcess.start(helperJson, "jdbc:sqlite:" + dir.resolve("helper.db"),
           dir.resolve("h.log"), portH, List.of());
-      a = ServeProcess.start(leaderJson, url, dir.resolve("a.log"), portA, List.of(), opts);
-      b = ServeProcess.start(leaderJson, url, dir.resolve("b.log"), portB, List.of(), opts);
+      // each Leader's name in job leases, unique to this run
+      String replicaB = "e2e-b-" + seed;
+      a = ServeProcess.start(leaderJson, url, dir.resolve("a.log"), portA, List.of(),
+          withReplica(opts, "e2e-a-" + seed));
+      b = ServeProcess.start(leaderJson, url, dir.resolve("b.log"), portB, List.of(),
+          withReplica(opts, replicaB));
       ServeProcess.awaitPort(h);
       ServeProcess.awaitPort(a);
       ServeProcess.awaitPort(b);
@@ -143,7 +147,7 @@ class EndToEndTwoLeadersPostgresTest {
             + " leader_aggregation_jobs WHERE task_id = ? AND state = 'finished'", exact.leader
             .taskId());
         heldLease = count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE task_id = ?"
-            + " AND state = 'active' AND lease_owner LIKE '%/" + b.pid() + "'",
+            + " AND state = 'active' AND lease_owner = '" + replicaB + "'",
             exact.leader.taskId()) > 0;
         if (done >= n / 5 && heldLease) {
           System.out.println("SIGKILL leader B (pid " + b.pid() + ") at " + done + " of " + n
@@ -241,5 +245,12 @@ class EndToEndTwoLeadersPostgresTest {
         return rs.getLong(1);
       }
     }
+  }
+
+  private static String[] withReplica(String[] opts, String replica) {
+    String[] all = java.util.Arrays.copyOf(opts, opts.length + 2);
+    all[opts.length] = "--replica-id";
+    all[opts.length + 1] = replica;
+    return all;
   }
 }
