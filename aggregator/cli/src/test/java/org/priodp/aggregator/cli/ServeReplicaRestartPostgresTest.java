@@ -1,6 +1,5 @@
 package org.priodp.aggregator.cli;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,10 +8,6 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,13 +17,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.priodp.aggregator.core.BatchBuckets;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.dap.ByteString;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.server.Aggregator;
@@ -85,6 +78,20 @@ class ServeReplicaRestartPostgresTest {
 
   @Test
   void aReplicaKilledHoldingLeasesReclaimsThemWhenRestartedUnderItsName() throws Exception {
+    killAReplicaHoldingTwoLeases(true);
+  }
+
+  /**
+   * The same with the default lease (30 s) and no restart: while A waits on the Helper its
+   * heartbeat renews the leases (the expiry moves), after the kill B takes both jobs over once
+   * they expire and logs from whom.
+   */
+  @Test
+  void anotherReplicaTakesOverTheLeasesOfAKilledOneAndSaysSo() throws Exception {
+    killAReplicaHoldingTwoLeases(false);
+  }
+
+  private void killAReplicaHoldingTwoLeases(boolean restart) throws Exception {
     String url = System.getenv("PRIODP_PG_URL");
     if (url == null || url.isBlank()) {
       System.out.println("SKIPPED ServeReplicaRestartPostgresTest: PRIODP_PG_URL is not set");
@@ -123,52 +130,67 @@ class ServeReplicaRestartPostgresTest {
         Files.writeString(config, pair.leaderTaskJson());
         Path logA = dir.resolve("a.log");
         Path logB = dir.resolve("b.log");
-        String[] common = {"--aggregation-job-size", String.valueOf(n / 2),
-            "--aggregation-workers", "2", "--lease", "10m"};
+        String[] common = restart
+            ? new String[] {"--aggregation-job-size", String.valueOf(n / 2),
+                "--aggregation-workers", "2", "--lease", "10m"}
+            : new String[] {"--aggregation-job-size", String.valueOf(n / 2),
+                "--aggregation-workers", "2"};
         a = ServeProcess.start(config, url, logA, List.of(), with(common, replicaA));
         ServeProcess.awaitPort(a);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         // A leases both jobs; each waits on the Helper, whose executor holds them
-        while (System.nanoTime() < deadline && (count(url, "SELECT COUNT(*) FROM"
+        while (System.nanoTime() < deadline && (pair.count(url, "SELECT COUNT(*) FROM"
             + " leader_aggregation_jobs WHERE task_id = ? AND state = 'active' AND lease_owner"
-            + " = '" + replicaA + "'", pair) < 2 || gate.held() < 2)) {
+            + " = '" + replicaA + "'") < 2 || gate.held() < 2)) {
           Thread.sleep(50);
         }
         assertEquals(2, gate.held(), "both jobs reached the Helper");
+        if (!restart) {
+          String earliest = "SELECT MIN(lease_expires_ms) FROM leader_aggregation_jobs"
+              + " WHERE task_id = ?";
+          long first = pair.count(url, earliest);
+          while (System.nanoTime() < deadline && pair.count(url, earliest) == first) {
+            Thread.sleep(200);
+          }
+          assertEquals(2, pair.count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
+              + " task_id = ? AND lease_attempts = 1 AND lease_expires_ms > " + first),
+              "the heartbeat renewed both leases while A waited on the Helper");
+        }
         b = ServeProcess.start(config, url, logB, List.of(), with(common, replicaB));
         ServeProcess.awaitPort(b);
         a.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        System.out.println("SIGKILL replica A holding 2 leases of 10 minutes");
-        assertEquals(2, count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
-            + " task_id = ? AND state = 'active' AND lease_owner = '" + replicaA + "'", pair),
+        System.out.println("SIGKILL replica A holding 2 leases of " + (restart ? "10 minutes"
+            : "30 s (the default)"));
+        assertEquals(2, pair.count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
+            + " task_id = ? AND state = 'active' AND lease_owner = '" + replicaA + "'"),
             "the killed replica's leases are still there");
         gate.open();
         long restarted = System.nanoTime();
-        a = ServeProcess.start(config, url, logA, List.of(), with(common, replicaA));
-        ServeProcess.awaitPort(a);
-        while (System.nanoTime() < deadline && count(url, "SELECT COUNT(*) FROM"
-            + " leader_aggregation_jobs WHERE task_id = ? AND state <> 'finished'", pair) > 0) {
+        if (restart) {
+          a = ServeProcess.start(config, url, logA, List.of(), with(common, replicaA));
+          ServeProcess.awaitPort(a);
+        }
+        while (System.nanoTime() < deadline && pair.count(url, "SELECT COUNT(*) FROM"
+            + " leader_aggregation_jobs WHERE task_id = ? AND state <> 'finished'") > 0) {
           Thread.sleep(100);
         }
         System.out.println("jobs finished " + (System.nanoTime() - restarted) / 1_000_000
-            + " ms after the restart (lease: 10 minutes)");
-        assertEquals(2, count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
-            + " task_id = ? AND state = 'finished'", pair), "both jobs finished, within the"
-            + " 3 minutes of the test, not after their 10-minute leases");
-        assertEquals(2, count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
-            + " task_id = ? AND lease_attempts = 2", pair), "each leased once before the kill"
+            + " ms after the " + (restart ? "restart (lease: 10 minutes)" : "kill (lease: 30 s)"));
+        assertEquals(2, pair.count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
+            + " task_id = ? AND state = 'finished'"), "both jobs finished within the"
+            + " 3 minutes of the test" + (restart ? ", not after their 10-minute leases" : ""));
+        assertEquals(2, pair.count(url, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE"
+            + " task_id = ? AND lease_attempts = 2"), "each leased once before the kill"
             + " and once after the restart");
-        BatchAggregation l = leaderStore.inTaskTransaction(pair.taskId,
-            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(now))).orElseThrow();
-        BatchAggregation h = helperStore.inTaskTransaction(pair.taskId,
-            tx -> tx.batchBuckets().get(BatchBuckets.timeIntervalBucket(now))).orElseThrow();
-        assertEquals(n, l.reportCount(), "Leader: every report once");
-        assertEquals(n, h.reportCount(), "Helper: every report once");
-        assertArrayEquals(LeaderPair.checksum(ids), l.checksum().toByteArray());
-        assertArrayEquals(LeaderPair.checksum(ids), h.checksum().toByteArray());
+        pair.assertCountedOnce(leaderStore, helperStore, now, ids);
         String logs = Files.readString(logA) + Files.readString(logB);
-        assertTrue(logs.contains("replica " + replicaA + ": freed 2 job lease(s)"), logs);
-        assertFalse(logs.contains("taking over"), logs);
+        if (restart) {
+          assertTrue(logs.contains("replica " + replicaA + ": freed 2 job lease(s)"), logs);
+          assertFalse(logs.contains("taking over"), logs);
+        } else {
+          assertEquals(2, Files.readString(logB).lines().filter(line -> line.contains("taking over"
+              + " from replica " + replicaA + ", whose lease expired at")).count(), logs);
+        }
       } finally {
         gate.open();
         if (a != null) {
@@ -189,14 +211,4 @@ class ServeReplicaRestartPostgresTest {
     return all.toArray(String[]::new);
   }
 
-  private static long count(String url, String sql, LeaderPair pair) throws Exception {
-    try (Connection c = DriverManager.getConnection(url);
-        PreparedStatement p = c.prepareStatement(sql)) {
-      p.setBytes(1, pair.taskId.bytes());
-      try (ResultSet rs = p.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
-  }
 }

@@ -179,6 +179,38 @@ public final class LeaderPair {
   }
 
   /**
+   * Asserts that the time-interval bucket of {@code time} counts every report of {@code ids}
+   * exactly once on both sides (report count and checksum).
+   */
+  public void assertCountedOnce(org.priodp.aggregator.datastore.Datastore leaderStore,
+      org.priodp.aggregator.datastore.Datastore helperStore, long time, List<ReportId> ids)
+      throws Exception {
+    org.priodp.aggregator.datastore.BatchIdentifier bucket =
+        org.priodp.aggregator.core.BatchBuckets.timeIntervalBucket(time);
+    for (org.priodp.aggregator.datastore.Datastore store : List.of(leaderStore, helperStore)) {
+      String side = store == leaderStore ? "Leader" : "Helper";
+      org.priodp.aggregator.datastore.BatchAggregation b = store.inTaskTransaction(taskId,
+          tx -> tx.batchBuckets().get(bucket)).orElseThrow();
+      org.junit.jupiter.api.Assertions.assertEquals(ids.size(), b.reportCount(),
+          side + ": every report once");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(checksum(ids),
+          b.checksum().toByteArray(), side + ": the checksum of every report");
+    }
+  }
+
+  /** Returns the number the query gives for this pair's task ID as its only parameter. */
+  public long count(String jdbcUrl, String sql) throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl);
+        java.sql.PreparedStatement p = c.prepareStatement(sql)) {
+      p.setBytes(1, taskId.bytes());
+      try (java.sql.ResultSet rs = p.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /**
    * Returns the Leader's task file (as {@code serve --config} reads it) for a Prio3Histogram
    * pair; the Helper endpoint is the one this pair was made with.
    */

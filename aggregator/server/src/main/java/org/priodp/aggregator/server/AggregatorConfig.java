@@ -55,8 +55,8 @@ import org.priodp.noise.RandomSource;
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
     Optional<HelperPeer> helperPeer, LeaderAggregationDriver.Options leaderAggregation,
-    String replicaId, Optional<Duration> reportRetention, boolean hpkeKeyAtStart, ServiceMetrics metrics,
-    Clock clock, RandomSource noise, SecureRandom random,
+    String replicaId, Optional<Duration> reportRetention, boolean hpkeKeyAtStart,
+    ServiceMetrics metrics, Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
     ReleaseObserver releaseObserver,
     Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount) {
