@@ -1,6 +1,7 @@
 package org.priodp.aggregator.core;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.priodp.aggregator.dap.ReportError;
@@ -24,42 +25,30 @@ public interface PipelineObserver {
   /** How one step of a Leader aggregation job ended ({@link LeaderAggregationDriver}). */
   enum JobOutcome {
     /** Both sides' outcomes were committed; the job is finished. */
-    FINISHED("finished"),
+    FINISHED,
     /** The Helper failed retryably (or the job could not run now); it will be leased again. */
-    RETRY("retry"),
+    RETRY,
     /** The job was given up. */
-    ABANDONED("abandoned"),
+    ABANDONED,
     /** Another lessee owns the job now; this step's work was dropped. */
-    LEASE_LOST("lease_lost");
-
-    private final String label;
-
-    JobOutcome(String label) {
-      this.label = label;
-    }
+    LEASE_LOST;
 
     /** Returns the outcome's lower-case name, as metrics label it. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
   /** The Helper's resources the Leader calls (DAP-18 "HTTP Resources Reference"). */
   enum HelperResource {
     /** {@code tasks/{task-id}/aggregation_jobs}. */
-    AGGREGATION_JOBS("aggregation_jobs"),
+    AGGREGATION_JOBS,
     /** {@code tasks/{task-id}/aggregate_shares}. */
-    AGGREGATE_SHARES("aggregate_shares");
-
-    private final String label;
-
-    HelperResource(String label) {
-      this.label = label;
-    }
+    AGGREGATE_SHARES;
 
     /** Returns the resource's path segment, as metrics label it. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -100,23 +89,17 @@ public interface PipelineObserver {
   /** A collection job's change of state ({@link CollectionJobService}). */
   enum CollectionState {
     /** A new job was created (not a repeat of a request that found its job). */
-    CREATED("created"),
+    CREATED,
     /** The job's CollectionJobResp was stored. */
-    READY("ready"),
+    READY,
     /** The Collector deleted the job. */
-    DELETED("deleted"),
+    DELETED,
     /** The job failed. */
-    FAILED("failed");
-
-    private final String label;
-
-    CollectionState(String label) {
-      this.label = label;
-    }
+    FAILED;
 
     /** Returns the state's lower-case name, as metrics label it. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
