@@ -137,6 +137,12 @@ class ServiceMetricsTest {
     assertEquals(1, replayed.status().size(), replayed.toString());
     leaderScrape = scrape(leader);
     helperScrape = scrape(helper);
+    System.out.println("ServiceMetricsTest: the Leader's scrape of one task is "
+        + leaderScrape.length() + " bytes, " + leaderScrape.lines()
+        .filter(l -> l.startsWith("priodp_")).count() + " priodp_ samples, by name: "
+        + leaderScrape.lines().filter(l -> l.startsWith("priodp_"))
+        .map(l -> l.replaceAll("[{ ].*", "")).collect(java.util.stream.Collectors.groupingBy(
+            n -> n, java.util.TreeMap::new, java.util.stream.Collectors.counting())));
     assertEquals(PER_HOUR, collect(hour - 1).reportCount(), "the repeat gets the same result");
     leaderScrapeAfterRepeat = scrape(leader);
   }

@@ -49,14 +49,14 @@ import org.priodp.aggregator.dap.TaskId;
  *       retryably; leased again later), {@code abandoned}, {@code lease_lost}; the Helper's
  *       {@code finished} (new jobs only, never a repeat answered from the store);
  *   <li>{@code priodp_helper_requests_total{task,resource,outcome}} and the histogram {@code
- *       priodp_helper_request_seconds{task,resource}}: the Leader's HTTP exchanges with the
- *       Helper ({@code resource} {@code aggregation_jobs} or {@code aggregate_shares}; {@code
+ *       priodp_helper_request_seconds{task,resource}} (buckets 10 ms to 60 s): the Leader's HTTP
+ *       exchanges with the Helper ({@code resource} {@code aggregation_jobs} or {@code aggregate_shares}; {@code
  *       outcome} {@code ok}, {@code 4xx}, {@code 5xx}, {@code timeout}, {@code connection}),
  *       every retry and poll counted;
  *   <li>{@code priodp_collection_jobs_total{task,state}}: the Leader's collection jobs by change
  *       of state ({@code created}, {@code ready}, {@code failed}, {@code deleted}) and the
  *       histogram {@code priodp_collection_job_ready_seconds{task}} of the time from creation
- *       to ready;
+ *       to ready (buckets 1 minute to 2 days);
  *   <li>{@code priodp_collection_jobs_pending{task}}, {@code
  *       priodp_collection_job_oldest_pending_seconds{task}} and {@code
  *       priodp_reports_outstanding{task}} (1 while uploaded reports wait for or are in an
@@ -78,6 +78,19 @@ public final class ServiceMetrics implements PipelineObserver {
   public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+
+  /**
+   * The buckets of the per-task histograms, few and fixed so that each task adds a bounded number
+   * of series: a Helper exchange from 10 ms to a minute, a collection from a minute to two days.
+   */
+  private static final Duration[] HELPER_BUCKETS = {Duration.ofMillis(10),
+      Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+      Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
+      Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30),
+      Duration.ofSeconds(60)};
+  private static final Duration[] READY_BUCKETS = {Duration.ofMinutes(1), Duration.ofMinutes(5),
+      Duration.ofMinutes(15), Duration.ofMinutes(30), Duration.ofHours(1), Duration.ofHours(2),
+      Duration.ofHours(6), Duration.ofHours(12), Duration.ofDays(1), Duration.ofDays(2)};
 
   private final PrometheusMeterRegistry registry;
   private final Counter overlaps;
@@ -195,9 +208,7 @@ public final class ServiceMetrics implements PipelineObserver {
     Timer.builder("priodp.helper.request")
         .description("latency of the Leader's HTTP exchanges with the Helper")
         .tags("task", task(task), "resource", resource.label())
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofSeconds(60))
+        .serviceLevelObjectives(HELPER_BUCKETS)
         .register(registry)
         .record(latency);
   }
@@ -210,9 +221,7 @@ public final class ServiceMetrics implements PipelineObserver {
     timeToReady.ifPresent(d -> Timer.builder("priodp.collection.job.ready")
         .description("time from a collection job's creation to ready")
         .tags("task", task(task))
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofSeconds(1))
-        .maximumExpectedValue(Duration.ofDays(2))
+        .serviceLevelObjectives(READY_BUCKETS)
         .register(registry)
         .record(d.isNegative() ? Duration.ZERO : d));
   }
