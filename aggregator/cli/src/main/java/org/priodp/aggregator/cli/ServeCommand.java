@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
       "  POST PATH/tasks/{task-id}/reports (Clients)",
       "  POST PATH/tasks/{task-id}/collection_jobs, then GET and DELETE on the Location",
       "Both: GET PATH/hpke_config; GET /healthz (liveness), GET /readyz (200 if the store"
-          + " answers, else 503), GET /metrics (Prometheus)",
+          + " answers, else 503), GET /metrics (Prometheus; a Grafana dashboard and alert rules"
+          + " over it are in the distribution's monitoring/, see docs/DEPLOY.md)",
       "",
       "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
           + " server. Every option can come from the environment variable in brackets. The"

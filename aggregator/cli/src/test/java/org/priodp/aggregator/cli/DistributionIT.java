@@ -80,7 +80,8 @@ class DistributionIT {
         || j.startsWith("jmh-") || j.startsWith("xchart-") || j.startsWith("jopt-simple-")
         || j.startsWith("commons-math3-")), "a conformance jar in " + jars);
     for (String f : List.of("config/prio-dp@.service", "config/helper.env", "config/leader.env",
-        "docs/DEPLOY.md", "README.md")) {
+        "docs/DEPLOY.md", "README.md", "monitoring/grafana-dashboard.json",
+        "monitoring/prometheus-alerts.yml")) {
       assertTrue(Files.isRegularFile(dist.home.resolve(f)), f + " missing");
     }
   }

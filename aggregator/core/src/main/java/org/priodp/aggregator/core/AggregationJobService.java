@@ -76,10 +76,18 @@ public final class AggregationJobService {
   private final Clock clock;
   private final ReportIntake intake;
   private final VdafVerifyKeys verifyKeys;
+  private final PipelineObserver observer;
 
   /** Creates the service over a store and key ring, tolerating {@code clockSkew}. */
   public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
       Duration clockSkew) {
+    this(store, keys, clock, clockSkew, PipelineObserver.NONE);
+  }
+
+  /** Creates the service as above, telling {@code observer} of each job it commits. */
+  public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
+      Duration clockSkew, PipelineObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -205,12 +213,16 @@ public final class AggregationJobService {
       for (VerifyInit v : req.verifyInits()) {
         rejects.add(VerifyResp.reject(v.reportShare().reportId(), unknown));
       }
-      byte[] resp = new AggregationJobResp(rejects).encode(task.dapVersion());
-      return store.inTaskTransaction(taskId, tx -> {
+      AggregationJobResp rejected = new AggregationJobResp(rejects);
+      byte[] resp = rejected.encode(task.dapVersion());
+      AggregationJobResp[] committed = new AggregationJobResp[1];
+      AggregationJobRecord stored = store.inTaskTransaction(taskId, tx -> {
+        committed[0] = null;
         Optional<AggregationJobRecord> again = tx.aggregationJobs().get(id);
         if (again.isPresent() && again.get().state() != AggregationJobRecord.State.PENDING) {
           return again.get();
         }
+        committed[0] = rejected;
         AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
             requestDigest, AggregationJobRecord.State.READY,
             Optional.of(ByteString.copyOf(resp)), Optional.empty(), Optional.empty(),
@@ -218,6 +230,8 @@ public final class AggregationJobService {
         tx.aggregationJobs().put(job);
         return job;
       });
+      observe(taskId, committed[0]);
+      return stored;
     }
     byte[] verifyKey = key.get();
     List<Prepared> prepared = new ArrayList<>(req.verifyInits().size());
@@ -227,12 +241,15 @@ public final class AggregationJobService {
     for (VerifyInit v : req.verifyInits()) {
       prepared.add(prepare(reports, pingPong, v));
     }
-    return store.inTaskTransaction(taskId, tx -> {
+    AggregationJobResp[] committed = new AggregationJobResp[1];
+    AggregationJobRecord stored = store.inTaskTransaction(taskId, tx -> {
+      committed[0] = null;
       Optional<AggregationJobRecord> again = tx.aggregationJobs().get(id);
       if (again.isPresent() && again.get().state() != AggregationJobRecord.State.PENDING) {
         return again.get();
       }
-      byte[] resp = commit(tx, task, prio3, id, batchId, prepared).encode(task.dapVersion());
+      committed[0] = commit(tx, task, prio3, id, batchId, prepared);
+      byte[] resp = committed[0].encode(task.dapVersion());
       AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
           requestDigest, AggregationJobRecord.State.READY, Optional.of(ByteString.copyOf(resp)),
           Optional.empty(), Optional.empty(),
@@ -240,6 +257,25 @@ public final class AggregationJobService {
       tx.aggregationJobs().put(job);
       return job;
     });
+    observe(taskId, committed[0]);
+    return stored;
+  }
+
+  /** Tells the observer of a job this call committed (null: a repeat, nothing to tell). */
+  private void observe(TaskId taskId, AggregationJobResp committed) {
+    if (committed == null) {
+      return;
+    }
+    long aggregated = 0;
+    Map<ReportError, Integer> rejected = new java.util.EnumMap<>(ReportError.class);
+    for (VerifyResp r : committed.verifyResps()) {
+      if (r.result() instanceof VerifyResp.Reject reject) {
+        rejected.merge(reject.reportError(), 1, Integer::sum);
+      } else {
+        aggregated++;
+      }
+    }
+    observer.helperJob(taskId, aggregated, rejected);
   }
 
   /** Stores a failure of a pending job (asynchronous handling). */

@@ -106,6 +106,7 @@ public final class CollectionJobService {
   private final Duration retryDelay;
   private final String owner;
   private final LeaseHeartbeat heartbeat;
+  private final PipelineObserver observer;
 
   /**
    * Creates the service over the Leader's store and share service, the Helper peer and a clock;
@@ -113,6 +114,14 @@ public final class CollectionJobService {
    */
   public CollectionJobService(Datastore store, NoisedShareService shares,
       HelperPeer helper, Clock clock, Duration lease, Duration retryDelay, String owner) {
+    this(store, shares, helper, clock, lease, retryDelay, owner, PipelineObserver.NONE);
+  }
+
+  /** Creates the service as above, telling {@code observer} of each job's change of state. */
+  public CollectionJobService(Datastore store, NoisedShareService shares,
+      HelperPeer helper, Clock clock, Duration lease, Duration retryDelay, String owner,
+      PipelineObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
     this.store = Objects.requireNonNull(store, "store");
     this.shares = Objects.requireNonNull(shares, "shares");
     this.helper = Objects.requireNonNull(helper, "helper");
@@ -207,7 +216,9 @@ public final class CollectionJobService {
     CollectionJobId id = jobId(taskId, request);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(new BatchSelector.TimeInterval(i));
     Instant now = clock.instant();
-    return store.inTaskTransaction(taskId, tx -> {
+    boolean[] created = new boolean[1];
+    CollectionJobRecord stored = store.inTaskTransaction(taskId, tx -> {
+      created[0] = false;
       Optional<CollectionJobRecord> existing = tx.collectionJobs().get(id);
       if (existing.isPresent()) {
         CollectionJobRecord j = existing.get();
@@ -239,8 +250,19 @@ public final class CollectionJobService {
       CollectionJobRecord job = CollectionJobRecord.pending(taskId, id,
           ByteString.copyOf(request), batch, now);
       tx.collectionJobs().insert(job);
+      created[0] = true;
       return job;
     });
+    return created(stored, created[0]);
+  }
+
+  /** Tells the observer of a job this call inserted; returns the job. */
+  private CollectionJobRecord created(CollectionJobRecord job, boolean inserted) {
+    if (inserted) {
+      observer.collectionJob(job.taskId(), PipelineObserver.CollectionState.CREATED,
+          Optional.empty());
+    }
+    return job;
   }
 
   /** The batch identifier of a leader-selected job whose batch is not chosen yet. */
@@ -265,7 +287,9 @@ public final class CollectionJobService {
     TaskId taskId = task.taskId();
     byte[] request = req.encode();
     Instant now = clock.instant();
-    return store.inTaskTransaction(taskId, tx -> {
+    boolean[] created = new boolean[1];
+    CollectionJobRecord stored = store.inTaskTransaction(taskId, tx -> {
+      created[0] = false;
       List<CollectionJobRecord> all = tx.collectionJobs().inStates(EnumSet.allOf(
           CollectionJobRecord.State.class));
       for (CollectionJobRecord j : all) {
@@ -281,8 +305,10 @@ public final class CollectionJobService {
       CollectionJobRecord job = CollectionJobRecord.pending(taskId, jobId(taskId, counted),
           ByteString.copyOf(request), UNCHOSEN, now);
       tx.collectionJobs().insert(job);
+      created[0] = true;
       return job;
     });
+    return created(stored, created[0]);
   }
 
   /**
@@ -392,7 +418,12 @@ public final class CollectionJobService {
    * already deleted. A step working on it finds its lease gone and stores nothing.
    */
   public boolean delete(TaskId taskId, CollectionJobId id) {
-    return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().delete(id, clock.instant()));
+    boolean deleted = store.inTaskTransaction(taskId,
+        tx -> tx.collectionJobs().delete(id, clock.instant()));
+    if (deleted) {
+      observer.collectionJob(taskId, PipelineObserver.CollectionState.DELETED, Optional.empty());
+    }
+    return deleted;
   }
 
   /** What one {@link #step} did. */
@@ -554,9 +585,14 @@ public final class CollectionJobService {
     AggregateShare leaderShare = AggregateShare.decode(mine.aggregateShare().toByteArray());
     CollectionJobResp resp = new CollectionJobResp(req.reportCount(), interval,
         leaderShare.encryptedAggregateShare(), theirs.encryptedAggregateShare());
-    return store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.READY,
-        ByteString.copyOf(resp.encode()), null, null, clock.instant())
-        ? Outcome.READY : Outcome.LEASE_LOST;
+    Instant now = clock.instant();
+    if (!store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.READY,
+        ByteString.copyOf(resp.encode()), null, null, now)) {
+      return Outcome.LEASE_LOST;
+    }
+    observer.collectionJob(task.taskId(), PipelineObserver.CollectionState.READY,
+        Optional.of(Duration.between(leased.job().createdAt(), now)));
+    return Outcome.READY;
   }
 
   private Outcome postpone(CollectionJobLease leased, Outcome outcome) {
@@ -566,8 +602,13 @@ public final class CollectionJobService {
   }
 
   private Outcome fail(CollectionJobLease leased, String type, String detail) {
-    return store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.FAILED, null,
-        type, detail, clock.instant()) ? Outcome.FAILED : Outcome.LEASE_LOST;
+    if (!store.jobLeases().finishCollectionJob(leased, CollectionJobRecord.State.FAILED, null,
+        type, detail, clock.instant())) {
+      return Outcome.LEASE_LOST;
+    }
+    observer.collectionJob(leased.job().taskId(), PipelineObserver.CollectionState.FAILED,
+        Optional.empty());
+    return Outcome.FAILED;
   }
 
   /** Returns whether the interval's end, in seconds, is at or before the clock's now. */

@@ -27,6 +27,15 @@ public interface HelperPeer {
   AggregateShare aggregateShare(TaskDefinition task, AggregateShareReq req);
 
   /**
+   * Returns this peer telling {@code observer} of each exchange with a Helper ({@link
+   * PipelineObserver#helperCall}); an implementation that cannot see its exchanges returns
+   * itself (the default).
+   */
+  default HelperPeer observedBy(PipelineObserver observer) {
+    return this;
+  }
+
+  /**
    * The Helper did not answer with the resource: it refused with a problem document ({@code
    * error} is its DAP error type, if it named one, and the request must not be repeated as is)
    * or it stayed unreachable, kept answering 5xx or never became ready within the time the

@@ -162,6 +162,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private final Executor executor;
   private final ReportIntake intake;
   private final VdafVerifyKeys verifyKeys;
+  private final PipelineObserver observer;
   private final AtomicBoolean running = new AtomicBoolean();
   private final LeaseHeartbeat heartbeat;
   private final Map<AggregationJobId, LeaseHeartbeat.Held> stepping = new ConcurrentHashMap<>();
@@ -196,6 +197,18 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   public LeaderAggregationDriver(Datastore store, HelperHpkeKeys keys, HelperPeer peer,
       java.util.function.Supplier<List<TaskDefinition>> tasks, Clock clock, SecureRandom random,
       Executor executor, Options options, String owner) {
+    this(store, keys, peer, tasks, clock, random, executor, options, owner,
+        PipelineObserver.NONE);
+  }
+
+  /**
+   * Creates the driver as above, telling {@code observer} how each step of a job ended, with the
+   * reports a finished job counted and rejected.
+   */
+  public LeaderAggregationDriver(Datastore store, HelperHpkeKeys keys, HelperPeer peer,
+      java.util.function.Supplier<List<TaskDefinition>> tasks, Clock clock, SecureRandom random,
+      Executor executor, Options options, String owner, PipelineObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
     this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.store = Objects.requireNonNull(store, "store");
     this.peer = Objects.requireNonNull(peer, "peer");
@@ -394,6 +407,18 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /** Steps a job this driver leased ({@link #lease}); returns what happened. */
   public Outcome step(LeaderAggregationJob job) {
+    Outcome o = stepLeased(job);
+    if (o != Outcome.FINISHED) { // a finished job is told with its counts by run
+      observer.leaderJob(job.taskId(), switch (o) {
+        case ABANDONED -> PipelineObserver.JobOutcome.ABANDONED;
+        case LEASE_LOST -> PipelineObserver.JobOutcome.LEASE_LOST;
+        default -> PipelineObserver.JobOutcome.RETRY;
+      }, 0, Map.of());
+    }
+    return o;
+  }
+
+  private Outcome stepLeased(LeaderAggregationJob job) {
     TaskDefinition task = served().get(job.taskId());
     ByteString token = job.leaseToken().orElseThrow(() ->
         new IllegalArgumentException("the job is not leased"));
@@ -621,6 +646,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           + " back to the pool and the Leader uses another key for {}", taskId.toBase64Url(),
           key.id(), retry.size(), VdafVerifyKeys.HELPER_REFUSAL_BACKOFF);
     }
+    observer.leaderJob(taskId, PipelineObserver.JobOutcome.FINISHED, counted[0], rejected);
     return Outcome.FINISHED;
   }
 

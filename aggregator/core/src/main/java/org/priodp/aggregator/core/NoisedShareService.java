@@ -68,6 +68,7 @@ public final class NoisedShareService {
   private final RandomSource rnd;
   private final Clock clock;
   private final ReleaseObserver observer;
+  private final PipelineObserver pipeline;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final AtomicLong draws = new AtomicLong();
 
@@ -82,6 +83,16 @@ public final class NoisedShareService {
    */
   public NoisedShareService(Datastore store, RandomSource rnd, Clock clock,
       ReleaseObserver observer) {
+    this(store, rnd, clock, observer, PipelineObserver.NONE);
+  }
+
+  /**
+   * Creates the service as {@link #NoisedShareService(Datastore, RandomSource, Clock,
+   * ReleaseObserver)} that also tells {@code pipeline} of each first release of a share.
+   */
+  public NoisedShareService(Datastore store, RandomSource rnd, Clock clock,
+      ReleaseObserver observer, PipelineObserver pipeline) {
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     this.store = Objects.requireNonNull(store, "store");
     this.rnd = Objects.requireNonNull(rnd, "rnd");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -359,6 +370,9 @@ public final class NoisedShareService {
         ByteString.copyOf(new AggregateShare(ct).encode()), clock.instant());
     ReleasedAggregateShare stored = store.inTaskTransaction(candidate.taskId(),
         tx -> tx.releases().putReleasedShareIfAbsent(candidate));
+    if (stored.aggregateShare().equals(candidate.aggregateShare())) {
+      pipeline.shareReleased(task.taskId(), task.role()); // ours was stored: the first release
+    }
     return sameRequestOrOverlap(task, stored.requestDigest(), digest, stored);
   }
 }

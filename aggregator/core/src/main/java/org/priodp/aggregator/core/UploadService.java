@@ -69,10 +69,18 @@ public final class UploadService {
   private final HelperHpkeKeys keys;
   private final Clock clock;
   private final Duration clockSkew;
+  private final PipelineObserver observer;
 
   /** Creates the service over a store and this aggregator's key ring, tolerating {@code clockSkew}. */
   public UploadService(Datastore store, HelperHpkeKeys keys, Clock clock,
       Duration clockSkew) {
+    this(store, keys, clock, clockSkew, PipelineObserver.NONE);
+  }
+
+  /** Creates the service as above, telling {@code observer} of each report it decided. */
+  public UploadService(Datastore store, HelperHpkeKeys keys, Clock clock,
+      Duration clockSkew, PipelineObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -169,6 +177,7 @@ public final class UploadService {
     for (int i = 0; i < reports.size(); i++) {
       out.add(new Outcome(reports.get(i).reportMetadata().reportId(),
           Optional.ofNullable(errors[i]), stored[i]));
+      observer.reportUploaded(task.taskId(), Optional.ofNullable(errors[i]));
     }
     return new Result(out);
   }

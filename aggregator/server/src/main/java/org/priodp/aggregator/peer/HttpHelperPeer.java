@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.priodp.aggregator.core.HelperPeer;
+import org.priodp.aggregator.core.PipelineObserver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregateShare;
 import org.priodp.aggregator.dap.AggregateShareReq;
@@ -79,10 +80,17 @@ public final class HttpHelperPeer implements HelperPeer {
   private final Options options;
   private final RandomGenerator jitter;
   private final Sleeper sleeper;
+  private final PipelineObserver observer;
 
   /** Creates a client over {@code http} with the options, jitter source and sleeper. */
   public HttpHelperPeer(HttpClient http, Options options, RandomGenerator jitter,
       Sleeper sleeper) {
+    this(http, options, jitter, sleeper, PipelineObserver.NONE);
+  }
+
+  private HttpHelperPeer(HttpClient http, Options options, RandomGenerator jitter,
+      Sleeper sleeper, PipelineObserver observer) {
+    this.observer = Objects.requireNonNull(observer, "observer");
     this.http = Objects.requireNonNull(http, "http");
     this.options = Objects.requireNonNull(options, "options");
     this.jitter = Objects.requireNonNull(jitter, "jitter");
@@ -98,6 +106,15 @@ public final class HttpHelperPeer implements HelperPeer {
         d -> Thread.sleep(d.toMillis()));
   }
 
+  /**
+   * Returns this client telling {@code observer} of each HTTP exchange: the task, the resource,
+   * the outcome (2xx, 4xx, 5xx, timeout, connection) and its latency.
+   */
+  @Override
+  public HttpHelperPeer observedBy(PipelineObserver observer) {
+    return new HttpHelperPeer(http, options, jitter, sleeper, observer);
+  }
+
   /** Returns {@code {helper endpoint with a trailing slash}tasks/{task-id}/{collection}}. */
   static URI resourceUri(TaskDefinition task, String collection) {
     String base = task.configuration().helperAggregatorEndpoint();
@@ -110,18 +127,20 @@ public final class HttpHelperPeer implements HelperPeer {
   @Override
   public AggregationJobResp initializeAggregationJob(TaskDefinition task,
       AggregationJobInitReq req) {
-    return call(task, resourceUri(task, "aggregation_jobs"),
+    return call(task, PipelineObserver.HelperResource.AGGREGATION_JOBS,
+        resourceUri(task, "aggregation_jobs"),
         DapMediaType.AGGREGATION_JOB_INIT_REQ, req.encode(), DapMediaType.AGGREGATION_JOB_RESP,
         b -> AggregationJobResp.decode(b, task.dapVersion()));
   }
 
   @Override
   public AggregateShare aggregateShare(TaskDefinition task, AggregateShareReq req) {
-    return call(task, resourceUri(task, "aggregate_shares"), DapMediaType.AGGREGATE_SHARE_REQ,
+    return call(task, PipelineObserver.HelperResource.AGGREGATE_SHARES,
+        resourceUri(task, "aggregate_shares"), DapMediaType.AGGREGATE_SHARE_REQ,
         req.encode(), DapMediaType.AGGREGATE_SHARE, AggregateShare::decode);
   }
 
-  private <T> T call(TaskDefinition task, URI uri, DapMediaType requestType, byte[] body,
+  private <T> T call(TaskDefinition task, PipelineObserver.HelperResource resource, URI uri, DapMediaType requestType, byte[] body,
       DapMediaType responseType, Function<byte[], T> decode) {
     long deadline = System.nanoTime() + options.totalTime().toNanos();
     String auth = task.authToken().authorizationHeader();
@@ -135,10 +154,18 @@ public final class HttpHelperPeer implements HelperPeer {
     while (true) {
       Duration wait;
       HttpResponse<byte[]> r = null;
+      long sent = System.nanoTime();
       try {
         r = http.send(next, HttpResponse.BodyHandlers.ofByteArray());
+        observer.helperCall(task.taskId(), resource,
+            PipelineObserver.CallOutcome.ofStatus(r.statusCode()), since(sent));
       } catch (IOException e) { // includes HttpTimeoutException and a dropped connection
         lastProblem = e.getClass().getSimpleName() + ": " + e.getMessage();
+        observer.helperCall(task.taskId(), resource,
+            e instanceof java.net.http.HttpTimeoutException
+                && !(e instanceof java.net.http.HttpConnectTimeoutException)
+                ? PipelineObserver.CallOutcome.TIMEOUT : PipelineObserver.CallOutcome.CONNECTION,
+            since(sent));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new HelperException("interrupted while talking to the Helper", null, true, e);
@@ -185,6 +212,10 @@ public final class HttpHelperPeer implements HelperPeer {
         throw new HelperException("interrupted while waiting for the Helper", null, true, e);
       }
     }
+  }
+
+  private static Duration since(long nanos) {
+    return Duration.ofNanos(System.nanoTime() - nanos);
   }
 
   /** Returns the backoff before retry {@code n + 1}: full jitter in [d/2, d], d doubling. */

@@ -68,25 +68,22 @@ public final class AggregateSharesRoute implements TaskResource {
   private final Datastore store;
   private final NoisedShareService service;
   private final int maxBody;
-  private final ServiceMetrics metrics;
   private final Optional<AsyncShares> asyncShares;
   private final Clock clock;
   private final Set<AggregateShareId> sharesInFlight = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the route over the store and the once-only release, refusing bodies above {@code
-   * maxBody} bytes (413) and counting released shares in {@code metrics}; asynchronous with
-   * {@code asyncShares}, whose requests are dated by {@code clock}.
+   * maxBody} bytes (413); asynchronous with {@code asyncShares}, whose requests are dated by {@code clock}.
    */
   AggregateSharesRoute(Datastore store, NoisedShareService service, int maxBody,
-      ServiceMetrics metrics, Optional<AsyncShares> asyncShares, Clock clock) {
+      Optional<AsyncShares> asyncShares, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.service = Objects.requireNonNull(service, "service");
     if (maxBody < 1) {
       throw new IllegalArgumentException("maxBody must be positive");
     }
     this.maxBody = maxBody;
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.asyncShares = Objects.requireNonNull(asyncShares, "asyncShares");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -106,9 +103,7 @@ public final class AggregateSharesRoute implements TaskResource {
     if (asyncShares.isPresent()) {
       return postAsync(task, contentType, body);
     }
-    HttpReply r = post(task, contentType, body);
-    metrics.shareReleased();
-    return r;
+    return post(task, contentType, body);
   }
 
   @Override
@@ -183,9 +178,7 @@ public final class AggregateSharesRoute implements TaskResource {
     AggregateShareReq req = request(taskId, contentType, body);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
     if (service.released(taskId, batch).isPresent()) {
-      HttpReply r = post(task, contentType, body);
-      metrics.shareReleased();
-      return r;
+      return post(task, contentType, body);
     }
     ByteString digest = NoisedShareService.requestDigest(req);
     AggregateShareId id = resourceId(taskId, digest);
@@ -207,7 +200,6 @@ public final class AggregateSharesRoute implements TaskResource {
     TaskId taskId = task.taskId();
     Optional<ReleasedAggregateShare> released = service.released(taskId, resource.batch());
     if (released.isPresent() && released.get().requestDigest().equals(resource.requestDigest())) {
-      metrics.shareReleased();
       return share(task, resource.id(), released.get());
     }
     Optional<AggregateShareRequest> stored =

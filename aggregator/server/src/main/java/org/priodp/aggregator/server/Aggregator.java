@@ -14,6 +14,7 @@ import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
 import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.core.PipelineObserver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.UploadService;
 import org.priodp.aggregator.datastore.Datastore;
@@ -54,22 +55,24 @@ public final class Aggregator implements AutoCloseable {
   private final Optional<CollectionJobDriver> collectionJobs;
   private final Optional<LeaderAggregationDriver> leaderAggregation;
   private final Optional<RetentionCollector> retention;
+  private final Optional<PipelineGauges> gauges;
   private final List<ExecutorService> pools = new ArrayList<>();
   private boolean closed;
 
   private Aggregator(AggregatorConfig config) {
     this.config = config;
     Datastore store = config.datastore();
+    PipelineObserver observer = config.metrics().andThen(config.pipelineObserver());
     tasks = new TaskRegistry(config.tasks());
     hpkeKeys = new HelperHpkeKeys(store, config.random(), config.clock());
     noisedShares = new NoisedShareService(store, config.noise(), config.clock(),
-        config.releaseObserver());
+        config.releaseObserver(), observer);
     aggregationJobs = new AggregationJobService(store, hpkeKeys, config.clock(),
-        AggregationJobService.DEFAULT_CLOCK_SKEW);
+        AggregationJobService.DEFAULT_CLOCK_SKEW, observer);
     DapRouter.Builder router = DapRouter.builder(tasks, store)
         .metrics(config.metrics()).clock(config.clock()).hpkeKeys(hpkeKeys)
         .reports(new ReportsRoute(new UploadService(store, hpkeKeys, config.clock(),
-            UploadService.DEFAULT_CLOCK_SKEW)));
+            UploadService.DEFAULT_CLOCK_SKEW, observer)));
     if (config.asyncAggregation()) {
       router.aggregationJobs(AggregationJobsRoute.asynchronous(aggregationJobs,
           executor(config.aggregationJobExecutor(), 2, "priodp-aggregation-job"),
@@ -82,11 +85,11 @@ public final class Aggregator implements AutoCloseable {
       router.aggregateShares(noisedShares);
     }
     config.mount().ifPresent(m -> router.mount(m.apply(tasks)));
-    Optional<HelperPeer> peer = config.helperPeer();
+    Optional<HelperPeer> peer = config.helperPeer().map(p -> p.observedBy(observer));
     collectionJobs = peer.map(p -> {
       CollectionJobService service = new CollectionJobService(store, noisedShares, p,
           config.clock(), config.leaderAggregation().leaseDuration(),
-          CollectionJobService.DEFAULT_RETRY_DELAY, config.replicaId());
+          CollectionJobService.DEFAULT_RETRY_DELAY, config.replicaId(), observer);
       router.collectionJobs(new CollectionJobsRoute(service, RETRY_AFTER_SECONDS,
           DapRouter.DEFAULT_MAX_BODY));
       return new CollectionJobDriver(service, tasks::leaderTasks,
@@ -96,7 +99,9 @@ public final class Aggregator implements AutoCloseable {
     leaderAggregation = peer.map(p -> new LeaderAggregationDriver(store, hpkeKeys, p,
         tasks::leaderTasks,
         config.clock(), config.random(), new DaemonThreads("priodp-leader-aggregation"),
-        config.leaderAggregation(), config.replicaId()));
+        config.leaderAggregation(), config.replicaId(), observer));
+    gauges = peer.map(p -> new PipelineGauges(store, tasks::leaderTasks, config.metrics(),
+        config.clock()));
     retention = config.reportRetention().map(r -> new RetentionCollector(aggregationJobs,
         tasks::tasks, r, config.metrics().registry()));
     server = new AggregatorServer(router.build());
@@ -121,6 +126,7 @@ public final class Aggregator implements AutoCloseable {
       a.collectionJobs.ifPresent(CollectionJobDriver::start);
       a.retention.ifPresent(r -> r.start(RETENTION_FIRST_ROUND, RetentionCollector.DEFAULT_PERIOD));
       a.leaderAggregation.ifPresent(LeaderAggregationDriver::start);
+      a.gauges.ifPresent(g -> g.start(PipelineGauges.DEFAULT_PERIOD));
       return a;
     } catch (RuntimeException e) {
       a.close();
@@ -194,6 +200,7 @@ public final class Aggregator implements AutoCloseable {
     }
     closed = true;
     retention.ifPresent(RetentionCollector::close);
+    gauges.ifPresent(PipelineGauges::close);
     leaderAggregation.ifPresent(LeaderAggregationDriver::close);
     collectionJobs.ifPresent(CollectionJobDriver::close);
     server.stop();

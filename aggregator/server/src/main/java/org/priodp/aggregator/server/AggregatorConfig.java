@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.PipelineObserver;
 import org.priodp.aggregator.core.ReleaseObserver;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.Datastore;
@@ -49,6 +50,8 @@ import org.priodp.noise.RandomSource;
  *     pool of one thread the aggregator owns)
  * @param releaseObserver told of each noised share persisted before it is sealed (default
  *     {@link ReleaseObserver#NONE}; crash tests inject one)
+ * @param pipelineObserver told, besides the metrics, of what the pipeline does (uploads, jobs,
+ *     Helper calls, collection jobs, first releases; default {@link PipelineObserver#NONE})
  * @param mount builds, from the aggregator's {@link TaskRegistry}, routes served beside the DAP
  *     ones ({@link MountedRoutes}; default: none), e.g. the interoperation test API
  */
@@ -58,7 +61,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String replicaId, Optional<Duration> reportRetention, boolean hpkeKeyAtStart,
     ServiceMetrics metrics, Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
-    ReleaseObserver releaseObserver,
+    ReleaseObserver releaseObserver, PipelineObserver pipelineObserver,
     Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount) {
 
   /**
@@ -94,6 +97,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(aggregationJobExecutor, "aggregationJobExecutor");
     Objects.requireNonNull(aggregateShareExecutor, "aggregateShareExecutor");
     Objects.requireNonNull(releaseObserver, "releaseObserver");
+    Objects.requireNonNull(pipelineObserver, "pipelineObserver");
     Objects.requireNonNull(mount, "mount");
     TaskRoutes.of(tasks);
   }
@@ -124,6 +128,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private Executor aggregationJobExecutor;
     private Executor aggregateShareExecutor;
     private ReleaseObserver releaseObserver = ReleaseObserver.NONE;
+    private PipelineObserver pipelineObserver = PipelineObserver.NONE;
     private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
@@ -227,6 +232,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /** Tells {@code observer}, besides the metrics, of what the pipeline does. */
+    public Builder pipelineObserver(PipelineObserver observer) {
+      this.pipelineObserver = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
     /** Serves the routes {@code mount} builds from the aggregator's task registry. */
     public Builder mount(java.util.function.Function<TaskRegistry, MountedRoutes> mount) {
       this.mount = Objects.requireNonNull(mount, "mount");
@@ -243,7 +254,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           noise != null ? noise : RandomSource.secure(),
           random != null ? random : new SecureRandom(),
           Optional.ofNullable(aggregationJobExecutor), Optional.ofNullable(aggregateShareExecutor),
-          releaseObserver, Optional.ofNullable(mount));
+          releaseObserver, pipelineObserver, Optional.ofNullable(mount));
     }
   }
 }

@@ -70,7 +70,7 @@ public final class DapRouter {
     this.metrics = b.metrics;
     this.operator = new OperatorRoutes(b.store, b.metrics);
     this.aggregateShares = new AggregateSharesRoute(b.store, Objects.requireNonNull(
-        b.noisedShares, "aggregateShares"), b.maxBody, b.metrics, b.asyncShares, b.clock);
+        b.noisedShares, "aggregateShares"), b.maxBody, b.asyncShares, b.clock);
     this.aggregationJobs = b.aggregationJobs;
     this.reports = b.reports;
     this.collectionJobs = b.collectionJobs;
