@@ -79,6 +79,8 @@ public final class HttpHelperPeer implements HelperPeer {
   private final Options options;
   private final RandomGenerator jitter;
   private final Sleeper sleeper;
+  private final java.util.List<ClockListener> clockListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Creates a client over {@code http} with the options, jitter source and sleeper. */
   public HttpHelperPeer(HttpClient http, Options options, RandomGenerator jitter,
@@ -143,6 +145,9 @@ public final class HttpHelperPeer implements HelperPeer {
         Thread.currentThread().interrupt();
         throw new HelperException("interrupted while talking to the Helper", null, true, e);
       }
+      if (r != null) {
+        tellClock(task, r);
+      }
       if (r != null && r.statusCode() / 100 == 2) {
         if (r.body().length > 0) {
           return decodeResource(r, responseType, decode);
@@ -184,6 +189,29 @@ public final class HttpHelperPeer implements HelperPeer {
         Thread.currentThread().interrupt();
         throw new HelperException("interrupted while waiting for the Helper", null, true, e);
       }
+    }
+  }
+
+  @Override
+  public void addClockListener(ClockListener listener) {
+    clockListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Tells the clock listeners the Helper's clock if the answer has a valid Date header. */
+  private void tellClock(TaskDefinition task, HttpResponse<?> r) {
+    Optional<String> date = r.headers().firstValue("Date");
+    if (date.isEmpty() || clockListeners.isEmpty()) {
+      return;
+    }
+    java.time.Instant at;
+    try {
+      at = java.time.ZonedDateTime.parse(date.get().strip(),
+          java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      return; // not an HTTP date: no clock stated
+    }
+    for (ClockListener l : clockListeners) {
+      l.helperClock(task, at);
     }
   }
 
@@ -248,6 +276,7 @@ public final class HttpHelperPeer implements HelperPeer {
         ? new String(r.body(), 0, Math.min(r.body().length, 200), StandardCharsets.UTF_8)
         : detail;
     return new HelperException("the Helper refused with HTTP " + r.statusCode()
-        + (error == null ? "" : " (" + error.type() + ")") + ": " + body, error, false, null);
+        + (error == null ? "" : " (" + error.type() + ")") + ": " + body, error, false,
+        r.statusCode(), null);
   }
 }
