@@ -69,6 +69,15 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
+    return task(config, task);
+  }
+
+  /**
+   * Returns the task of the file {@code config} (serve's task file) that {@code task} names, or
+   * its only task if {@code task} is null; a missing file option or an unknown task is an
+   * IllegalArgumentException naming the option.
+   */
+  static TaskDefinition task(Path config, String task) throws IOException {
     if (config == null) {
       throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
     }
