@@ -683,6 +683,43 @@ class LeaderAggregationDriverTest {
   }
 
   /**
+   * Issue 24, clock skew named on the Leader: the Helper's HTTP Date header says its clock is 10
+   * minutes behind this Leader's; the Leader logs one WARN naming it, not again within the hour
+   * (one line per task per hour, never one per job), and again after the hour.
+   */
+  @Test
+  void aHelperClockBehindIsNamedOncePerTaskPerHour() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofMinutes(10)));
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(LeaderAggregationDriver.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    try {
+      LeaderAggregationDriver d = s.driver(100, clock);
+      s.upload(2);
+      assertEquals(1, d.runOnce());
+      s.upload(2);
+      clock.advance(Duration.ofMinutes(1));
+      assertEquals(1, d.runOnce());
+      java.util.function.Supplier<List<String>> skews = () -> captured.list.stream()
+          .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.contains("the Helper's clock is")).toList();
+      assertEquals(1, skews.get().size(), captured.list.toString());
+      assertTrue(skews.get().get(0).matches(".*the Helper's clock is (9m 5[0-9]s|10m [0-9]s)"
+          + " behind this Leader's.*"), skews.get().get(0));
+      s.upload(2);
+      clock.advance(Duration.ofHours(1));
+      assertEquals(1, d.runOnce());
+      assertEquals(2, skews.get().size(), "again after the hour");
+    } finally {
+      log.detachAppender(captured);
+    }
+  }
+
+  /**
    * A Helper that is down (connection refused) keeps the job active beyond maxAttempts, with a
    * backoff that doubles from retryDelay; nothing is abandoned or counted meanwhile.
    */
