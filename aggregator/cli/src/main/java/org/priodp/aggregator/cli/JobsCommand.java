@@ -90,14 +90,7 @@ public final class JobsCommand implements PrioDpSubcommand {
     @Override
     public final Integer call() throws IOException {
       List<TaskDefinition> tasks = tasks();
-      try (JdbcDatastore store = parent.store.open("jobs")) {
-        PrintWriter out = spec.commandLine().getOut();
-        int code = run(store, tasks, out);
-        out.flush();
-        return code;
-      } catch (org.priodp.aggregator.datastore.DatastoreException e) {
-        throw new CliIo.Failure("jobs " + spec.name() + ": the store failed", e);
-      }
+      return parent.store.run(spec, "jobs", (store, out) -> run(store, tasks, out));
     }
 
     /** Returns the tasks to work on: --task's, or every Leader task of the file. */
@@ -132,9 +125,7 @@ public final class JobsCommand implements PrioDpSubcommand {
     abstract int run(JdbcDatastore store, List<TaskDefinition> tasks, PrintWriter out);
 
     int fail(String message) {
-      spec.commandLine().getErr().println("jobs " + spec.name() + ": " + message);
-      spec.commandLine().getErr().flush();
-      return 2;
+      return StoreOptions.fail(spec, "jobs", message);
     }
   }
 

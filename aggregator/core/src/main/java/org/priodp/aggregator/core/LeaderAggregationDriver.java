@@ -63,8 +63,9 @@ import org.slf4j.LoggerFactory;
  * verify_init}) and {@link PingPong#leaderInitialized}; a report that fails is rejected here with
  * its report error (logged, with the counts of each error per job) and not sent. The
  * AggregationJobInitReq is a function of
- * the job's reports alone (same reports, same order, the verification_key_id chosen at the job's
- * first attempt and stored with it, see {@link VdafVerifyKeys}), so
+ * the job's reports alone (same reports, in the order of the salt fixed at the job's first
+ * attempt so that no two jobs of a task send the same request, the verification_key_id chosen at
+ * the job's first attempt and stored with it, see {@link VdafVerifyKeys}), so
  * a retry, by this process or by another after a crash, sends identical bytes and the Helper
  * answers from its stored job. The answer must list the same report IDs in the same order (else
  * the job is abandoned); each {@code continue} carrying the ping-pong {@code finish} completes the
@@ -74,8 +75,12 @@ import org.slf4j.LoggerFactory;
  * aggregated_reports}, whose bucket was collected or older than the retention cutoff are
  * skipped, the output shares are merged into the same time-interval buckets the Helper writes
  * (sum, count, checksum XOR SHA-256(report ID)), the report IDs recorded, and the job marked
- * {@code finished}. A retryable Helper failure frees the lease for a later attempt; after {@code
- * maxAttempts} leases, or on a non-retryable failure, the job is abandoned with its detail.
+ * {@code finished}; reports the Helper rejected retryably (report_too_early, DAP-19
+ * unknown_verification_key_id) go back to the pool, with a backoff, at most {@link
+ * #MAX_PLACEMENTS} times. A Helper failure the operator can fix (unreachable, 5xx, timeouts,
+ * 401/403/404) frees the lease for a later attempt with backoff; a refusal of the request itself,
+ * or more than {@code maxAttempts} leases that ended without an answer, abandons the job with its
+ * detail.
  *
  * <p>Leader-selected tasks: each job is assigned a batch when it is created, in the same task
  * transaction: a batch for which the task's jobs have claimed fewer than min_batch_size reports,
@@ -90,9 +95,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /**
    * The driver's settings: reports per job (at most {@code jobSize}, at least {@code
-   * minJobSize}), the lease duration, how many leases a job gets before it is abandoned, the
-   * delay before a job whose Helper call failed retryably is leased again, the worker threads
-   * and the idle poll interval.
+   * minJobSize}), the lease duration, how many leases that ended without an answer (a crash, not
+   * a Helper failure) a job gets before it is abandoned, the first delay before a job whose
+   * Helper call failed is leased again (doubling per failure, at most an hour), the worker
+   * threads and the idle poll interval.
    */
   public record Options(int jobSize, int minJobSize, Duration leaseDuration, int maxAttempts,
       Duration retryDelay, int workers, Duration pollInterval) {

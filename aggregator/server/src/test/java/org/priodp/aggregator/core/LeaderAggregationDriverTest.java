@@ -531,9 +531,23 @@ class LeaderAggregationDriverTest {
     assertEquals(2, j.get().leaseAttempts());
   }
 
-  /** Returns the instant a report with time {@code time} (time_precision units) names. */
-  private static Instant reportInstant(long time) {
-    return Instant.ofEpochSecond(time * LeaderPair.PRECISION);
+  /** A Setup whose in-process Helper's clock is behind the reports, and the Leader's driver. */
+  record Skewed(Setup s, long time, MutableClock leaderClock, MutableClock helperClock,
+      LeaderAggregationDriver driver) {}
+
+  /**
+   * Returns a Setup with {@code reports} reports of the current time unit, a Leader clock at
+   * now and an in-process Helper whose clock is {@code behind} the reports' time.
+   */
+  private Skewed skewed(Prio3Variant variant, int reports, Duration behind) throws Exception {
+    Setup s = new Setup(variant, false);
+    long time = LeaderPair.now();
+    MutableClock leaderClock = new MutableClock(Instant.now());
+    MutableClock helperClock = new MutableClock(
+        Instant.ofEpochSecond(time * LeaderPair.PRECISION).minus(behind));
+    s.uploadAt(reports, time);
+    return new Skewed(s, time, leaderClock, helperClock,
+        s.driver(100, leaderClock, s.inProcessHelper(helperClock)));
   }
 
   /**
@@ -545,12 +559,12 @@ class LeaderAggregationDriverTest {
    */
   @Test
   void reportsAHelperBehindRejectsAsTooEarlyAreAggregatedOnceItsClockIsRight() throws Exception {
-    Setup s = new Setup(new Prio3Variant.Histogram(10, 3), false);
-    long time = LeaderPair.now();
-    MutableClock leaderClock = new MutableClock(Instant.now());
-    MutableClock helperClock = new MutableClock(reportInstant(time).minus(Duration.ofMinutes(10)));
-    s.uploadAt(80, time);
-    LeaderAggregationDriver d = s.driver(100, leaderClock, s.inProcessHelper(helperClock));
+    Skewed k = skewed(new Prio3Variant.Histogram(10, 3), 80, Duration.ofMinutes(10));
+    Setup s = k.s();
+    long time = k.time();
+    MutableClock leaderClock = k.leaderClock();
+    MutableClock helperClock = k.helperClock();
+    LeaderAggregationDriver d = k.driver();
 
     assertEquals(1, d.runOnce());
     assertEquals(0, s.merged(s.helperStore).reportCount(), "the Helper counted none");
@@ -581,12 +595,12 @@ class LeaderAggregationDriverTest {
    */
   @Test
   void aLoneReportWaitsForCompanyRatherThanResendAnIdenticalRequest() throws Exception {
-    Setup s = new Setup(new Prio3Variant.Count(), false);
-    long time = LeaderPair.now();
-    MutableClock leaderClock = new MutableClock(Instant.now());
-    MutableClock helperClock = new MutableClock(reportInstant(time).minus(Duration.ofMinutes(10)));
-    s.uploadAt(1, time);
-    LeaderAggregationDriver d = s.driver(100, leaderClock, s.inProcessHelper(helperClock));
+    Skewed k = skewed(new Prio3Variant.Count(), 1, Duration.ofMinutes(10));
+    Setup s = k.s();
+    long time = k.time();
+    MutableClock leaderClock = k.leaderClock();
+    MutableClock helperClock = k.helperClock();
+    LeaderAggregationDriver d = k.driver();
     assertEquals(1, d.runOnce());
     assertEquals(0, s.merged(s.helperStore).reportCount());
 
@@ -617,12 +631,10 @@ class LeaderAggregationDriverTest {
    */
   @Test
   void reportsAreGivenUpAfterTenPlacements() throws Exception {
-    Setup s = new Setup(new Prio3Variant.Count(), false);
-    long time = LeaderPair.now();
-    MutableClock leaderClock = new MutableClock(Instant.now());
-    MutableClock helperClock = new MutableClock(reportInstant(time).minus(Duration.ofHours(2)));
-    s.uploadAt(5, time);
-    LeaderAggregationDriver d = s.driver(100, leaderClock, s.inProcessHelper(helperClock));
+    Skewed k = skewed(new Prio3Variant.Count(), 5, Duration.ofHours(2));
+    Setup s = k.s();
+    MutableClock leaderClock = k.leaderClock();
+    LeaderAggregationDriver d = k.driver();
     Duration wait = LeaderAggregationDriver.REQUEUE_DELAY;
     for (int placement = 1; placement <= LeaderAggregationDriver.MAX_PLACEMENTS; placement++) {
       assertEquals(1, d.runOnce(), "placement " + placement);
