@@ -171,7 +171,8 @@ public final class JobsCommand implements PrioDpSubcommand {
             + " --all-abandoned"})
   static final class Requeue extends Action {
     @Parameters(arity = "0..1", paramLabel = "JOB_ID",
-        description = "The abandoned job (base64url), as list prints it.")
+        description = "The abandoned job (base64url), as list prints it; after -- when it"
+            + " starts with a dash (requeue -- -1ZNp41UR_6_Di0nKkPtow).")
     String jobId;
 
     @Option(names = "--all-abandoned", description = "Every abandoned job that holds reports.")

@@ -100,7 +100,8 @@ class JobsCommandTest {
     assertTrue(lines.stream().anyMatch(l -> l.equals(active.toBase64Url()
         + " active reports=1 attempts=0 next_attempt=now")), list.out());
 
-    CliRun requeue = CliRun.of(concat(base, "requeue", abandoned.toBase64Url()));
+    // "--": a base64url job ID may start with a dash
+    CliRun requeue = CliRun.of(concat(base, "requeue", "--", abandoned.toBase64Url()));
     assertEquals(0, requeue.code(), requeue.err());
     assertEquals("requeued " + abandoned.toBase64Url() + ": 2 reports back in the pool",
         requeue.out().strip());
@@ -123,7 +124,7 @@ class JobsCommandTest {
     assertEquals(0, all.code(), all.err());
     assertEquals("requeued 0 jobs, 0 reports", all.out().strip(), "nothing left to requeue");
 
-    assertTrue(CliRun.of(concat(base, "requeue", active.toBase64Url()))
+    assertTrue(CliRun.of(concat(base, "requeue", "--", active.toBase64Url()))
         .failedWithOneLine("has no abandoned job " + active.toBase64Url()));
     assertTrue(CliRun.of(concat(base, "requeue")).failedWithOneLine(
         "name one JOB_ID or --all-abandoned"));
