@@ -680,18 +680,38 @@ class LeaderAggregationDriverTest {
         new LeaderAggregationDriver.Options(100, 1, Duration.ofMinutes(1), 2, retry, 1,
             Duration.ofMillis(100)), "t");
     assertEquals(1, d.createJobs());
-    Duration wait = retry;
-    for (int attempt = 1; attempt <= 4; attempt++) {
-      assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce(), "attempt " + attempt);
-      clock.advance(wait.minusSeconds(1));
-      assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "backoff " + wait);
-      clock.advance(Duration.ofSeconds(1));
-      wait = wait.multipliedBy(2);
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(LeaderAggregationDriver.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      Duration wait = retry;
+      for (int attempt = 1; attempt <= 4; attempt++) {
+        assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce(),
+            "attempt " + attempt);
+        clock.advance(wait.minusSeconds(1));
+        assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "backoff " + wait);
+        clock.advance(Duration.ofSeconds(1));
+        wait = wait.multipliedBy(2);
+      }
+      assertEquals(0, s.merged(s.helperStore).reportCount());
+      task.set(right); // the operator fixes the token
+      assertEquals(LeaderAggregationDriver.Outcome.FINISHED, d.stepOnce());
+      s.assertAggregated(s.all());
+    } finally {
+      log.detachAppender(captured);
+      log.setLevel(level);
     }
-    assertEquals(0, s.merged(s.helperStore).reportCount());
-    task.set(right); // the operator fixes the token
-    assertEquals(LeaderAggregationDriver.Outcome.FINISHED, d.stepOnce());
-    s.assertAggregated(s.all());
+    List<String> lines = captured.list.stream()
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+    assertEquals(4, lines.stream().filter(l -> l.contains("HTTP 40")
+        && l.contains("check the task's leader auth token")).count(), lines.toString());
+    assertTrue(lines.contains("task " + right.taskId().toBase64Url()
+        + ": Helper reachable again after 4 failed attempts"), lines.toString());
   }
 
   /**
