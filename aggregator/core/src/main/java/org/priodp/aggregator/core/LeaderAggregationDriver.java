@@ -499,6 +499,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     TaskId taskId = task.taskId();
     Optional<AggregationJobRepository.LeaderRequest> stored = store.inTaskTransaction(taskId,
         tx -> tx.aggregationJobs().leaderRequest(job.jobId()));
+    if (stored.isPresent()
+        && stored.get().orderSalt() == AggregationJobRepository.LeaderRequest.LEGACY_ORDER) {
+      // active when migration 12 ran: it may have sent this order (report time, then ID) before
+      return Optional.of(new Request(new AggregationJobInitReq(key.id(), new byte[0], extensions,
+          inits), List.copyOf(initialized)));
+    }
     if (stored.isPresent()) {
       Request r = ordered(job, key, extensions, initialized, inits, stored.get().orderSalt());
       if (!digest(r.req()).equals(stored.get().digest())) {

@@ -39,13 +39,19 @@ public interface AggregationJobRepository {
   /**
    * The AggregationJobInitReq a Leader job sends, fixed at its first attempt (DAP-19 "Leader
    * Initialization", "Resource Creation"): {@code orderSalt} orders its reports, {@code digest} is
-   * the SHA-256 of the encoded request.
+   * the SHA-256 of the encoded request; or, for a job active when migration 12 ran, which may
+   * have sent its first request already, {@link #LEGACY_ORDER} and no digest (empty): the order
+   * of report time, then report ID.
    */
   record LeaderRequest(int orderSalt, ByteString digest) {
-    /** Validates the digest (32 bytes) and the salt (not negative). */
+    /** The salt of a job from before migration 12. */
+    public static final int LEGACY_ORDER = -1;
+
+    /** Validates the digest (32 bytes; empty for the legacy order) and the salt. */
     public LeaderRequest {
       java.util.Objects.requireNonNull(digest, "digest");
-      if (digest.length() != 32 || orderSalt < 0) {
+      if (orderSalt == LEGACY_ORDER ? digest.length() != 0
+          : digest.length() != 32 || orderSalt < 0) {
         throw new IllegalArgumentException("need a SHA-256 digest and a salt >= 0");
       }
     }

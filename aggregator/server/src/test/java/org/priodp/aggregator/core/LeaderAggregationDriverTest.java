@@ -624,6 +624,55 @@ class LeaderAggregationDriverTest {
   }
 
   /**
+   * A job active when migration 12 ran (order salt -1) may have sent its first request in the
+   * order of version 11 (report time, then report ID); its retry sends that order, so the Helper
+   * answers from its stored job instead of seeing a new job of reports it already counted.
+   */
+  @Test
+  void aJobFromBeforeMigration12SendsItsReportsInTheOldOrder() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    s.upload(12);
+    List<List<ReportId>> sent = new ArrayList<>();
+    HttpHelperPeer http = s.peer();
+    HelperPeer recording = new HelperPeer() {
+      @Override
+      public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+          TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+        sent.add(req.reportIds());
+        return http.initializeAggregationJob(task, req);
+      }
+
+      @Override
+      public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+          org.priodp.aggregator.dap.AggregateShareReq req) {
+        return http.aggregateShare(task, req);
+      }
+    };
+    LeaderAggregationDriver d = s.driver(100, Clock.systemUTC(), recording);
+    assertEquals(1, d.createJobs());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve("leader-" + seed + ".db"));
+        java.sql.Statement st = c.createStatement()) {
+      assertEquals(1, st.executeUpdate("UPDATE leader_aggregation_jobs SET order_salt = -1"));
+    }
+    assertEquals(1, d.runOnce());
+    List<ReportId> oldOrder = new ArrayList<>();
+    for (long t : new long[] {LeaderPair.now() - 1, LeaderPair.now()}) {
+      for (int i = 0; i < s.ids.size(); i++) {
+        if (s.times.get(i) == t) {
+          oldOrder.add(s.ids.get(i));
+        }
+      }
+    }
+    oldOrder.sort((a, b) -> Long.compare(s.times.get(s.ids.indexOf(a)),
+        s.times.get(s.ids.indexOf(b))) != 0
+        ? Long.compare(s.times.get(s.ids.indexOf(a)), s.times.get(s.ids.indexOf(b)))
+        : java.util.Arrays.compareUnsigned(a.bytes(), b.bytes()));
+    assertEquals(List.of(oldOrder), sent);
+    s.assertAggregated(s.all());
+  }
+
+  /**
    * The bound: a Helper that stays behind rejects the same reports as report_too_early in every
    * job; each placement waits twice as long as the one before; after {@link
    * LeaderAggregationDriver#MAX_PLACEMENTS} placements the reports are given up for good (counted,

@@ -178,8 +178,9 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
   public Optional<LeaderRequest> leaderRequest(AggregationJobId jobId) {
     return sql(c -> Sql.queryOne(c, "SELECT order_salt, request_digest FROM"
         + " leader_aggregation_jobs WHERE task_id = ? AND job_id = ?"
-        + " AND request_digest IS NOT NULL",
-        rs -> new LeaderRequest(rs.getInt(1), Sql.bytes(rs, 2)), task(), jobId.bytes()));
+        + " AND order_salt IS NOT NULL",
+        rs -> new LeaderRequest(rs.getInt(1), Sql.optionalBytes(rs, 2).orElse(ByteString.EMPTY)),
+        task(), jobId.bytes()));
   }
 
   @Override
