@@ -45,6 +45,7 @@ module org.priodp.aggregator.cli {
       org.priodp.aggregator.cli.DqlCommand,
       org.priodp.aggregator.cli.InteropClientCommand,
       org.priodp.aggregator.cli.InteropCollectorCommand,
+      org.priodp.aggregator.cli.JobsCommand,
       org.priodp.aggregator.cli.KeysCommand,
       org.priodp.aggregator.cli.NoiseShareCommand,
       org.priodp.aggregator.cli.PprCommand,

@@ -38,4 +38,34 @@ final class StoreOptions {
       throw new CliIo.Failure(command + ": cannot open store " + ServeCommand.redact(db), e);
     }
   }
+
+  /** Work on an opened store that prints to {@code out}; returns the exit code. */
+  @FunctionalInterface
+  interface Work {
+    /** Does the work. */
+    int run(JdbcDatastore store, java.io.PrintWriter out);
+  }
+
+  /**
+   * Opens the store, runs {@code work} with the subcommand's output and flushes it; a store
+   * failure is one line naming {@code command} and the subcommand.
+   */
+  int run(picocli.CommandLine.Model.CommandSpec spec, String command, Work work)
+      throws IOException {
+    try (JdbcDatastore store = open(command)) {
+      java.io.PrintWriter out = spec.commandLine().getOut();
+      int code = work.run(store, out);
+      out.flush();
+      return code;
+    } catch (DatastoreException e) {
+      throw new CliIo.Failure(command + " " + spec.name() + ": the store failed", e);
+    }
+  }
+
+  /** Prints {@code COMMAND SUBCOMMAND: message} on the error stream; returns exit status 2. */
+  static int fail(picocli.CommandLine.Model.CommandSpec spec, String command, String message) {
+    spec.commandLine().getErr().println(command + " " + spec.name() + ": " + message);
+    spec.commandLine().getErr().flush();
+    return 2;
+  }
 }

@@ -12,7 +12,6 @@ import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.VdafVerifyKeys;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
-import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.taskfile.TaskFile;
 import org.priodp.vdaf.Prio3;
 import picocli.CommandLine.Command;
@@ -69,6 +68,15 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
+    return task(config, task);
+  }
+
+  /**
+   * Returns the task of the file {@code config} (serve's task file) that {@code task} names, or
+   * its only task if {@code task} is null; a missing file option or an unknown task is an
+   * IllegalArgumentException naming the option.
+   */
+  static TaskDefinition task(Path config, String task) throws IOException {
     if (config == null) {
       throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
     }
@@ -90,10 +98,6 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
         () -> new IllegalArgumentException("--task: " + config + " has no task " + task));
   }
 
-  JdbcDatastore open() throws IOException {
-    return store.open("verify-keys");
-  }
-
   static String line(VdafVerifyKey k) {
     return k.id() + " " + k.state().dbName() + " created=" + k.createdAt()
         + k.helperRejectedAt().map(t -> " helper_refused=" + t).orElse("");
@@ -109,23 +113,15 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
     @Override
     public final Integer call() throws IOException {
       TaskDefinition task = parent.task();
-      try (JdbcDatastore store = parent.open()) {
-        PrintWriter out = spec.commandLine().getOut();
-        int code = run(new VdafVerifyKeys(store, Clock.systemUTC()), task, out);
-        out.flush();
-        return code;
-      } catch (org.priodp.aggregator.datastore.DatastoreException e) {
-        throw new CliIo.Failure("verify-keys " + spec.name() + ": the store failed", e);
-      }
+      return parent.store.run(spec, "verify-keys",
+          (store, out) -> run(new VdafVerifyKeys(store, Clock.systemUTC()), task, out));
     }
 
     /** Does the work on the task's keys; returns the exit code. */
     abstract int run(VdafVerifyKeys keys, TaskDefinition task, PrintWriter out);
 
     int fail(String message) {
-      spec.commandLine().getErr().println("verify-keys " + spec.name() + ": " + message);
-      spec.commandLine().getErr().flush();
-      return 2;
+      return StoreOptions.fail(spec, "verify-keys", message);
     }
   }
 

@@ -66,6 +66,8 @@ import org.priodp.vdaf.Prio3;
  * and the request's SHA-256 (DAP-18 "Resource Creation"). Thread-safe.
  */
 public final class AggregationJobService {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(AggregationJobService.class);
   /** The default clock skew tolerated before a report is too early: five minutes. */
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
   private static final byte[] ID_LABEL =
@@ -241,6 +243,7 @@ public final class AggregationJobService {
     for (VerifyInit v : req.verifyInits()) {
       prepared.add(prepare(reports, pingPong, v));
     }
+    warnTooEarly(task, id, prepared);
     AggregationJobResp[] committed = new AggregationJobResp[1];
     AggregationJobRecord stored = store.inTaskTransaction(taskId, tx -> {
       committed[0] = null;
@@ -276,6 +279,38 @@ public final class AggregationJobService {
       }
     }
     observer.helperJob(taskId, aggregated, rejected);
+  }
+
+  /**
+   * Logs one WARN for a job whose reports this Helper rejects as report_too_early (DAP-18 "Input
+   * Share Validation"), naming how far the newest lies ahead of this Helper's clock: a Helper
+   * whose clock is behind rejects every report of a healthy Leader. One line per job, never one
+   * per report.
+   */
+  private void warnTooEarly(TaskDefinition task, AggregationJobId id, List<Prepared> prepared) {
+    long newest = -1;
+    int n = 0;
+    for (Prepared p : prepared) {
+      if (p.error() == ReportError.REPORT_TOO_EARLY) {
+        n++;
+        if (newest == -1 || Long.compareUnsigned(p.time(), newest) > 0) {
+          newest = p.time();
+        }
+      }
+    }
+    if (n == 0) {
+      return;
+    }
+    java.math.BigInteger seconds = new java.math.BigInteger(Long.toUnsignedString(newest))
+        .multiply(new java.math.BigInteger(Long.toUnsignedString(
+            task.configuration().timePrecision())));
+    java.math.BigInteger ahead = seconds.subtract(
+        java.math.BigInteger.valueOf(clock.instant().getEpochSecond()));
+    String span = ahead.signum() > 0 && ahead.bitLength() < 63
+        ? LeaderAggregationDriver.span(Duration.ofSeconds(ahead.longValue())) : ahead + "s";
+    LOG.warn("task {}, aggregation job {}: {}/{} reports rejected as report_too_early, up to {}"
+        + " ahead of this Helper's clock: this clock may be behind (or the Clients' ahead)",
+        task.taskId().toBase64Url(), id.toBase64Url(), n, prepared.size(), span);
   }
 
   /** Stores a failure of a pending job (asynchronous handling). */

@@ -36,6 +36,23 @@ public interface HelperPeer {
   }
 
   /**
+   * Asks the peer to tell {@code listener} the Helper's clock whenever an answer states it (the
+   * HTTP {@code Date} header, RFC 9110 "Date"), so that a Leader can name a clock skew before the
+   * Helper rejects reports as report_too_early (DAP-18 "Input Share Validation"). By default the
+   * peer states no clock and does nothing.
+   */
+  default void addClockListener(ClockListener listener) {
+    java.util.Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Receives the Helper's clock as an answer of the task's Helper stated it. */
+  @FunctionalInterface
+  interface ClockListener {
+    /** Called with the time the Helper's answer carried (whole seconds). */
+    void helperClock(TaskDefinition task, java.time.Instant helperTime);
+  }
+
+  /**
    * The Helper did not answer with the resource: it refused with a problem document ({@code
    * error} is its DAP error type, if it named one, and the request must not be repeated as is)
    * or it stayed unreachable, kept answering 5xx or never became ready within the time the
@@ -46,13 +63,56 @@ public interface HelperPeer {
     private static final long serialVersionUID = 1L;
     private final transient java.util.Optional<org.priodp.aggregator.dap.DapError> error;
     private final boolean retryable;
+    private final int status;
 
     /** Returns an exception; {@code error} may be null when the Helper named no DAP error. */
     public HelperException(String message, org.priodp.aggregator.dap.DapError error,
         boolean retryable, Throwable cause) {
+      this(message, error, retryable, 0, cause);
+    }
+
+    /**
+     * Returns an exception for an answer with HTTP status {@code status} (0: no answer, or not
+     * HTTP); {@code error} may be null when the Helper named no DAP error.
+     */
+    public HelperException(String message, org.priodp.aggregator.dap.DapError error,
+        boolean retryable, int status, Throwable cause) {
       super(message, cause);
       this.error = java.util.Optional.ofNullable(error);
       this.retryable = retryable;
+      this.status = status;
+    }
+
+    /** Returns the HTTP status of the Helper's answer, or 0 if there was none. */
+    public int status() {
+      return status;
+    }
+
+    /**
+     * Returns whether the operator can fix the cause, so that the same request should be sent
+     * again later rather than given up: a {@link #retryable()} failure (the Helper unreachable,
+     * 5xx, a timeout), a refused bearer token (401, 403) or a task the Helper does not know (404,
+     * unrecognizedTask). A problem with the request itself, or an undecodable answer, is not.
+     */
+    public boolean fixable() {
+      return retryable || status == 401 || status == 403 || status == 404
+          || error.filter(e -> e == org.priodp.aggregator.dap.DapError.UNRECOGNIZED_TASK)
+              .isPresent();
+    }
+
+    /** Returns what an operator should check for a {@link #fixable()} failure, or "". */
+    public String fix() {
+      if (status == 401 || status == 403) {
+        return "check the task's leader auth token (the Helper must accept it)";
+      }
+      if (status == 404 || error.filter(
+          e -> e == org.priodp.aggregator.dap.DapError.UNRECOGNIZED_TASK).isPresent()) {
+        return "check that the Helper serves this task (task ID, helper_aggregator_endpoint)";
+      }
+      if (retryable) {
+        return "check that the Helper is up and reachable";
+      }
+      return "";
     }
 
     /** Returns the DAP error type of the Helper's problem document, if it named one. */

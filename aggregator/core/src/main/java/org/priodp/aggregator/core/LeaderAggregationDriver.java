@@ -34,6 +34,7 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.VerifyInit;
 import org.priodp.aggregator.dap.VerifyResp;
+import org.priodp.aggregator.datastore.AggregationJobRepository;
 import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
@@ -64,8 +65,9 @@ import org.slf4j.LoggerFactory;
  * verify_init}) and {@link PingPong#leaderInitialized}; a report that fails is rejected here with
  * its report error (logged, with the counts of each error per job) and not sent. The
  * AggregationJobInitReq is a function of
- * the job's reports alone (same reports, same order, the verification_key_id chosen at the job's
- * first attempt and stored with it, see {@link VdafVerifyKeys}), so
+ * the job's reports alone (same reports, in the order of the salt fixed at the job's first
+ * attempt so that no two jobs of a task send the same request, the verification_key_id chosen at
+ * the job's first attempt and stored with it, see {@link VdafVerifyKeys}), so
  * a retry, by this process or by another after a crash, sends identical bytes and the Helper
  * answers from its stored job. The answer must list the same report IDs in the same order (else
  * the job is abandoned); each {@code continue} carrying the ping-pong {@code finish} completes the
@@ -75,8 +77,12 @@ import org.slf4j.LoggerFactory;
  * aggregated_reports}, whose bucket was collected or older than the retention cutoff are
  * skipped, the output shares are merged into the same time-interval buckets the Helper writes
  * (sum, count, checksum XOR SHA-256(report ID)), the report IDs recorded, and the job marked
- * {@code finished}. A retryable Helper failure frees the lease for a later attempt; after {@code
- * maxAttempts} leases, or on a non-retryable failure, the job is abandoned with its detail.
+ * {@code finished}; reports the Helper rejected retryably (report_too_early, DAP-19
+ * unknown_verification_key_id) go back to the pool, with a backoff, at most {@link
+ * #MAX_PLACEMENTS} times. A Helper failure the operator can fix (unreachable, 5xx, timeouts,
+ * 401/403/404) frees the lease for a later attempt with backoff; a refusal of the request itself,
+ * or more than {@code maxAttempts} leases that ended without an answer, abandons the job with its
+ * detail.
  *
  * <p>Leader-selected tasks: each job is assigned a batch when it is created, in the same task
  * transaction: a batch for which the task's jobs have claimed fewer than min_batch_size reports,
@@ -91,9 +97,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
 
   /**
    * The driver's settings: reports per job (at most {@code jobSize}, at least {@code
-   * minJobSize}), the lease duration, how many leases a job gets before it is abandoned, the
-   * delay before a job whose Helper call failed retryably is leased again, the worker threads
-   * and the idle poll interval.
+   * minJobSize}), the lease duration, how many leases that ended without an answer (a crash, not
+   * a Helper failure) a job gets before it is abandoned, the first delay before a job whose
+   * Helper call failed is leased again (doubling per failure, at most an hour), the worker
+   * threads and the idle poll interval.
    */
   public record Options(int jobSize, int minJobSize, Duration leaseDuration, int maxAttempts,
       Duration retryDelay, int workers, Duration pollInterval) {
@@ -147,10 +154,21 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   }
 
   /**
-   * How long a report the Helper rejected with unknown_verification_key_id waits before a new job
-   * may take it: a Helper that lacks the Leader's keys is not asked again in a tight loop.
+   * How long a report the Helper rejected with a retryable report error (report_too_early, or at
+   * DAP-19 unknown_verification_key_id) waits after its first placement before a new job may take
+   * it; the wait doubles with each further placement, up to {@link #MAX_REQUEUE_DELAY}: a Helper
+   * whose clock is behind, or that lacks the Leader's keys, is not asked again in a tight loop.
    */
   public static final java.time.Duration REQUEUE_DELAY = java.time.Duration.ofMinutes(1);
+
+  /** The longest wait between two placements of a report, and between two failed attempts. */
+  public static final Duration MAX_REQUEUE_DELAY = Duration.ofHours(1);
+
+  /** How many jobs a report is placed in before a retryable rejection gives it up for good. */
+  public static final int MAX_PLACEMENTS = 10;
+
+  /** How many report orders a job tries for a request no earlier job of its task sent. */
+  static final int ORDER_SALTS = 32;
 
   private final Datastore store;
   private final HelperPeer peer;
@@ -168,6 +186,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private final Map<AggregationJobId, LeaseHeartbeat.Held> stepping = new ConcurrentHashMap<>();
   private final Set<Thread> looping = ConcurrentHashMap.newKeySet();
   private volatile CountDownLatch stopped = new CountDownLatch(0);
+  /** Per task, the Helper calls that failed in a row (for "reachable again"). */
+  private final Map<TaskId, Integer> failedInARow = new ConcurrentHashMap<>();
+  /** Per task, when the Helper's clock skew was last logged. */
+  private final Map<TaskId, Instant> skewLogged = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong givenUp =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * Creates the driver for the Leader tasks among {@code tasks} (others are ignored; a
@@ -220,6 +244,60 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.heartbeat = new LeaseHeartbeat(clock, options.leaseDuration());
     this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
     this.verifyKeys = new VdafVerifyKeys(store, clock);
+    peer.addClockListener(this::helperClock);
+  }
+
+  /**
+   * Logs one WARN per task per hour when the Helper's clock, as its answer stated it, differs
+   * from this Leader's by more than the clock skew the Helper tolerates (DAP-18 "Input Share
+   * Validation": a Helper behind rejects reports as report_too_early).
+   */
+  private void helperClock(TaskDefinition task, Instant helperTime) {
+    Instant mine = clock.instant();
+    Duration skew = Duration.between(mine, helperTime);
+    if (skew.abs().compareTo(UploadService.DEFAULT_CLOCK_SKEW) <= 0) {
+      return;
+    }
+    boolean[] log = {false};
+    skewLogged.compute(task.taskId(), (t, last) -> {
+      if (last == null || !mine.isBefore(last.plus(Duration.ofHours(1)))) {
+        log[0] = true;
+        return mine;
+      }
+      return last;
+    });
+    if (log[0]) {
+      LOG.warn("task {}: the Helper's clock is {} {} this Leader's (its HTTP Date header); it"
+          + " rejects reports as report_too_early while it is behind: check the clocks (NTP)"
+          + " of both", task.taskId().toBase64Url(), span(skew.abs()),
+          skew.isNegative() ? "behind" : "ahead of");
+    }
+  }
+
+  /** Returns a duration as {@code 1h 2m 3s}, leaving out leading zero units. */
+  static String span(Duration d) {
+    long s = d.getSeconds();
+    if (s >= 3600) {
+      return (s / 3600) + "h " + (s % 3600 / 60) + "m " + (s % 60) + "s";
+    }
+    return s >= 60 ? (s / 60) + "m " + (s % 60) + "s" : s + "s";
+  }
+
+  /**
+   * Returns how many reports this driver gave up for good after {@link #MAX_PLACEMENTS}
+   * placements since it started.
+   */
+  public long reportsGivenUp() {
+    return givenUp.get();
+  }
+
+  /** Returns {@code first} doubled {@code n - 1} times, at most {@link #MAX_REQUEUE_DELAY}. */
+  static Duration backoff(Duration first, int n) {
+    Duration d = first;
+    for (int i = 1; i < n && d.compareTo(MAX_REQUEUE_DELAY) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(MAX_REQUEUE_DELAY) > 0 ? MAX_REQUEUE_DELAY : d;
   }
 
   private static java.util.function.Supplier<List<TaskDefinition>> listOf(
@@ -427,34 +505,57 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           "task not served by this driver");
       return Outcome.RETRY_LATER;
     }
-    if (job.leaseAttempts() > options.maxAttempts()) {
+    // attempts a fixable Helper failure explains do not count: only leases that ended some
+    // other way (a crash, a lease lost) are bounded
+    int failures = store.inTaskTransaction(job.taskId(),
+        tx -> tx.aggregationJobs().leaderHelperFailures(job.jobId()));
+    if (job.leaseAttempts() - failures > options.maxAttempts()) {
       return abandon(job, token, "gave up after " + options.maxAttempts() + " attempts"
           + job.errorDetail().map(d -> "; last: " + d).orElse(""));
     }
     try (LeaseHeartbeat.Held held = keepLease(job, token)) {
+      Outcome done;
       try {
-        return run(task, job, token);
+        done = run(task, job, token);
       } finally {
         stepping.remove(job.jobId(), held);
       }
+      Integer before = done == Outcome.FINISHED ? failedInARow.remove(job.taskId()) : null;
+      if (before != null && before > 0) {
+        LOG.info("task {}: Helper reachable again after {} failed attempts",
+            job.taskId().toBase64Url(), before);
+      }
+      return done;
     } catch (HelperPeer.HelperException e) {
-      if (!e.retryable()) {
+      if (!e.fixable()) {
         return abandon(job, token, e.getMessage());
       }
-      if (job.leaseAttempts() >= options.maxAttempts()) {
-        return abandon(job, token, "gave up after " + job.leaseAttempts() + " attempts; last: "
-            + e.getMessage());
-      }
-      LOG.warn("aggregation job {}: {} (attempt {}); retrying in {}", job.jobId().toBase64Url(),
-          e.getMessage(), job.leaseAttempts(), options.retryDelay());
-      store.jobLeases().releaseAggregationJob(job.taskId(), job.jobId(), token,
-          now().plus(options.retryDelay()), e.getMessage());
-      return Outcome.RETRY_LATER;
+      return failed(task, job, token, failures + 1, e);
     } catch (LeaseLost e) {
       LOG.info("aggregation job {}: lease lost to another lessee; work dropped",
           job.jobId().toBase64Url());
       return Outcome.LEASE_LOST;
     }
+  }
+
+  /**
+   * Keeps a job whose Helper call failed for a cause the operator can fix (see {@link
+   * HelperPeer.HelperException#fixable}) for a later attempt with the same request, after {@code
+   * retryDelay} doubled per failure up to {@link #MAX_REQUEUE_DELAY}, with one WARN naming the
+   * cause and the fix.
+   */
+  private Outcome failed(TaskDefinition task, LeaderAggregationJob job, ByteString token,
+      int failure, HelperPeer.HelperException e) {
+    Duration delay = backoff(options.retryDelay(), failure);
+    failedInARow.merge(job.taskId(), 1, Integer::sum);
+    String fix = e.fix().isEmpty() ? "" : ": " + e.fix() + " ("
+        + task.configuration().helperAggregatorEndpoint() + ")";
+    LOG.warn("aggregation job {} of task {}: {}{}; failed attempt {}, next in {}",
+        job.jobId().toBase64Url(), job.taskId().toBase64Url(), e.getMessage(), fix, failure,
+        span(delay));
+    store.jobLeases().failAggregationJob(job.taskId(), job.jobId(), token, now().plus(delay),
+        e.getMessage());
+    return Outcome.RETRY_LATER;
   }
 
   private Outcome abandon(LeaderAggregationJob job, ByteString token, String detail) {
@@ -490,6 +591,92 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       });
     }
     return chosen;
+  }
+
+  /** A job's AggregationJobInitReq and its reports in the request's order. */
+  private record Request(AggregationJobInitReq req, List<Initialized> order) {}
+
+  /**
+   * Returns the request the job sends (DAP-19 "Leader Initialization", "Resource Creation"): its
+   * reports ordered by SHA-256(job ID || order salt || report ID) under the order salt fixed at
+   * its first attempt, so that every attempt sends identical bytes; at the first attempt, the
+   * smallest salt below {@link #ORDER_SALTS} whose request no earlier job of the task sent (the
+   * Helper answers an identical request from the earlier job: reports re-placed after
+   * report_too_early would get report_too_early again forever), fixed with the request's SHA-256
+   * in one transaction that checks the lease. Empty if every salt gives a request already sent
+   * (a lone report placed before, or a pair placed twice).
+   */
+  private Optional<Request> request(TaskDefinition task, LeaderAggregationJob job,
+      ByteString token, VdafVerifyKey key, List<AggregationJobExtension> extensions,
+      List<Initialized> initialized, List<VerifyInit> inits) {
+    TaskId taskId = task.taskId();
+    Optional<AggregationJobRepository.LeaderRequest> stored = store.inTaskTransaction(taskId,
+        tx -> tx.aggregationJobs().leaderRequest(job.jobId()));
+    if (stored.isPresent()
+        && stored.get().orderSalt() == AggregationJobRepository.LeaderRequest.LEGACY_ORDER) {
+      // active when migration 12 ran: it may have sent this order (report time, then ID) before
+      return Optional.of(new Request(new AggregationJobInitReq(key.id(), new byte[0], extensions,
+          inits), List.copyOf(initialized)));
+    }
+    if (stored.isPresent()) {
+      Request r = ordered(job, key, extensions, initialized, inits, stored.get().orderSalt());
+      if (!digest(r.req()).equals(stored.get().digest())) {
+        LOG.warn("aggregation job {} of task {}: its request differs from its first attempt's"
+            + " (reports left it meanwhile: a batch released, retention); the Helper sees a new"
+            + " job", job.jobId().toBase64Url(), taskId.toBase64Url());
+      }
+      return Optional.of(r);
+    }
+    for (int salt = 0; salt < ORDER_SALTS; salt++) {
+      Request r = ordered(job, key, extensions, initialized, inits, salt);
+      AggregationJobRepository.LeaderRequest fixed =
+          new AggregationJobRepository.LeaderRequest(salt, digest(r.req()));
+      boolean fresh = store.inTaskTransaction(taskId, tx -> {
+        Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
+        if (now.isEmpty() || !now.get().leasedWith(token)) {
+          throw new LeaseLost();
+        }
+        if (tx.aggregationJobs().leaderRequestSent(fixed.digest())) {
+          return false;
+        }
+        tx.aggregationJobs().setLeaderRequest(job.jobId(), fixed);
+        return true;
+      });
+      if (fresh) {
+        return Optional.of(r);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Returns the request with the reports in the order {@code salt} gives them in this job. */
+  private static Request ordered(LeaderAggregationJob job, VdafVerifyKey key,
+      List<AggregationJobExtension> extensions, List<Initialized> initialized,
+      List<VerifyInit> inits, int salt) {
+    byte[][] sortKeys = new byte[initialized.size()][];
+    Integer[] order = new Integer[initialized.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+      java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(
+          AggregationJobId.LENGTH + 4 + ReportId.LENGTH);
+      in.put(job.jobId().bytes()).putInt(salt).put(initialized.get(i).reportId().bytes());
+      sortKeys[i] = NoisedShareService.sha256(in.array());
+    }
+    java.util.Arrays.sort(order, (a, b) -> java.util.Arrays.compareUnsigned(sortKeys[a],
+        sortKeys[b]));
+    List<Initialized> reports = new ArrayList<>(order.length);
+    List<VerifyInit> verifyInits = new ArrayList<>(order.length);
+    for (int i : order) {
+      reports.add(initialized.get(i));
+      verifyInits.add(inits.get(i));
+    }
+    return new Request(new AggregationJobInitReq(key.id(), new byte[0], extensions, verifyInits),
+        List.copyOf(reports));
+  }
+
+  /** Returns the SHA-256 of the encoded request. */
+  private static ByteString digest(AggregationJobInitReq req) {
+    return AggregationJobService.digest(req.encode());
   }
 
   /** Thrown inside the commit transaction when the lease token is no longer ours. */
@@ -546,16 +733,32 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     }
     List<FieldVector> outShares = new ArrayList<>();
     List<Initialized> accepted = new ArrayList<>();
-    List<ReportId> retry = new ArrayList<>();
+    // reports back to the pool, by the time they wait there
+    Map<Duration, List<ReportId>> retry = new LinkedHashMap<>();
+    List<ReportId> unsent = new ArrayList<>();
+    Map<ReportError, Integer> gaveUp = new EnumMap<>(ReportError.class);
     boolean helperKnewKey = true;
+    boolean answered = false;
     if (!inits.isEmpty()) {
       List<AggregationJobExtension> extensions = job.batch().isEmpty() ? List.of()
           : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
-      AggregationJobInitReq req = new AggregationJobInitReq(key.id(), new byte[0], extensions,
-          inits);
-      checkLease(job.jobId());
-      AggregationJobResp resp = peer.initializeAggregationJob(task, req);
-      if (!resp.reportIds().equals(req.reportIds())) {
+      Map<ReportId, Integer> placements = store.inTaskTransaction(taskId,
+          tx -> tx.clientReports().placements(job.jobId()));
+      Optional<Request> fixed = request(task, job, token, key, extensions, initialized, inits);
+      if (fixed.isEmpty()) {
+        // every order of these reports was sent before: they wait in the pool for company
+        initialized.forEach(in -> unsent.add(in.reportId()));
+        initialized = List.of();
+      } else {
+        initialized = fixed.get().order();
+      }
+      if (fixed.isPresent()) {
+        checkLease(job.jobId());
+      }
+      AggregationJobResp resp = fixed.isEmpty() ? null
+          : peer.initializeAggregationJob(task, fixed.get().req());
+      answered = resp != null;
+      if (resp != null && !resp.reportIds().equals(fixed.get().req().reportIds())) {
         return abandon(job, token, "the Helper's AggregationJobResp lists other report IDs"
             + " (or another order) than the request");
       }
@@ -563,16 +766,22 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         Initialized in = initialized.get(i);
         VerifyResp answer = resp.verifyResps().get(i);
         if (answer.result() instanceof VerifyResp.Reject r
-            && r.reportError() == ReportError.UNKNOWN_VERIFICATION_KEY_ID
             && task.dapVersion().mayRetry(r.reportError())) {
-          // DAP-19 "Leader Initialization": the report may go into a later job under a key the
-          // Helper knows; it returns to the pool, unaggregated. (report_too_early may too, but a
-          // later job of the same reports under the same key would be byte-identical, and the
-          // Helper must answer it from its stored job: not re-placed until the Leader can make
-          // the request differ, issue 24.)
-          retry.add(in.reportId());
-          helperKnewKey = false;
+          // DAP-19 (and DAP-18) "Leader Initialization": the report may go into a later job
+          // (a clock that catches up, a key the Helper knows); it returns to the pool,
+          // unaggregated, after a wait that doubles per placement, and is given up after
+          // MAX_PLACEMENTS (it stays claimed by this finished job)
           reject(rejected, in.reportId(), r.reportError());
+          if (r.reportError() == ReportError.UNKNOWN_VERIFICATION_KEY_ID) {
+            helperKnewKey = false;
+          }
+          int placed = placements.getOrDefault(in.reportId(), 1);
+          if (placed >= MAX_PLACEMENTS) {
+            gaveUp.merge(r.reportError(), 1, Integer::sum);
+          } else {
+            retry.computeIfAbsent(backoff(REQUEUE_DELAY, placed), d -> new ArrayList<>())
+                .add(in.reportId());
+          }
           continue;
         }
         Optional<FieldVector> out = finish(pingPong, in, answer, rejected);
@@ -584,6 +793,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     }
     int[] counted = {0};
     boolean knew = helperKnewKey;
+    boolean sent = answered;
     store.inTaskTransaction(taskId, tx -> {
       Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
       if (now.isEmpty() || now.get().state() != LeaderAggregationJob.State.ACTIVE
@@ -616,8 +826,11 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         committed.put(in.reportId(), time);
       }
       tx.clientReports().insertAggregated(job.jobId(), committed);
-      tx.clientReports().unclaim(job.jobId(), retry, now().plus(REQUEUE_DELAY));
-      if (!inits.isEmpty()) {
+      retry.forEach((wait, ids) -> tx.clientReports().unclaim(job.jobId(), ids, now().plus(wait)));
+      if (!unsent.isEmpty()) {
+        tx.clientReports().unclaimUnsent(job.jobId(), unsent, now().plus(MAX_REQUEUE_DELAY));
+      }
+      if (sent) {
         VdafVerifyKeys.recordHelperAnswer(tx, key, knew, now());
       }
       counted[0] = committed.size();
@@ -627,14 +840,29 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       tx.aggregationJobs().finishLeader(job.jobId(), now());
       return null;
     });
+    int backToPool = retry.values().stream().mapToInt(List::size).sum();
     int rejectedCount = rejected.values().stream().mapToInt(Integer::intValue).sum();
+    if (!gaveUp.isEmpty()) {
+      int n = gaveUp.values().stream().mapToInt(Integer::intValue).sum();
+      givenUp.addAndGet(n);
+      LOG.warn("aggregation job {} of task {}: {} reports given up for good ({}): gave up after"
+          + " {} placements", job.jobId().toBase64Url(), taskId.toBase64Url(), n,
+          gaveUp.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().specName())
+              .collect(java.util.stream.Collectors.joining(", ")), MAX_PLACEMENTS);
+    }
+    if (!unsent.isEmpty()) {
+      LOG.warn("aggregation job {} of task {}: every order of its {} reports was sent to the"
+          + " Helper before (an identical request gets the stored answer): they wait in the pool"
+          + " for other reports to join them, {} at most", job.jobId().toBase64Url(),
+          taskId.toBase64Url(), unsent.size(), span(MAX_REQUEUE_DELAY));
+    }
     if (rejectedCount > 0 || LOG.isDebugEnabled()) {
       StringBuilder why = new StringBuilder();
       rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));
       String line = "aggregation job {} of task {}: {} reports counted, {} rejected{}, {} back"
           + " to the pool{}";
       Object[] args = {job.jobId().toBase64Url(), taskId.toBase64Url(), counted[0],
-          rejectedCount, why, retry.size(), hint(rejected)};
+          rejectedCount, why, backToPool, hint(rejected)};
       if (rejectedCount > 0) {
         LOG.warn(line, args); // one line per job, never one per report
       } else {
@@ -644,7 +872,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     if (!helperKnewKey) {
       LOG.warn("task {}: the Helper does not know VDAF verification key {}; its {} reports go"
           + " back to the pool and the Leader uses another key for {}", taskId.toBase64Url(),
-          key.id(), retry.size(), VdafVerifyKeys.HELPER_REFUSAL_BACKOFF);
+          key.id(), backToPool, VdafVerifyKeys.HELPER_REFUSAL_BACKOFF);
     }
     observer.leaderJob(taskId, PipelineObserver.JobOutcome.FINISHED, counted[0], rejected);
     return Outcome.FINISHED;

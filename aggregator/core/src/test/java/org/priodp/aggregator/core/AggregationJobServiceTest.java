@@ -103,6 +103,58 @@ class AggregationJobServiceTest {
     }
   }
 
+  /**
+   * Issue 24, clock skew named on the Helper: a Helper whose clock is 10 minutes behind the
+   * reports rejects each as report_too_early and logs ONE warning for the job, naming how far
+   * ahead of its clock the newest report is (never one line per report).
+   */
+  @Test
+  void aJobOfReportsTooEarlyGetsOneWarningNamingHowFarAheadTheyAre() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("AggregationJobServiceTest seed " + seed);
+    org.priodp.aggregator.testing.LeaderPair pair = new org.priodp.aggregator.testing.LeaderPair(
+        new org.priodp.vdaf.Prio3Variant.Count(), new java.util.Random(seed), 1);
+    long time = org.priodp.aggregator.testing.LeaderPair.now();
+    java.time.Instant helperNow = java.time.Instant.ofEpochSecond(
+        time * org.priodp.aggregator.testing.LeaderPair.PRECISION).minusSeconds(600);
+    Clock helperClock = Clock.fixed(helperNow, java.time.ZoneOffset.UTC);
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(AggregationJobService.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("h.db"))) {
+      HelperHpkeKeys keys = new HelperHpkeKeys(store, new SecureRandom(), helperClock);
+      var helperKey = keys.ensureActive().config();
+      List<org.priodp.aggregator.dap.VerifyInit> inits = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        org.priodp.aggregator.dap.Report r = pair.report(helperKey, helperKey, time,
+            pair.measurement());
+        inits.add(new org.priodp.aggregator.dap.VerifyInit(r.helperReportShare(), new byte[1]));
+      }
+      AggregationJobService s = new AggregationJobService(store, keys, helperClock,
+          AggregationJobService.DEFAULT_CLOCK_SKEW);
+      AggregationJobInitReq req = new AggregationJobInitReq(0, new byte[0], List.of(), inits);
+      AggregationJobRecord job = s.initialize(pair.helper, req,
+          AggregationJobService.digest(req.encode()));
+      org.priodp.aggregator.dap.AggregationJobResp resp =
+          org.priodp.aggregator.dap.AggregationJobResp.decode(
+              job.response().orElseThrow().toByteArray(), pair.helper.dapVersion());
+      assertTrue(resp.verifyResps().stream().allMatch(v -> v.result()
+          instanceof org.priodp.aggregator.dap.VerifyResp.Reject r
+          && r.reportError() == org.priodp.aggregator.dap.ReportError.REPORT_TOO_EARLY));
+      List<String> warnings = captured.list.stream()
+          .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+          .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+      assertEquals(1, warnings.size(), warnings.toString());
+      assertTrue(warnings.get(0).contains("3/3 reports rejected as report_too_early, up to"
+          + " 10m 0s ahead of this Helper's clock: this clock may be behind"), warnings.get(0));
+    } finally {
+      log.detachAppender(captured);
+    }
+  }
+
   @Test
   void retentionDeletesOnlyOldBucketsInsideCollectedRanges() {
     Fixture f = new Fixture(3, new DpStrategy.NoDifferentialPrivacy());

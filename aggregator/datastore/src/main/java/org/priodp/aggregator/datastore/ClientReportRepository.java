@@ -76,6 +76,20 @@ public interface ClientReportRepository {
   int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds, java.time.Instant retryAfter);
 
   /**
+   * Returns how many Leader aggregation jobs, this one included, claimed each report this job
+   * claimed (its placements: a report re-placed after report_too_early is given up after a
+   * bounded number).
+   */
+  Map<ReportId, Integer> placements(AggregationJobId jobId);
+
+  /**
+   * As {@link #unclaim}, for reports the job could not send (no request the Helper had not seen
+   * could carry them): their placement by this job does not count.
+   */
+  int unclaimUnsent(AggregationJobId jobId, Collection<ReportId> reportIds,
+      java.time.Instant retryAfter);
+
+  /**
    * Returns how many of the task's reports are committed to a batch bucket (DAP-18 "Aggregation
    * Job Execution"): the progress of aggregation.
    */

@@ -64,6 +64,14 @@ public interface JobLeaseRepository {
       Instant retryAt, String detail);
 
   /**
+   * As {@link #releaseAggregationJob}, after a Helper call that failed for a cause that can be
+   * fixed (the Helper unreachable, 5xx, a timeout, 401/403/404): also counts the failure (see
+   * {@link AggregationJobRepository#leaderHelperFailures}); returns whether it did.
+   */
+  boolean failAggregationJob(TaskId taskId, AggregationJobId jobId, ByteString token,
+      Instant retryAt, String detail);
+
+  /**
    * If the Leader job is active and leased with {@code token}: marks it abandoned with {@code
    * detail} (DAP-18 "Aggregation Job Abandonment and Deletion"; its reports stay claimed and are
    * not aggregated); returns whether it did.

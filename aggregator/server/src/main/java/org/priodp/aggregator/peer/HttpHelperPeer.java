@@ -81,6 +81,8 @@ public final class HttpHelperPeer implements HelperPeer {
   private final RandomGenerator jitter;
   private final Sleeper sleeper;
   private final PipelineObserver observer;
+  private final java.util.List<ClockListener> clockListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Creates a client over {@code http} with the options, jitter source and sleeper. */
   public HttpHelperPeer(HttpClient http, Options options, RandomGenerator jitter,
@@ -170,6 +172,9 @@ public final class HttpHelperPeer implements HelperPeer {
         Thread.currentThread().interrupt();
         throw new HelperException("interrupted while talking to the Helper", null, true, e);
       }
+      if (r != null) {
+        tellClock(task, r);
+      }
       if (r != null && r.statusCode() / 100 == 2) {
         if (r.body().length > 0) {
           return decodeResource(r, responseType, decode);
@@ -216,6 +221,29 @@ public final class HttpHelperPeer implements HelperPeer {
 
   private static Duration since(long nanos) {
     return Duration.ofNanos(System.nanoTime() - nanos);
+  }
+
+  @Override
+  public void addClockListener(ClockListener listener) {
+    clockListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** Tells the clock listeners the Helper's clock if the answer has a valid Date header. */
+  private void tellClock(TaskDefinition task, HttpResponse<?> r) {
+    Optional<String> date = r.headers().firstValue("Date");
+    if (date.isEmpty() || clockListeners.isEmpty()) {
+      return;
+    }
+    java.time.Instant at;
+    try {
+      at = java.time.ZonedDateTime.parse(date.get().strip(),
+          java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      return; // not an HTTP date: no clock stated
+    }
+    for (ClockListener l : clockListeners) {
+      l.helperClock(task, at);
+    }
   }
 
   /** Returns the backoff before retry {@code n + 1}: full jitter in [d/2, d], d doubling. */
@@ -279,6 +307,7 @@ public final class HttpHelperPeer implements HelperPeer {
         ? new String(r.body(), 0, Math.min(r.body().length, 200), StandardCharsets.UTF_8)
         : detail;
     return new HelperException("the Helper refused with HTTP " + r.statusCode()
-        + (error == null ? "" : " (" + error.type() + ")") + ": " + body, error, false, null);
+        + (error == null ? "" : " (" + error.type() + ")") + ": " + body, error, false,
+        r.statusCode(), null);
   }
 }

@@ -104,8 +104,16 @@ public final class AggregatorServer {
     }
   }
 
+  /** The IMF-fixdate of RFC 9110 "Date/Time Formats". */
+  private static final java.time.format.DateTimeFormatter HTTP_DATE =
+      java.time.format.DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+          java.util.Locale.US);
+
   private void onRequest(HttpServerRequest req) {
     long started = System.nanoTime();
+    // RFC 9110 "Date": a server with a clock sends it; a Leader compares it with its own clock
+    req.response().putHeader("Date", HTTP_DATE.format(java.time.ZonedDateTime.now(
+        java.time.ZoneOffset.UTC)));
     String path = req.path();
     String query = req.query();
     String method = req.method().name();

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -133,6 +134,57 @@ class LeaderAggregationDriverTest {
         ids.add(r.reportMetadata().reportId());
         times.add(time);
       }
+    }
+
+    /** Uploads n valid reports, all with report time {@code time}. */
+    void uploadAt(int n, long time) {
+      for (int i = 0; i < n; i++) {
+        List<BigInteger> m = pair.measurement();
+        Report r = pair.report(leaderKey, helperKey, time, m);
+        boolean inserted = leaderStore.inTaskTransaction(pair.taskId,
+            tx -> tx.clientReports().insertIfAbsent(
+            r.reportMetadata().reportId(), time, ByteString.copyOf(r.encode())));
+        assertTrue(inserted);
+        measurements.add(m);
+        ids.add(r.reportMetadata().reportId());
+        times.add(time);
+      }
+    }
+
+    /**
+     * A Helper in this process: the Helper's AggregationJobService over its store and keys,
+     * reading time from {@code helperClock}; a refusal is a HelperException (HTTP 400).
+     */
+    HelperPeer inProcessHelper(Clock helperClock) {
+      AggregationJobService jobs = new AggregationJobService(helperStore, helper.hpkeKeys(),
+          helperClock, AggregationJobService.DEFAULT_CLOCK_SKEW);
+      return new HelperPeer() {
+        @Override
+        public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+            TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+          byte[] body = req.encode();
+          try {
+            return org.priodp.aggregator.dap.AggregationJobResp.decode(jobs.initialize(
+                pair.helper, org.priodp.aggregator.dap.AggregationJobInitReq.decode(body),
+                AggregationJobService.digest(body)).response().orElseThrow().toByteArray(),
+                task.dapVersion());
+          } catch (Refusal r) {
+            throw new HelperException(r.getMessage(), null, false, 400, r);
+          }
+        }
+
+        @Override
+        public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+            org.priodp.aggregator.dap.AggregateShareReq req) {
+          throw new UnsupportedOperationException();
+        }
+      };
+    }
+
+    /** Returns how many reports the Leader's jobs in {@code state} hold. */
+    int held(LeaderAggregationJob.State state) {
+      return leaderStore.inTaskTransaction(pair.taskId, tx -> tx.aggregationJobs()
+          .leaderJobs(List.of(state)).stream().mapToInt(LeaderAggregationJob::reportCount).sum());
     }
 
     LeaderAggregationDriver driver(int jobSize, Clock clock) {
@@ -484,8 +536,281 @@ class LeaderAggregationDriverTest {
     assertEquals(2, j.get().leaseAttempts());
   }
 
+  /** A Setup whose in-process Helper's clock is behind the reports, and the Leader's driver. */
+  record Skewed(Setup s, long time, MutableClock leaderClock, MutableClock helperClock,
+      LeaderAggregationDriver driver) {}
+
+  /**
+   * Returns a Setup with {@code reports} reports of the current time unit, a Leader clock at
+   * now and an in-process Helper whose clock is {@code behind} the reports' time.
+   */
+  private Skewed skewed(Prio3Variant variant, int reports, Duration behind) throws Exception {
+    Setup s = new Setup(variant, false);
+    long time = LeaderPair.now();
+    MutableClock leaderClock = new MutableClock(Instant.now());
+    MutableClock helperClock = new MutableClock(
+        Instant.ofEpochSecond(time * LeaderPair.PRECISION).minus(behind));
+    s.uploadAt(reports, time);
+    return new Skewed(s, time, leaderClock, helperClock,
+        s.driver(100, leaderClock, s.inProcessHelper(helperClock)));
+  }
+
+  /**
+   * Issue 24, DAP-19 "Leader Initialization" (a report rejected with report_too_early may go into
+   * a later job): a Helper whose clock is 10 minutes behind the reports rejects all 80 as
+   * report_too_early; they go back to the Leader's pool, not before the requeue delay; once the
+   * Helper's clock is right, the next job aggregates every report exactly once on both sides.
+   * Before the fix the 80 reports stayed with the finished job and were lost.
+   */
   @Test
-  void aFailingHelperLeavesTheJobActiveThenAbandonsIt() throws Exception {
+  void reportsAHelperBehindRejectsAsTooEarlyAreAggregatedOnceItsClockIsRight() throws Exception {
+    Skewed k = skewed(new Prio3Variant.Histogram(10, 3), 80, Duration.ofMinutes(10));
+    Setup s = k.s();
+    long time = k.time();
+    MutableClock leaderClock = k.leaderClock();
+    MutableClock helperClock = k.helperClock();
+    LeaderAggregationDriver d = k.driver();
+
+    assertEquals(1, d.runOnce());
+    assertEquals(0, s.merged(s.helperStore).reportCount(), "the Helper counted none");
+    assertEquals(0, s.merged(s.leaderStore).reportCount(), "nor did the Leader");
+    assertEquals(0, s.held(LeaderAggregationJob.State.FINISHED), "all 80 back in the pool");
+    boolean outstanding = s.leaderStore.inTaskTransaction(s.pair.taskId,
+        tx -> tx.clientReports().outstanding(time, time + 1));
+    assertTrue(outstanding, "outstanding for collection");
+    assertEquals(0, d.runOnce(), "not before the requeue delay");
+
+    helperClock.now.set(leaderClock.instant());
+    leaderClock.advance(LeaderAggregationDriver.REQUEUE_DELAY);
+    assertEquals(1, d.runOnce(), "a new job of the same reports: a request the Helper never saw");
+    s.assertAggregated(s.all());
+    assertEquals(80, s.held(LeaderAggregationJob.State.FINISHED));
+    leaderClock.advance(LeaderAggregationDriver.MAX_REQUEUE_DELAY);
+    assertEquals(0, d.runOnce(), "nothing left");
+    s.assertAggregated(s.all());
+  }
+
+  /**
+   * The identical-request rule: a lone report the Helper rejected as report_too_early has only
+   * one possible request, which the Helper answers from its stored job (report_too_early again,
+   * even after its clock is right). The Leader does not send it again: the report waits in the
+   * pool, without using up its placements, until others join it, and the three (a request never
+   * sent) are aggregated. Sending the lone report again would have used up its placements on the
+   * stored answer and lost it.
+   */
+  @Test
+  void aLoneReportWaitsForCompanyRatherThanResendAnIdenticalRequest() throws Exception {
+    Skewed k = skewed(new Prio3Variant.Count(), 1, Duration.ofMinutes(10));
+    Setup s = k.s();
+    long time = k.time();
+    MutableClock leaderClock = k.leaderClock();
+    MutableClock helperClock = k.helperClock();
+    LeaderAggregationDriver d = k.driver();
+    assertEquals(1, d.runOnce());
+    assertEquals(0, s.merged(s.helperStore).reportCount());
+
+    helperClock.now.set(leaderClock.instant());
+    leaderClock.advance(LeaderAggregationDriver.REQUEUE_DELAY);
+    assertEquals(1, d.runOnce(), "a job, which finds no request the Helper has not seen");
+    assertEquals(0, s.merged(s.leaderStore).reportCount(), "not sent, not counted");
+    assertEquals(0, s.merged(s.helperStore).reportCount());
+    assertEquals(0, s.held(LeaderAggregationJob.State.FINISHED), "back in the pool");
+
+    // alone, it waits (an hour at a time) and is never given up: the Helper never saw why
+    for (int round = 0; round < LeaderAggregationDriver.MAX_PLACEMENTS + 2; round++) {
+      leaderClock.advance(LeaderAggregationDriver.MAX_REQUEUE_DELAY);
+      d.runOnce();
+    }
+    assertEquals(0, d.reportsGivenUp());
+    leaderClock.advance(LeaderAggregationDriver.MAX_REQUEUE_DELAY);
+    s.uploadAt(2, time);
+    assertEquals(1, d.runOnce(), "the lone report with company");
+    s.assertAggregated(s.all());
+  }
+
+  /**
+   * A job active when migration 12 ran (order salt -1) may have sent its first request in the
+   * order of version 11 (report time, then report ID); its retry sends that order, so the Helper
+   * answers from its stored job instead of seeing a new job of reports it already counted.
+   */
+  @Test
+  void aJobFromBeforeMigration12SendsItsReportsInTheOldOrder() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    s.upload(12);
+    List<List<ReportId>> sent = new ArrayList<>();
+    HttpHelperPeer http = s.peer();
+    HelperPeer recording = new HelperPeer() {
+      @Override
+      public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+          TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+        sent.add(req.reportIds());
+        return http.initializeAggregationJob(task, req);
+      }
+
+      @Override
+      public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+          org.priodp.aggregator.dap.AggregateShareReq req) {
+        return http.aggregateShare(task, req);
+      }
+    };
+    LeaderAggregationDriver d = s.driver(100, Clock.systemUTC(), recording);
+    assertEquals(1, d.createJobs());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:"
+        + dir.resolve("leader-" + seed + ".db"));
+        java.sql.Statement st = c.createStatement()) {
+      assertEquals(1, st.executeUpdate("UPDATE leader_aggregation_jobs SET order_salt = -1"));
+    }
+    assertEquals(1, d.runOnce());
+    List<ReportId> oldOrder = new ArrayList<>();
+    for (long t : new long[] {LeaderPair.now() - 1, LeaderPair.now()}) {
+      for (int i = 0; i < s.ids.size(); i++) {
+        if (s.times.get(i) == t) {
+          oldOrder.add(s.ids.get(i));
+        }
+      }
+    }
+    oldOrder.sort((a, b) -> Long.compare(s.times.get(s.ids.indexOf(a)),
+        s.times.get(s.ids.indexOf(b))) != 0
+        ? Long.compare(s.times.get(s.ids.indexOf(a)), s.times.get(s.ids.indexOf(b)))
+        : java.util.Arrays.compareUnsigned(a.bytes(), b.bytes()));
+    assertEquals(List.of(oldOrder), sent);
+    s.assertAggregated(s.all());
+  }
+
+  /**
+   * The bound: a Helper that stays behind rejects the same reports as report_too_early in every
+   * job; each placement waits twice as long as the one before; after {@link
+   * LeaderAggregationDriver#MAX_PLACEMENTS} placements the reports are given up for good (counted,
+   * and they stay with their last job), and no further job takes them.
+   */
+  @Test
+  void reportsAreGivenUpAfterTenPlacements() throws Exception {
+    Skewed k = skewed(new Prio3Variant.Count(), 5, Duration.ofHours(2));
+    Setup s = k.s();
+    MutableClock leaderClock = k.leaderClock();
+    LeaderAggregationDriver d = k.driver();
+    Duration wait = LeaderAggregationDriver.REQUEUE_DELAY;
+    for (int placement = 1; placement <= LeaderAggregationDriver.MAX_PLACEMENTS; placement++) {
+      assertEquals(1, d.runOnce(), "placement " + placement);
+      if (placement == LeaderAggregationDriver.MAX_PLACEMENTS) {
+        break;
+      }
+      assertEquals(0, d.reportsGivenUp(), "after placement " + placement);
+      leaderClock.advance(wait.minusSeconds(1));
+      assertEquals(0, d.runOnce(), "not before " + wait + " after placement " + placement);
+      leaderClock.advance(Duration.ofSeconds(1));
+      wait = wait.multipliedBy(2).compareTo(LeaderAggregationDriver.MAX_REQUEUE_DELAY) > 0
+          ? LeaderAggregationDriver.MAX_REQUEUE_DELAY : wait.multipliedBy(2);
+    }
+    assertEquals(5, d.reportsGivenUp());
+    assertEquals(5, s.held(LeaderAggregationJob.State.FINISHED), "they stay with the last job");
+    leaderClock.advance(Duration.ofDays(1));
+    assertEquals(0, d.runOnce(), "given up for good");
+    assertEquals(0, s.merged(s.helperStore).reportCount());
+  }
+
+  /**
+   * Issue 24: a Leader whose bearer token the Helper refuses (HTTP 401/403, over HTTP) keeps the
+   * job, beyond maxAttempts, with a backoff that doubles from retryDelay; once the operator fixes
+   * the token every report is counted. Before the fix the job was abandoned at the first 401 and
+   * its reports were lost.
+   */
+  @Test
+  void aJobRefusedForAWrongTokenIsRetriedWithBackoffAndCountedOnceTheTokenIsFixed()
+      throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    TaskDefinition right = s.pair.leader;
+    TaskDefinition wrong = new TaskDefinition(right.taskId(), right.role(), right.configuration(),
+        right.variant(), right.dpStrategy(), right.sensitivityRule(),
+        right.collectorHpkeConfig(), org.priodp.aggregator.task.AuthToken.of(
+            "wrong-token_0123456789")).withVdafVerifyKeys(Map.of(0, s.pair.verifyKey));
+    java.util.concurrent.atomic.AtomicReference<TaskDefinition> task =
+        new java.util.concurrent.atomic.AtomicReference<>(wrong);
+    s.upload(12);
+    MutableClock clock = new MutableClock(Instant.now());
+    Duration retry = Duration.ofSeconds(30);
+    LeaderAggregationDriver d = new LeaderAggregationDriver(s.leaderStore, s.leaderKeys, s.peer(),
+        () -> List.of(task.get()), clock, new SecureRandom(), THREADS,
+        new LeaderAggregationDriver.Options(100, 1, Duration.ofMinutes(1), 2, retry, 1,
+            Duration.ofMillis(100)), "t");
+    assertEquals(1, d.createJobs());
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(LeaderAggregationDriver.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      Duration wait = retry;
+      for (int attempt = 1; attempt <= 4; attempt++) {
+        assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce(),
+            "attempt " + attempt);
+        clock.advance(wait.minusSeconds(1));
+        assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "backoff " + wait);
+        clock.advance(Duration.ofSeconds(1));
+        wait = wait.multipliedBy(2);
+      }
+      assertEquals(0, s.merged(s.helperStore).reportCount());
+      task.set(right); // the operator fixes the token
+      assertEquals(LeaderAggregationDriver.Outcome.FINISHED, d.stepOnce());
+      s.assertAggregated(s.all());
+    } finally {
+      log.detachAppender(captured);
+      log.setLevel(level);
+    }
+    List<String> lines = captured.list.stream()
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+    assertEquals(4, lines.stream().filter(l -> l.contains("HTTP 40")
+        && l.contains("check the task's leader auth token")).count(), lines.toString());
+    assertTrue(lines.contains("task " + right.taskId().toBase64Url()
+        + ": Helper reachable again after 4 failed attempts"), lines.toString());
+  }
+
+  /**
+   * Issue 24, clock skew named on the Leader: the Helper's HTTP Date header says its clock is 10
+   * minutes behind this Leader's; the Leader logs one WARN naming it, not again within the hour
+   * (one line per task per hour, never one per job), and again after the hour.
+   */
+  @Test
+  void aHelperClockBehindIsNamedOncePerTaskPerHour() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofMinutes(10)));
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(LeaderAggregationDriver.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    try {
+      LeaderAggregationDriver d = s.driver(100, clock);
+      s.upload(2);
+      assertEquals(1, d.runOnce());
+      s.upload(2);
+      clock.advance(Duration.ofMinutes(1));
+      assertEquals(1, d.runOnce());
+      java.util.function.Supplier<List<String>> skews = () -> captured.list.stream()
+          .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.contains("the Helper's clock is")).toList();
+      assertEquals(1, skews.get().size(), captured.list.toString());
+      assertTrue(skews.get().get(0).matches(".*the Helper's clock is (9m 5[0-9]s|10m [0-9]s)"
+          + " behind this Leader's.*"), skews.get().get(0));
+      s.upload(2);
+      clock.advance(Duration.ofHours(1));
+      assertEquals(1, d.runOnce());
+      assertEquals(2, skews.get().size(), "again after the hour");
+    } finally {
+      log.detachAppender(captured);
+    }
+  }
+
+  /**
+   * A Helper that is down (connection refused) keeps the job active beyond maxAttempts, with a
+   * backoff that doubles from retryDelay; nothing is abandoned or counted meanwhile.
+   */
+  @Test
+  void aFailingHelperLeavesTheJobActiveWithBackoffBeyondMaxAttempts() throws Exception {
     Setup s = new Setup(new Prio3Variant.Count(), false);
     s.upload(5);
     s.helper.close(); // the Helper is gone: connection refused
@@ -498,11 +823,16 @@ class LeaderAggregationDriverTest {
         new LeaderAggregationDriver.Options(10, 1,
             Duration.ofMinutes(1), 2, Duration.ofSeconds(30), 1, Duration.ofMillis(100)), "t");
     assertEquals(1, d.createJobs());
-    assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce());
-    assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "not before the retry delay");
-    clock.now = clock.now.plus(Duration.ofSeconds(31));
-    assertEquals(LeaderAggregationDriver.Outcome.ABANDONED, d.stepOnce(), "second and last");
+    Duration wait = Duration.ofSeconds(30);
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER, d.stepOnce(), "attempt " + attempt);
+      clock.now = clock.now.plus(wait.minusSeconds(1));
+      assertEquals(LeaderAggregationDriver.Outcome.IDLE, d.stepOnce(), "not before " + wait);
+      clock.now = clock.now.plus(Duration.ofSeconds(1));
+      wait = wait.multipliedBy(2);
+    }
     assertEquals(0, s.merged(s.leaderStore).reportCount());
+    assertEquals(5, s.held(LeaderAggregationJob.State.ACTIVE), "the job keeps its reports");
   }
 
   /**

@@ -243,6 +243,7 @@ class HttpHelperPeerTest {
         () -> peer(Duration.ofSeconds(30), false).aggregateShare(pair.leader, req));
     assertEquals(DapError.BATCH_MISMATCH, e.error().orElseThrow());
     assertFalse(e.retryable());
+    assertFalse(e.fixable(), "a problem with the request itself is not retried later");
     assertTrue(e.getMessage().contains("checksums differ"), e.getMessage());
     assertEquals(1, received.size());
     assertEquals("/dap/tasks/" + pair.taskId.toBase64Url() + "/aggregate_shares",
@@ -273,7 +274,23 @@ class HttpHelperPeerTest {
             initReq()));
     assertTrue(e.error().isEmpty());
     assertFalse(e.retryable());
+    assertEquals(401, e.status());
+    assertTrue(e.fixable(), "a wrong token is the operator's to fix: retried later");
+    assertTrue(e.fix().contains("auth token"), e.fix());
     assertEquals(1, received.size());
+  }
+
+  /** The Helper's HTTP Date header reaches the clock listeners (RFC 9110 "Date"). */
+  @Test
+  void theHelpersDateHeaderIsToldToClockListeners() {
+    script.add(Action.answer(200, Map.of("Content-Type",
+        "application/ppm-dap;message=aggregation-job-resp", "Date",
+        "Thu, 05 Nov 2026 10:00:03 GMT"), resp().encode(pair.leader.dapVersion())));
+    HttpHelperPeer peer = peer(Duration.ofSeconds(30), false);
+    List<java.time.Instant> told = Collections.synchronizedList(new ArrayList<>());
+    peer.addClockListener((task, at) -> told.add(at));
+    peer.initializeAggregationJob(pair.leader, initReq());
+    assertEquals(List.of(java.time.Instant.parse("2026-11-05T10:00:03Z")), told);
   }
 
   @Test

@@ -128,7 +128,8 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
       // one set-based statement claims the same rows the SELECT saw (the task transaction keeps
       // them unclaimed in between); a statement per report made PostgreSQL job creation hold the
       // task's lock long enough to stall uploads
-      int claimed = Sql.update(c, "UPDATE client_reports SET aggregation_job_id = ?"
+      int claimed = Sql.update(c, "UPDATE client_reports SET aggregation_job_id = ?,"
+          + " placements = placements + 1"
           + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_id IN (SELECT report_id"
           + " FROM client_reports WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE
           + " ORDER BY report_time, report_id LIMIT ?)", jobId.bytes(), task(), task(),
@@ -171,6 +172,72 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
   public void setLeaderVerificationKeyId(AggregationJobId jobId, int verificationKeyId) {
     sql(c -> Sql.update(c, "UPDATE leader_aggregation_jobs SET verification_key_id = ?"
         + " WHERE task_id = ? AND job_id = ?", verificationKeyId, task(), jobId.bytes()));
+  }
+
+  @Override
+  public Optional<LeaderRequest> leaderRequest(AggregationJobId jobId) {
+    return sql(c -> Sql.queryOne(c, "SELECT order_salt, request_digest FROM"
+        + " leader_aggregation_jobs WHERE task_id = ? AND job_id = ?"
+        + " AND order_salt IS NOT NULL",
+        rs -> new LeaderRequest(rs.getInt(1), Sql.optionalBytes(rs, 2).orElse(ByteString.EMPTY)),
+        task(), jobId.bytes()));
+  }
+
+  @Override
+  public boolean leaderRequestSent(ByteString digest) {
+    return sql(c -> Sql.exists(c, "SELECT 1 FROM leader_aggregation_jobs"
+        + " WHERE task_id = ? AND request_digest = ?", task(), digest.toByteArray()));
+  }
+
+  @Override
+  public void setLeaderRequest(AggregationJobId jobId, LeaderRequest request) {
+    sql(c -> Sql.update(c, "UPDATE leader_aggregation_jobs SET order_salt = ?,"
+        + " request_digest = ? WHERE task_id = ? AND job_id = ?", request.orderSalt(),
+        request.digest().toByteArray(), task(), jobId.bytes()));
+  }
+
+  @Override
+  public int leaderHelperFailures(AggregationJobId jobId) {
+    return sql(c -> Sql.queryOne(c, "SELECT helper_failures FROM leader_aggregation_jobs"
+        + " WHERE task_id = ? AND job_id = ?", rs -> rs.getInt(1), task(), jobId.bytes()))
+        .orElse(0);
+  }
+
+  @Override
+  public java.util.List<LeaderAggregationJob> leaderJobs(
+      java.util.Collection<LeaderAggregationJob.State> states) {
+    if (states.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<Object> params = new java.util.ArrayList<>();
+    params.add(task());
+    for (LeaderAggregationJob.State st : states) {
+      params.add(st.dbName());
+    }
+    return sql(c -> Sql.query(c, "SELECT " + LEADER_COLUMNS + " FROM leader_aggregation_jobs"
+        + " WHERE task_id = ? AND state IN (" + Sql.marks(states.size()) + ")"
+        + " ORDER BY created_at_ms, job_id", JdbcAggregationJobs::leaderRow, params.toArray()));
+  }
+
+  @Override
+  public Optional<Integer> requeueAbandonedLeader(AggregationJobId jobId, String note,
+      Instant now) {
+    return sql(c -> {
+      Optional<LeaderAggregationJob> job = readLeader(c, taskId, jobId);
+      if (job.isEmpty() || job.get().state() != LeaderAggregationJob.State.ABANDONED) {
+        return Optional.<Integer>empty();
+      }
+      // a report some other job committed stays where it is: it is counted already
+      int n = Sql.update(c, "UPDATE client_reports SET aggregation_job_id = NULL,"
+          + " retry_after_ms = NULL WHERE task_id = ? AND aggregation_job_id = ?"
+          + " AND report_id NOT IN (SELECT report_id FROM aggregated_reports WHERE task_id = ?)",
+          task(), jobId.bytes(), task());
+      String detail = job.get().errorDetail().map(d -> d + "; ").orElse("") + note;
+      Sql.update(c, "UPDATE leader_aggregation_jobs SET report_count = 0, error_detail = ?,"
+          + " updated_at_ms = ? WHERE task_id = ? AND job_id = ?", Sql.detail(detail),
+          now.toEpochMilli(), task(), jobId.bytes());
+      return Optional.of(n);
+    });
   }
 
   @Override

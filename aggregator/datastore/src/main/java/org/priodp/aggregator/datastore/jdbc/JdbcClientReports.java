@@ -132,15 +132,41 @@ final class JdbcClientReports extends TaskScoped implements ClientReportReposito
   @Override
   public int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds,
       java.time.Instant retryAfter) {
+    return unclaim(jobId, reportIds, retryAfter, 0);
+  }
+
+  @Override
+  public int unclaimUnsent(AggregationJobId jobId, Collection<ReportId> reportIds,
+      java.time.Instant retryAfter) {
+    return unclaim(jobId, reportIds, retryAfter, 1);
+  }
+
+  @Override
+  public Map<ReportId, Integer> placements(AggregationJobId jobId) {
+    return sql(c -> {
+      Map<ReportId, Integer> out = new java.util.LinkedHashMap<>();
+      for (Object[] row : Sql.query(c, "SELECT report_id, placements FROM client_reports"
+          + " WHERE task_id = ? AND aggregation_job_id = ?",
+          rs -> new Object[] {new ReportId(rs.getBytes(1)), rs.getInt(2)}, task(),
+          jobId.bytes())) {
+        out.put((ReportId) row[0], (Integer) row[1]);
+      }
+      return out;
+    });
+  }
+
+  /** Unclaims the reports, taking {@code unplace} (0 or 1) from their placements. */
+  private int unclaim(AggregationJobId jobId, Collection<ReportId> reportIds,
+      java.time.Instant retryAfter, int unplace) {
     if (reportIds.isEmpty()) {
       return 0;
     }
     return sql(c -> {
       try (PreparedStatement p = c.prepareStatement("UPDATE client_reports"
-          + " SET aggregation_job_id = NULL, retry_after_ms = ? WHERE task_id = ?"
-          + " AND aggregation_job_id = ? AND report_id = ?")) {
+          + " SET aggregation_job_id = NULL, retry_after_ms = ?, placements = placements - ?"
+          + " WHERE task_id = ? AND aggregation_job_id = ? AND report_id = ?")) {
         for (ReportId id : reportIds) {
-          Sql.bind(p, retryAfter.toEpochMilli(), task(), jobId.bytes(), id.bytes());
+          Sql.bind(p, retryAfter.toEpochMilli(), unplace, task(), jobId.bytes(), id.bytes());
           p.addBatch();
         }
         int n = 0;

@@ -130,6 +130,18 @@ final class JdbcJobLeases implements JobLeaseRepository {
   }
 
   @Override
+  public boolean failAggregationJob(TaskId taskId, AggregationJobId jobId, ByteString token,
+      Instant retryAt, String detail) {
+    return template.autoCommit("failLeaderAggregationJob", c -> Sql.update(c,
+        "UPDATE leader_aggregation_jobs SET"
+        + " lease_owner = NULL, lease_token = NULL, lease_expires_ms = ?, error_detail = ?,"
+        + " helper_failures = helper_failures + 1, updated_at_ms = ? WHERE task_id = ?"
+        + " AND job_id = ? AND state = ? AND lease_token = ?", retryAt.toEpochMilli(),
+        Sql.detail(detail), System.currentTimeMillis(), taskId.bytes(), jobId.bytes(), ACTIVE,
+        token.toByteArray()) > 0);
+  }
+
+  @Override
   public boolean abandonAggregationJob(TaskId taskId, AggregationJobId jobId, ByteString token,
       String detail, Instant now) {
     return template.autoCommit("abandonLeaderAggregationJob", c -> Sql.update(c,

@@ -13,6 +13,7 @@ import static org.priodp.aggregator.datastore.jdbc.Stores.randomTask;
 import static org.priodp.aggregator.datastore.jdbc.Stores.reportId;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -108,6 +109,78 @@ class JdbcAggregationJobsTest {
       assertEquals(List.of(1L, 3L), List.of(span[0], span[1]));
       assertTrue(store.inTaskTransaction(randomTask(),
           tx -> tx.aggregationJobs().leader(jobId(1))).isEmpty(), "per task");
+    }
+  }
+
+  /**
+   * Issue 24: a Leader job's request (order salt, digest) is fixed once and found by digest
+   * within its task only; fixable Helper failures are counted; leaderJobs lists by state; an
+   * abandoned job's reports go back to the pool except one already aggregated, and only an
+   * abandoned job can be requeued.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void leaderRequestsFailuresAndRequeue(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      TaskId other = randomTask();
+      ReportId a = reportId();
+      ReportId b = reportId();
+      assertTrue(holds(store, task, tx -> tx.clientReports().insertIfAbsent(a, 10, bs(4, 1))));
+      assertTrue(holds(store, task, tx -> tx.clientReports().insertIfAbsent(b, 11, bs(4, 2))));
+      Instant t0 = Instant.ofEpochMilli(1_000_000);
+      store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(1), 2, 1,
+          Optional.empty(), t0)).orElseThrow();
+      AggregationJobRepository.LeaderRequest r =
+          new AggregationJobRepository.LeaderRequest(3, bs(32, 9));
+      assertTrue(store.inTaskTransaction(task, tx -> tx.aggregationJobs().leaderRequest(jobId(1)))
+          .isEmpty());
+      assertFalse(holds(store, task, tx -> tx.aggregationJobs().leaderRequestSent(bs(32, 9))));
+      store.inTaskTransaction(task, tx -> {
+        tx.aggregationJobs().setLeaderRequest(jobId(1), r);
+        return null;
+      });
+      assertEquals(Optional.of(r), store.inTaskTransaction(task,
+          tx -> tx.aggregationJobs().leaderRequest(jobId(1))));
+      assertTrue(holds(store, task, tx -> tx.aggregationJobs().leaderRequestSent(bs(32, 9))));
+      assertFalse(holds(store, other, tx -> tx.aggregationJobs().leaderRequestSent(bs(32, 9))));
+
+      assertEquals(0, (int) store.inTaskTransaction(task,
+          tx -> tx.aggregationJobs().leaderHelperFailures(jobId(1))));
+      LeaderAggregationJob leased = store.jobLeases().leaseAggregationJob(List.of(task), "o",
+          bs(16, 1), t0, Duration.ofMinutes(1)).orElseThrow();
+      assertTrue(store.jobLeases().failAggregationJob(task, leased.jobId(), bs(16, 1),
+          t0.plusSeconds(30), "HTTP 401"));
+      assertFalse(store.jobLeases().failAggregationJob(task, leased.jobId(), bs(16, 1),
+          t0.plusSeconds(30), "not leased any more"));
+      assertEquals(1, (int) store.inTaskTransaction(task,
+          tx -> tx.aggregationJobs().leaderHelperFailures(jobId(1))));
+      assertTrue(store.jobLeases().leaseAggregationJob(List.of(task), "o", bs(16, 2),
+          t0.plusSeconds(29), Duration.ofMinutes(1)).isEmpty(), "not before the retry time");
+      assertTrue(store.inTaskTransaction(task, tx -> tx.aggregationJobs().requeueAbandonedLeader(
+          jobId(1), "note", t0)).isEmpty(), "an active job is not requeued");
+
+      store.jobLeases().leaseAggregationJob(List.of(task), "o", bs(16, 3), t0.plusSeconds(30),
+          Duration.ofMinutes(1)).orElseThrow();
+      assertTrue(store.jobLeases().abandonAggregationJob(task, jobId(1), bs(16, 3), "gone", t0));
+      assertEquals(List.of(jobId(1)), store.inTaskTransaction(task, tx -> tx.aggregationJobs()
+          .leaderJobs(List.of(LeaderAggregationJob.State.ABANDONED))).stream()
+          .map(LeaderAggregationJob::jobId).toList());
+      assertTrue(store.inTaskTransaction(task, tx -> tx.aggregationJobs()
+          .leaderJobs(List.of(LeaderAggregationJob.State.ACTIVE))).isEmpty());
+      store.inTaskTransaction(task, tx -> {
+        tx.clientReports().insertAggregated(b, jobId(1), 11);
+        return null;
+      });
+      assertEquals(Optional.of(1), store.inTaskTransaction(task,
+          tx -> tx.aggregationJobs().requeueAbandonedLeader(jobId(1), "requeued", t0)));
+      LeaderAggregationJob after = store.inTaskTransaction(task,
+          tx -> tx.aggregationJobs().leader(jobId(1))).orElseThrow();
+      assertEquals(LeaderAggregationJob.State.ABANDONED, after.state());
+      assertEquals(0, after.reportCount());
+      assertEquals(Optional.of("gone; requeued"), after.errorDetail());
+      assertEquals(1, store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(
+          jobId(2), 2, 1, Optional.empty(), t0)).orElseThrow().reportCount(), "a, not b");
     }
   }
 }

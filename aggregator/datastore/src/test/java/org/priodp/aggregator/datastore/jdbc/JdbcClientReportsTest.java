@@ -112,6 +112,37 @@ class JdbcClientReportsTest {
     }
   }
 
+  /**
+   * Issue 24: each job that claims a report counts one placement; unclaim keeps it (the report
+   * was sent), unclaimUnsent takes it back (the job could not send it).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void eachClaimCountsAPlacementButAnUnsentReportDoesNot(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      ReportId a = reportId();
+      ReportId b = reportId();
+      assertTrue(holds(store, task, tx -> tx.clientReports().insertIfAbsent(a, 10, bs(4, 1))));
+      assertTrue(holds(store, task, tx -> tx.clientReports().insertIfAbsent(b, 10, bs(4, 2))));
+      Instant t0 = Instant.ofEpochMilli(1_000_000);
+      store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(1), 2, 1,
+          Optional.empty(), t0)).orElseThrow();
+      assertEquals(java.util.Map.of(a, 1, b, 1), store.inTaskTransaction(task,
+          tx -> tx.clientReports().placements(jobId(1))));
+      assertEquals(1, (int) store.inTaskTransaction(task,
+          tx -> tx.clientReports().unclaim(jobId(1), List.of(a), t0)));
+      assertEquals(1, (int) store.inTaskTransaction(task,
+          tx -> tx.clientReports().unclaimUnsent(jobId(1), List.of(b), t0)));
+      assertEquals(0, store.inTaskTransaction(task, tx -> tx.aggregationJobs().leader(jobId(1)))
+          .orElseThrow().reportCount());
+      store.inTaskTransaction(task, tx -> tx.aggregationJobs().createLeader(jobId(2), 2, 1,
+          Optional.empty(), t0)).orElseThrow();
+      assertEquals(java.util.Map.of(a, 2, b, 1), store.inTaskTransaction(task,
+          tx -> tx.clientReports().placements(jobId(2))), "b's first placement was undone");
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
   void aggregatedReportsAreFoundAmongManyAndCounted(String backend) {

@@ -159,6 +159,29 @@ class MigrationsTest {
   }
 
   /**
+   * Version 12 marks the Leader jobs active at the migration with the legacy order salt (-1): one
+   * may have sent its first request in report-time order, and a retry must send the same bytes;
+   * finished and abandoned jobs keep none.
+   */
+  @Test
+  void version12KeepsTheOrderOfActiveLeaderJobs() throws Exception {
+    byte[] task = new byte[32];
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("v11.db"))) {
+      Migrations.migrate(c, SqlDialect.SQLITE, ALL.subList(0, 11));
+      String job = "INSERT INTO leader_aggregation_jobs (task_id, job_id, state, step,"
+          + " min_report_time, max_report_time, report_count, lease_expires_ms, lease_attempts,"
+          + " created_at_ms, updated_at_ms) VALUES (?, ?, ?, 0, 1, 2, 3, 0, 1, 1, 1)";
+      insert(c, job, task, new byte[] {1}, "active");
+      insert(c, job, task, new byte[] {2}, "finished");
+      assertEquals(Migrations.latest(), Migrations.migrate(c, SqlDialect.SQLITE, ALL));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE job_id = x'01'"
+          + " AND order_salt = -1 AND request_digest IS NULL"));
+      assertEquals(1, count(c, "SELECT COUNT(*) FROM leader_aggregation_jobs WHERE job_id = x'02'"
+          + " AND order_salt IS NULL"));
+    }
+  }
+
+  /**
    * A new database gets exactly the schema (DDL text, columns, constraints, indexes) that the
    * migrations wrote before they moved to SQL resource files, so old and new databases are alike;
    * migrating it again changes nothing, not even schema_version. With {@code
