@@ -1,6 +1,7 @@
 package org.priodp.aggregator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -165,7 +166,10 @@ class CollectCommandTest {
     CliRun down = CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
         "0/3600");
     assertEquals(1, down.code());
-    assertTrue(down.failedWithOneLine("cannot connect to the Leader"), down.err());
+    assertTrue(down.failedWithOneLine("cannot connect to http://127.0.0.1:9/"), down.err());
+    // the URL and the question, not the JDK's ClosedChannelException (issue 24)
+    assertTrue(down.err().contains(": connection refused; is the Leader running?"), down.err());
+    assertFalse(down.err().contains("Exception"), down.err());
     Path leaderSelected = collectorJson("http://127.0.0.1:9/", "--batch-mode", "leader_selected");
     assertTrue(CliRun.of("collect", "--task", leaderSelected.toString(), "--interval", "0/3600")
         .failedWithOneLine("--interval: a leader_selected task"));

@@ -1,6 +1,7 @@
 package org.priodp.aggregator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -146,7 +147,10 @@ class UploadCommandTest {
     Path down = clientJson("http://127.0.0.1:9/", "--vdaf", "Prio3Count");
     CliRun r = run("", "--task", down.toString(), "1");
     assertEquals(1, r.code(), r.err());
-    assertTrue(r.failedWithOneLine("cannot connect to the Leader"), r.err());
+    assertTrue(r.failedWithOneLine("cannot connect to http://127.0.0.1:9/"), r.err());
+    // the URL and the question, not the JDK's ClosedChannelException (issue 24)
+    assertTrue(r.err().contains(": connection refused; is the Leader running?"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
     try (FakeHttp refusing = new FakeHttp(req -> req.method().equals("GET")
         ? Response.of(200, configList())
         : new Response(404, Map.of("Content-Type", "application/problem+json"),
