@@ -82,6 +82,26 @@ class CollectCommandTest {
     });
   }
 
+  /**
+   * collect with another file of task new names the file and the one it needs (issue 24: "unknown
+   * field" of the Helper's file).
+   */
+  @Test
+  void aTaskFileOfAnotherKindIsNamed() {
+    CliRun made = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--epsilon", "1",
+        "--leader-url", "https://leader.example/", "--helper-url", "https://helper.example/",
+        "--time-precision", "3600", "--min-batch-size", "10", "--out", dir.toString());
+    assertEquals(0, made.code(), made.err());
+    for (String[] c : new String[][] {{"helper.json", "a Helper's"}, {"leader.json", "a Leader's"},
+        {"client.json", "a Client's"}}) {
+      CliRun r = CliRun.of("collect", "--task", dir.resolve(c[0]).toString(), "--interval",
+          "0/3600");
+      assertTrue(r.failedWithOneLine(c[0] + " is " + c[1] + " task file; collect needs the"
+          + " Collector's (collector.json, written by task new)"), r.err());
+      assertEquals(2, r.code());
+    }
+  }
+
   @Test
   void printsTheTableWithIntervalsAfterPollingWithAProgressLine() throws Exception {
     Path[] collector = new Path[1];

@@ -93,6 +93,22 @@ class UploadCommandTest {
     return new CliRun(cl.execute(all), out.toString(), err.toString());
   }
 
+  /** upload with another file of task new names the file and the one it needs (issue 24). */
+  @Test
+  void aTaskFileOfAnotherKindIsNamed() {
+    CliRun made = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--epsilon", "1",
+        "--leader-url", "https://leader.example/", "--helper-url", "https://helper.example/",
+        "--time-precision", "3600", "--min-batch-size", "10", "--out", dir.toString());
+    assertEquals(0, made.code(), made.err());
+    for (String[] c : new String[][] {{"helper.json", "a Helper's task file"},
+        {"leader.json", "a Leader's task file"}, {"collector.json", "the Collector's task file"}}) {
+      CliRun r = CliRun.of("upload", "--task", dir.resolve(c[0]).toString(), "1");
+      assertTrue(r.failedWithOneLine(c[0] + " is " + c[1] + "; upload needs the Client's"
+          + " (client.json, written by task new)"), r.err());
+      assertEquals(2, r.code());
+    }
+  }
+
   @Test
   void uploadsMeasurementsFromArgumentsStdinAndAFileAndPrintsOneLine() throws Exception {
     try (FakeHttp leader = leader(null)) {
