@@ -88,9 +88,7 @@ class CollectCommandTest {
    */
   @Test
   void aTaskFileOfAnotherKindIsNamed() {
-    CliRun made = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--epsilon", "1",
-        "--leader-url", "https://leader.example/", "--helper-url", "https://helper.example/",
-        "--time-precision", "3600", "--min-batch-size", "10", "--out", dir.toString());
+    CliRun made = CliRun.taskNew(dir);
     assertEquals(0, made.code(), made.err());
     for (String[] c : new String[][] {{"helper.json", "a Helper's"}, {"leader.json", "a Leader's"},
         {"client.json", "a Client's"}}) {

@@ -96,9 +96,7 @@ class UploadCommandTest {
   /** upload with another file of task new names the file and the one it needs (issue 24). */
   @Test
   void aTaskFileOfAnotherKindIsNamed() {
-    CliRun made = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--epsilon", "1",
-        "--leader-url", "https://leader.example/", "--helper-url", "https://helper.example/",
-        "--time-precision", "3600", "--min-batch-size", "10", "--out", dir.toString());
+    CliRun made = CliRun.taskNew(dir);
     assertEquals(0, made.code(), made.err());
     for (String[] c : new String[][] {{"helper.json", "a Helper's task file"},
         {"leader.json", "a Leader's task file"}, {"collector.json", "the Collector's task file"}}) {
