@@ -175,6 +175,97 @@ class HelpTest {
     return end;
   }
 
+  /**
+   * Examples that are not run, by how they start (the words after {@code prio-dp}), each with its
+   * reason: they need a server, another party, files or ids from an earlier step, or run for
+   * minutes. An example that holds an upper-case placeholder (SHARE1, HEX, N) is not run either:
+   * its value comes from an earlier command's output.
+   */
+  static final java.util.Map<String, String> EXAMPLES_NOT_RUN = java.util.Map.ofEntries(
+      java.util.Map.entry("serve ", "runs a server until stopped (DistributionIT runs serve)"),
+      java.util.Map.entry("interop-client ", "runs a server until stopped"),
+      java.util.Map.entry("interop-collector ", "runs a server until stopped"),
+      java.util.Map.entry("upload ", "needs a running Leader and task new's client.json"),
+      java.util.Map.entry("collect ", "needs a running Leader and task new's collector.json"),
+      java.util.Map.entry("verify-keys ", "needs task new's leader.json or helper.json"),
+      java.util.Map.entry("keys --db jdbc:sqlite:priodp-helper.db retire ",
+          "retires a config id that keys list printed"),
+      java.util.Map.entry("noise-share ", "reads share.hex, an aggregate share from a Helper"),
+      java.util.Map.entry("demo ", "starts a Leader and a Helper on ports (DemoCommandTest runs it)"),
+      java.util.Map.entry("loadgen ", "starts servers and runs for minutes"),
+      java.util.Map.entry("benchmarks ", "runs JMH for minutes"),
+      java.util.Map.entry("vectors ", "needs the source tree's ../shared/vectors"),
+      java.util.Map.entry("audit ", "runs a million measurements"),
+      java.util.Map.entry("reproduce ", "runs for minutes and writes /tmp/rr"));
+
+  /** Returns each example of a command's footer: its lines after "prio-dp", continuations joined. */
+  static List<String> examples(CommandLine cl) {
+    List<String> examples = new ArrayList<>();
+    StringBuilder current = null;
+    for (String f : cl.getCommandSpec().usageMessage().footer()) {
+      for (String line : String.format(f).split("\\R")) {
+        String l = line.strip();
+        if (current != null) {
+          current.append(' ').append(l);
+        } else if (l.startsWith("prio-dp ")) {
+          current = new StringBuilder(l.substring("prio-dp ".length()));
+        } else {
+          continue;
+        }
+        if (current.charAt(current.length() - 1) == '\\') {
+          current.setLength(current.length() - 1);
+        } else {
+          examples.add(current.toString().strip());
+          current = null;
+        }
+      }
+    }
+    return examples;
+  }
+
+  /**
+   * Every example of every command's help runs and exits 0 (issue 24: the task --help example
+   * lacked --chunk-length): as a user would paste it, by sh in a new JVM in an empty working
+   * folder. Those that need a server, files or another step are listed, with the reason, in
+   * {@link #EXAMPLES_NOT_RUN}.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyHelpExampleThatNeedsNoServerRuns(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) {
+    java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
+    for (CommandLine cl : allCommands()) {
+      all.addAll(examples(cl));
+    }
+    assertTrue(all.size() >= 20, "examples found: " + all);
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    return all.stream().map(example -> DynamicTest.dynamicTest(example, () -> {
+      String skip = EXAMPLES_NOT_RUN.entrySet().stream()
+          .filter(e -> (example + " ").startsWith(e.getKey())).map(java.util.Map.Entry::getValue)
+          .findFirst().orElse(null);
+      if (skip == null && Arrays.stream(example.split(" ")).anyMatch(w -> w.matches("[A-Z][A-Z0-9_]*"))) {
+        skip = "a placeholder takes a value from an earlier command's output";
+      }
+      if (skip != null) {
+        System.out.println("help example not run (" + skip + "): prio-dp " + example);
+        org.junit.jupiter.api.Assumptions.abort(skip);
+      }
+      java.nio.file.Path cwd = java.nio.file.Files.createDirectory(
+          dir.resolve("example-" + n.incrementAndGet()));
+      ProcessBuilder pb = new ProcessBuilder("sh", "-c",
+          "exec \"$JAVA\" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp \"$CP\""
+              + " org.priodp.aggregator.cli.PrioDp " + example)
+          .directory(cwd.toFile()).redirectErrorStream(true);
+      pb.environment().put("JAVA", java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+          "java").toString());
+      pb.environment().put("CP", System.getProperty("java.class.path"));
+      pb.environment().keySet().removeIf(k -> k.startsWith("PRIODP_"));
+      Process p = pb.start();
+      p.getOutputStream().close();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, p.waitFor(), "prio-dp " + example + ":\n" + out);
+    }));
+  }
+
   @Test
   void theCommandListShowsWholeSummariesAndTheExitCodes() {
     Run r = run("--help");

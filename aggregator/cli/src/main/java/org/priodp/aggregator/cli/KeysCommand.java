@@ -112,7 +112,8 @@ public final class KeysCommand implements PrioDpSubcommand {
   /** {@code keys retire ID}. */
   @Command(name = "retire", mixinStandardHelpOptions = true,
       description = {"Retires a key: no longer advertised, it still decrypts.",
-        "Give its config id, as keys list prints it."},
+        "Give its config id, as keys list prints it. Retiring the last active key first adds a"
+            + " new one (and says so), so that hpke_config always advertises a key."},
       footer = {"%nExample:", "  prio-dp keys --db jdbc:sqlite:priodp-helper.db retire 17"})
   static final class RetireKey extends KeysAction {
     @Parameters(paramLabel = "CONFIG_ID", description = "the config id (0..255)")
@@ -120,12 +121,25 @@ public final class KeysCommand implements PrioDpSubcommand {
 
     @Override
     int run(HelperHpkeKeys keys, PrintWriter out) {
+      boolean known = keys.find(configId).isPresent();
+      boolean last = known && keys.all().stream()
+          .filter(k -> k.state() == HelperHpkeKey.State.ACTIVE)
+          .allMatch(k -> k.config().id().value() == configId)
+          && keys.find(configId).get().state() == HelperHpkeKey.State.ACTIVE;
+      // the new key first: the server is never left without an active key to advertise
+      HelperHpkeKey added = last ? keys.add() : null;
       if (!keys.retire(configId)) {
         spec.commandLine().getErr().println("keys retire: no key with config id " + configId);
         spec.commandLine().getErr().flush();
         return 2;
       }
-      out.println("retired " + configId);
+      if (added != null) {
+        out.println("retired HPKE config " + configId + ", the last active one; generated config "
+            + added.config().id().value() + " so the server keeps answering hpke_config");
+        out.println(line(added));
+      } else {
+        out.println("retired " + configId);
+      }
       return 0;
     }
   }

@@ -108,11 +108,12 @@ public final class ServeCommand implements PrioDpSubcommand {
   String bind;
 
   @Option(names = "--db", paramLabel = "URL",
-      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      defaultValue = "${env:PRIODP_DB}",
       // not shown from the environment: the URL may hold a password
       showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
       description = {
-        "JDBC URL of the store (default: the SQLite file priodp-helper.db). [PRIODP_DB]",
+        "JDBC URL of the store (default: the SQLite file priodp-leader.db when --config holds"
+            + " only Leader tasks, else priodp-helper.db). [PRIODP_DB]",
         "  jdbc:sqlite:FILE",
         "  jdbc:postgresql://HOST[:PORT]/DB"
       })
@@ -203,8 +204,6 @@ public final class ServeCommand implements PrioDpSubcommand {
     }
     int port = parsePort(blankToNull(this.port) == null ? "8080" : this.port.strip());
     String bind = blankToNull(this.bind) == null ? "127.0.0.1" : this.bind.strip();
-    String db = blankToNull(this.db) == null ? "jdbc:sqlite:priodp-helper.db" : this.db.strip();
-    this.db = db;
     String cert = blankToNull(tlsCert);
     String key = blankToNull(tlsKey);
     if ((cert == null) != (key == null)) {
@@ -233,10 +232,15 @@ public final class ServeCommand implements PrioDpSubcommand {
     boolean leader = !routes.leaderTasks().isEmpty() || interopTestApi;
     LeaderAggregationDriver.Options leaderOptions = leader ? leaderAggregationOptions()
         : LeaderAggregationDriver.Options.defaults();
+    this.db = blankToNull(this.db) == null ? "jdbc:sqlite:" + defaultStoreFile(routes)
+        : this.db.strip();
     String replica = replicaId(port);
     Properties dbProperties = dbProperties();
 
-    // 3. the store, then the aggregator (the HPKE key, the socket, the background work)
+    // 3. the port, checked free before anything is written (the store file, an HPKE key)
+    checkPortFree(bind, port);
+
+    // 4. the store, then the aggregator (the HPKE key, the socket, the background work)
     JdbcDatastore store = openStore(dbProperties);
     Aggregator aggregator;
     try {
@@ -370,6 +374,38 @@ public final class ServeCommand implements PrioDpSubcommand {
   org.priodp.aggregator.core.HelperPeer helperPeer() {
     return org.priodp.aggregator.peer.HttpHelperPeer.create(
         org.priodp.aggregator.peer.HttpHelperPeer.Options.defaults());
+  }
+
+  /**
+   * Returns the SQLite file of the store when --db is not given (docs/DAP.md "Serving a task"):
+   * {@code priodp-leader.db} for a task file of Leader tasks only, else {@code priodp-helper.db}.
+   */
+  static String defaultStoreFile(TaskRoutes routes) {
+    return !routes.leaderTasks().isEmpty() && routes.helperTasks().isEmpty()
+        ? "priodp-leader.db" : "priodp-helper.db";
+  }
+
+  /**
+   * Checks that {@code bind:port} can be listened on (DAP-18 "HTTP Resources Reference": the
+   * server's one port) before the store and an HPKE key are created, so that a port in use stops
+   * startup with nothing written; port 0 (any free port) is not checked.
+   *
+   * @throws CliIo.Failure naming the address when the port is in use or cannot be bound
+   */
+  static void checkPortFree(String bind, int port) {
+    if (port == 0) {
+      return;
+    }
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      // as the server binds it (Vert.x sets SO_REUSEADDR): a socket in TIME_WAIT is no conflict
+      probe.setReuseAddress(true);
+      probe.bind(new java.net.InetSocketAddress(bind, port));
+    } catch (java.net.BindException e) {
+      throw new CliIo.Failure("cannot listen on " + bind + ":" + port + ": the port is in use"
+          + " (another prio-dp serve?); stop that process or choose another --port", null);
+    } catch (IOException | IllegalArgumentException | SecurityException e) {
+      throw new CliIo.Failure("cannot listen on " + bind + ":" + port, e);
+    }
   }
 
   /** Returns the --port value in [0, 65535]; IllegalArgumentException otherwise. */

@@ -1,6 +1,8 @@
 package org.priodp.aggregator.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
 import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
@@ -13,10 +15,11 @@ import picocli.CommandLine.Option;
  */
 final class StoreOptions {
   @Option(names = "--db", paramLabel = "URL",
-      defaultValue = "${env:PRIODP_DB:-jdbc:sqlite:priodp-helper.db}",
+      defaultValue = "${env:PRIODP_DB}",
       showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
       description = "JDBC URL of the store, as for serve (default: the SQLite file"
-          + " priodp-helper.db). [PRIODP_DB]")
+          + " priodp-leader.db or priodp-helper.db of the working folder, whichever exists;"
+          + " priodp-helper.db if neither). [PRIODP_DB]")
   String db;
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
@@ -31,6 +34,9 @@ final class StoreOptions {
 
   /** Opens the store; a failure is one line naming {@code command} and the redacted URL. */
   JdbcDatastore open(String command) throws IOException {
+    if (db == null || db.isBlank()) {
+      db = defaultUrl(Path.of(""));
+    }
     Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
     try {
       return JdbcDatastore.open(db, p);
@@ -67,5 +73,23 @@ final class StoreOptions {
     spec.commandLine().getErr().println(command + " " + spec.name() + ": " + message);
     spec.commandLine().getErr().flush();
     return 2;
+  }
+
+  /**
+   * Returns the store of {@code dir} when --db is not given: serve's default file of either role
+   * ({@code priodp-leader.db}, {@code priodp-helper.db}) that exists there, else
+   * {@code priodp-helper.db}.
+   *
+   * @throws IllegalArgumentException if both exist, so that --db must say which
+   */
+  static String defaultUrl(Path dir) {
+    Path leader = dir.resolve("priodp-leader.db");
+    Path helper = dir.resolve("priodp-helper.db");
+    boolean hasLeader = Files.exists(leader);
+    if (hasLeader && Files.exists(helper)) {
+      throw new IllegalArgumentException("both " + leader + " and " + helper
+          + " exist: name the store with --db jdbc:sqlite:FILE");
+    }
+    return "jdbc:sqlite:" + (hasLeader ? leader : helper);
   }
 }

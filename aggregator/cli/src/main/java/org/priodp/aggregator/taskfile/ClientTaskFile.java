@@ -45,7 +45,10 @@ public final class ClientTaskFile {
    * holding exactly the public parameters. Errors start with the field's name.
    */
   public static TaskParameters read(Path file) throws IOException {
-    return fromJson(TaskFile.readObject(file), "client", Set.of());
+    JsonNode n = TaskFile.readObject(file);
+    TaskFile.requireKind(n, file, TaskFile.CLIENT_FILE,
+        "upload needs the Client's (client.json, written by task new)");
+    return fromJson(n, "client", Set.of());
   }
 
   /**

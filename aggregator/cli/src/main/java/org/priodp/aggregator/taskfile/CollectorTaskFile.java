@@ -27,7 +27,10 @@ public final class CollectorTaskFile {
 
   /** Reads collector.json; errors name the field ({@code collector.vdaf.length: ...}). */
   public static CollectorTask read(Path file) throws IOException {
-    return fromJson(TaskFile.readObject(file), "collector");
+    JsonNode n = TaskFile.readObject(file);
+    TaskFile.requireKind(n, file, TaskFile.COLLECTOR_FILE,
+        "collect needs the Collector's (collector.json, written by task new)");
+    return fromJson(n, "collector");
   }
 
   /** Reads the fields of a collector file from a JSON object. */

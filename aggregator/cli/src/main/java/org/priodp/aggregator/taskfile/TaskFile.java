@@ -653,6 +653,40 @@ public final class TaskFile {
     return base64Url(text(n, path, field), path + "." + field);
   }
 
+  /** The Client's file, as {@link #kind} names it. */
+  static final String CLIENT_FILE = "a Client's task file";
+
+  /** The Collector's file, as {@link #kind} names it. */
+  static final String COLLECTOR_FILE = "the Collector's task file";
+
+  /**
+   * Returns which of the files of {@code task new} (docs/DAP.md "Task file") a JSON object looks
+   * like: a Leader's or a Helper's task file ({@code tasks}), the Collector's (its private key)
+   * or a Client's ({@code task_id}); null if none.
+   */
+  static String kind(JsonNode n) {
+    if (n.has("tasks")) {
+      String role = n.path("tasks").path(0).path("role").asText("helper");
+      return role.equalsIgnoreCase("leader") ? "a Leader's task file" : "a Helper's task file";
+    }
+    if (n.has("collector_hpke_private_key") || n.has("collector_auth_token")
+        || n.has("collector_auth_token_env")) {
+      return COLLECTOR_FILE;
+    }
+    return n.has("task_id") ? CLIENT_FILE : null;
+  }
+
+  /**
+   * Refuses a file of task new's other kinds before its fields are read, naming the file, what
+   * it is and what the command needs ({@code need}), instead of its first unknown field.
+   */
+  static void requireKind(JsonNode n, Path file, String wanted, String need) {
+    String kind = kind(n);
+    if (kind != null && !kind.equals(wanted)) {
+      throw new IllegalArgumentException(file.getFileName() + " is " + kind + "; " + need);
+    }
+  }
+
   /** Reads a JSON object from a file; IOException and IllegalArgumentException name the file. */
   static JsonNode readObject(Path file) throws IOException {
     String text;

@@ -17,6 +17,13 @@ public record CliRun(int code, String out, String err) {
     return new CliRun(code, out.toString(), err.toString());
   }
 
+  /** Runs {@code task new} of a Prio3Count task with example URLs, writing its four files to {@code out}. */
+  public static CliRun taskNew(java.nio.file.Path out) {
+    return of("task", "new", "--vdaf", "Prio3Count", "--epsilon", "1",
+        "--leader-url", "https://leader.example/", "--helper-url", "https://helper.example/",
+        "--time-precision", "3600", "--min-batch-size", "10", "--out", out.toString());
+  }
+
   /** Returns true if the run failed with exactly one line on stderr that contains {@code text}. */
   public boolean failedWithOneLine(String text) {
     return code != 0 && out.isEmpty() && err.lines().count() == 1 && err.contains(text);

@@ -1,6 +1,7 @@
 package org.priodp.aggregator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,6 +80,24 @@ class CollectCommandTest {
         throw new IllegalStateException(e);
       }
     });
+  }
+
+  /**
+   * collect with another file of task new names the file and the one it needs (issue 24: "unknown
+   * field" of the Helper's file).
+   */
+  @Test
+  void aTaskFileOfAnotherKindIsNamed() {
+    CliRun made = CliRun.taskNew(dir);
+    assertEquals(0, made.code(), made.err());
+    for (String[] c : new String[][] {{"helper.json", "a Helper's"}, {"leader.json", "a Leader's"},
+        {"client.json", "a Client's"}}) {
+      CliRun r = CliRun.of("collect", "--task", dir.resolve(c[0]).toString(), "--interval",
+          "0/3600");
+      assertTrue(r.failedWithOneLine(c[0] + " is " + c[1] + " task file; collect needs the"
+          + " Collector's (collector.json, written by task new)"), r.err());
+      assertEquals(2, r.code());
+    }
   }
 
   @Test
@@ -165,7 +184,10 @@ class CollectCommandTest {
     CliRun down = CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
         "0/3600");
     assertEquals(1, down.code());
-    assertTrue(down.failedWithOneLine("cannot connect to the Leader"), down.err());
+    assertTrue(down.failedWithOneLine("cannot connect to http://127.0.0.1:9/"), down.err());
+    // the URL and the question, not the JDK's ClosedChannelException (issue 24)
+    assertTrue(down.err().contains(": connection refused; is the Leader running?"), down.err());
+    assertFalse(down.err().contains("Exception"), down.err());
     Path leaderSelected = collectorJson("http://127.0.0.1:9/", "--batch-mode", "leader_selected");
     assertTrue(CliRun.of("collect", "--task", leaderSelected.toString(), "--interval", "0/3600")
         .failedWithOneLine("--interval: a leader_selected task"));

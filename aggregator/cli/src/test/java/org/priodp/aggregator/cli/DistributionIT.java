@@ -80,10 +80,68 @@ class DistributionIT {
         || j.startsWith("jmh-") || j.startsWith("xchart-") || j.startsWith("jopt-simple-")
         || j.startsWith("commons-math3-")), "a conformance jar in " + jars);
     for (String f : List.of("config/prio-dp@.service", "config/helper.env", "config/leader.env",
-        "docs/DEPLOY.md", "README.md", "monitoring/grafana-dashboard.json",
-        "monitoring/prometheus-alerts.yml")) {
+        "config/tasks.example.json", "docs/DEPLOY.md", "docs/DAP.md", "docs/PRIVACY.md",
+        "README.md", "monitoring/grafana-dashboard.json", "monitoring/prometheus-alerts.yml")) {
       assertTrue(Files.isRegularFile(dist.home.resolve(f)), f + " missing");
     }
+  }
+
+  /**
+   * The README at the tarball's root is the distribution's own (issue 24: it was the source
+   * README, which clones and runs mvn verify): it starts a Leader and a Helper from this folder.
+   */
+  @Test
+  void theReadmeIsTheDistributionsOwn() throws IOException {
+    String readme = Files.readString(dist.home.resolve("README.md"));
+    for (String step : List.of("bin/prio-dp task new ", "bin/prio-dp serve --config task1/helper.json",
+        "bin/prio-dp serve --config task1/leader.json", "bin/prio-dp upload --task task1/client.json",
+        "bin/prio-dp collect --task task1/collector.json", "config/leader.env", "docs/DEPLOY.md")) {
+      assertTrue(readme.contains(step), "README.md lacks " + step);
+    }
+    assertFalse(readme.contains("mvn -B"), "the source README");
+  }
+
+  /**
+   * What the tarball's documents point to is in the tarball, or is named as part of the source
+   * repository in the same paragraph (issue 24: docs/DAP.md pointed to a test resource of the
+   * source tree): relative Markdown links, `config/`, `docs/`, `bin/` and `lib/` paths and
+   * docs/NAME.md resolve; source paths (aggregator/..., ../shared) and the source tree's commands
+   * (vectors, audit, reproduce, benchmarks, loadgen) say "source repository".
+   */
+  @Test
+  void theDocumentsPointOnlyAtFilesTheTarballHas() throws IOException {
+    Pattern link = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)]*)?\\)");
+    Pattern local = Pattern.compile("(?<![\\w/.-])((?:config|docs|bin|lib)/[A-Za-z0-9_@.-]+[A-Za-z0-9_])");
+    Pattern source = Pattern.compile("`(?:aggregator/|conformance/|\\.\\./shared|shared/)[^`]*`"
+        + "|\\./prio-dp (?:vectors|audit|reproduce|benchmarks|loadgen)\\b");
+    List<String> problems = new java.util.ArrayList<>();
+    for (String doc : List.of("README.md", "docs/DEPLOY.md", "docs/DAP.md", "docs/PRIVACY.md")) {
+      Path file = dist.home.resolve(doc);
+      for (String paragraph : Files.readString(file).split("\\n\\s*\\n")) {
+        Matcher m = link.matcher(paragraph);
+        while (m.find()) {
+          String target = m.group(1);
+          if (!target.contains("://") && !Files.exists(file.getParent().resolve(target))) {
+            problems.add(doc + ": link to " + target);
+          }
+        }
+        m = local.matcher(paragraph);
+        while (m.find()) {
+          String path = m.group(1);
+          if (!path.contains("VERSION") && !Files.exists(dist.home.resolve(path))
+              && !paragraph.contains("source repository")) {
+            problems.add(doc + ": " + path + " is not in the tarball");
+          }
+        }
+        m = source.matcher(paragraph);
+        while (m.find()) {
+          if (!paragraph.contains("source repository")) {
+            problems.add(doc + ": " + m.group() + " without \"source repository\"");
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
   }
 
   @Test
@@ -169,8 +227,7 @@ class DistributionIT {
   @Test
   void serveHelperAnswersHealthAndReadinessThenStopsOnSigterm() throws Exception {
     Path tasks = dist.cwd.resolve("helper.json");
-    Files.copy(Path.of(System.getProperty("priodp.root", ".."),
-        "aggregator/cli/src/test/resources/tasks.example.json"), tasks);
+    Files.copy(dist.home.resolve("config/tasks.example.json"), tasks);
     Files.createDirectories(dist.cwd.resolve("state"));
 
     Server helper = dist.serve(tasks, "jdbc:sqlite:state/helper.db");

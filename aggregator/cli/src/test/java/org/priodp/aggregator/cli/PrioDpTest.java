@@ -3,10 +3,46 @@ package org.priodp.aggregator.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PrioDpTest {
+
+  /**
+   * A one-shot command in a real JVM with the shipped logging configuration prints its own line
+   * and no library INFO (issue 24: HikariCP's "Starting..." before every keys command on
+   * PostgreSQL), while prio-dp's own loggers (serve's) keep INFO.
+   */
+  @Test
+  void oneShotCommandsPrintNoLibraryInfo() throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+        "java").toString(), "-cp", System.getProperty("java.class.path"), "-XX:+UseSerialGC",
+        // the test class path also holds logback-test.xml; use the one that ships
+        "-Dlogback.configurationFile=" + PrioDp.LOGGING_CONFIGURATION,
+        "org.priodp.aggregator.cli.PrioDp", "keys", "--db",
+        "jdbc:postgresql://127.0.0.1:" + closed + "/priodp", "list").start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(1, p.waitFor(), err);
+    assertEquals("", out);
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.startsWith("list: keys: cannot open store"), err);
+    ch.qos.logback.classic.LoggerContext shipped = new ch.qos.logback.classic.LoggerContext();
+    ch.qos.logback.classic.joran.JoranConfigurator c =
+        new ch.qos.logback.classic.joran.JoranConfigurator();
+    c.setContext(shipped);
+    c.doConfigure(PrioDp.class.getClassLoader().getResource(PrioDp.LOGGING_CONFIGURATION));
+    assertEquals(ch.qos.logback.classic.Level.INFO,
+        shipped.getLogger("org.priodp.aggregator.request").getEffectiveLevel());
+    assertEquals(ch.qos.logback.classic.Level.INFO,
+        shipped.getLogger(ServeCommand.class).getEffectiveLevel());
+  }
 
   @Test
   void versionComesFromTheBuild() {

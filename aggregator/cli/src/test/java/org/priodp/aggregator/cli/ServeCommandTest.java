@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.BatchBuckets;
@@ -415,16 +416,38 @@ class ServeCommandTest {
     assertEquals(1, r.code());
   }
 
+  /**
+   * A port in use is one line naming it, exit 1, and nothing is written: no store file, so no
+   * HPKE key either (issue 24: the store and a key were created before the port was tried).
+   */
   @Test
-  void aPortInUseIsOneLine() throws Exception {
+  void aPortInUseIsOneLineAndNothingIsWritten() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("fresh"));
+    Path store = data.resolve("p.db");
     try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
         java.net.InetAddress.getByName("127.0.0.1"))) {
       CliRun r = CliRun.of("serve", "--config", config().toString(), "--port",
-          Integer.toString(taken.getLocalPort()), "--db", "jdbc:sqlite:" + dir.resolve("p.db"));
+          Integer.toString(taken.getLocalPort()), "--db", "jdbc:sqlite:" + store);
       assertOneLineFailure(r, "cannot listen on 127.0.0.1:" + taken.getLocalPort(),
-          "Address already in use");
+          "the port is in use");
       assertEquals(1, r.code());
     }
+    try (Stream<Path> files = Files.list(data)) {
+      assertEquals(List.of(), files.toList(), "files written before the port was checked");
+    }
+  }
+
+  /** Without --db the store is priodp-leader.db for Leader tasks only, else priodp-helper.db. */
+  @Test
+  void theDefaultStoreIsNamedAfterTheRole() throws Exception {
+    org.priodp.aggregator.core.TaskDefinition leader = LeaderFixture.task(33);
+    org.priodp.aggregator.core.TaskDefinition helper = Fixture.laplace(32).task;
+    assertEquals("priodp-leader.db", ServeCommand.defaultStoreFile(
+        org.priodp.aggregator.server.TaskRoutes.of(List.of(leader))));
+    assertEquals("priodp-helper.db", ServeCommand.defaultStoreFile(
+        org.priodp.aggregator.server.TaskRoutes.of(List.of(helper))));
+    assertEquals("priodp-helper.db", ServeCommand.defaultStoreFile(
+        org.priodp.aggregator.server.TaskRoutes.of(List.of())));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.priodp.aggregator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,6 +93,20 @@ class UploadCommandTest {
     return new CliRun(cl.execute(all), out.toString(), err.toString());
   }
 
+  /** upload with another file of task new names the file and the one it needs (issue 24). */
+  @Test
+  void aTaskFileOfAnotherKindIsNamed() {
+    CliRun made = CliRun.taskNew(dir);
+    assertEquals(0, made.code(), made.err());
+    for (String[] c : new String[][] {{"helper.json", "a Helper's task file"},
+        {"leader.json", "a Leader's task file"}, {"collector.json", "the Collector's task file"}}) {
+      CliRun r = CliRun.of("upload", "--task", dir.resolve(c[0]).toString(), "1");
+      assertTrue(r.failedWithOneLine(c[0] + " is " + c[1] + "; upload needs the Client's"
+          + " (client.json, written by task new)"), r.err());
+      assertEquals(2, r.code());
+    }
+  }
+
   @Test
   void uploadsMeasurementsFromArgumentsStdinAndAFileAndPrintsOneLine() throws Exception {
     try (FakeHttp leader = leader(null)) {
@@ -146,7 +161,10 @@ class UploadCommandTest {
     Path down = clientJson("http://127.0.0.1:9/", "--vdaf", "Prio3Count");
     CliRun r = run("", "--task", down.toString(), "1");
     assertEquals(1, r.code(), r.err());
-    assertTrue(r.failedWithOneLine("cannot connect to the Leader"), r.err());
+    assertTrue(r.failedWithOneLine("cannot connect to http://127.0.0.1:9/"), r.err());
+    // the URL and the question, not the JDK's ClosedChannelException (issue 24)
+    assertTrue(r.err().contains(": connection refused; is the Leader running?"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
     try (FakeHttp refusing = new FakeHttp(req -> req.method().equals("GET")
         ? Response.of(200, configList())
         : new Response(404, Map.of("Content-Type", "application/problem+json"),

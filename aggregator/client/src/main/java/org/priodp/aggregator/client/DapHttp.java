@@ -54,10 +54,44 @@ final class DapHttp {
     } catch (java.net.http.HttpTimeoutException e) {
       throw new IOException(who + " did not answer " + request.method() + " " + request.uri()
           + " within " + REQUEST_TIMEOUT.toSeconds() + " s", e);
-    } catch (java.net.ConnectException e) {
-      throw new IOException("cannot connect to " + who + " at " + request.uri()
-          + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+    } catch (IOException e) {
+      IOException described = new IOException(transportFailure(e, request.uri(), who));
+      described.addSuppressed(e); // kept for --verbose; the message is the whole story
+      throw described;
     }
+  }
+
+  /**
+   * Returns one line that names the URL and the fix of a request that failed below HTTP (DAP-18
+   * "HTTP Usage" requires HTTPS): an untrusted certificate names the trust store, a refused
+   * connection asks whether {@code who} runs, anything else gives the URL and the reason.
+   */
+  static String transportFailure(IOException e, URI uri, String who) {
+    String origin = uri.getScheme() + "://" + uri.getHost()
+        + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + "/";
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertificateException
+          || t instanceof java.security.cert.CertPathBuilderException
+          || t instanceof java.security.cert.CertPathValidatorException) {
+        return "TLS to " + origin + " failed: " + who + "'s certificate is not trusted; give the"
+            + " JVM a trust store with its CA: JAVA_OPTS=\"-Djavax.net.ssl.trustStore=FILE"
+            + " -Djavax.net.ssl.trustStorePassword=PASSWORD\" (docs/DEPLOY.md, section 4)";
+      }
+      if (t instanceof java.nio.channels.UnresolvedAddressException
+          || t instanceof java.net.UnknownHostException) {
+        return "cannot connect to " + uri + ": unknown host " + uri.getHost();
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLException) {
+        return "TLS to " + origin + " failed: " + t.getMessage();
+      }
+    }
+    if (e instanceof java.net.ConnectException) {
+      return "cannot connect to " + uri + ": connection refused; is " + who + " running?";
+    }
+    return "the connection to " + who + " at " + uri + " failed: "
+        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
   }
 
   /** Returns true for a 2xx status (DAP-18 "HTTP Status Codes": any code of the class). */

@@ -162,7 +162,7 @@ public final class HttpHelperPeer implements HelperPeer {
         observer.helperCall(task.taskId(), resource,
             PipelineObserver.CallOutcome.ofStatus(r.statusCode()), since(sent));
       } catch (IOException e) { // includes HttpTimeoutException and a dropped connection
-        lastProblem = e.getClass().getSimpleName() + ": " + e.getMessage();
+        lastProblem = transportFailure(e, next.uri());
         observer.helperCall(task.taskId(), resource,
             e instanceof java.net.http.HttpTimeoutException
                 && !(e instanceof java.net.http.HttpConnectTimeoutException)
@@ -244,6 +244,29 @@ public final class HttpHelperPeer implements HelperPeer {
     for (ClockListener l : clockListeners) {
       l.helperClock(task, at);
     }
+  }
+
+  /**
+   * Returns what went wrong below HTTP with the Helper (DAP-18 "HTTP Usage"), naming the URL and
+   * the fix: an untrusted certificate names the trust store, a refused connection asks whether
+   * the Helper runs.
+   */
+  static String transportFailure(IOException e, URI uri) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertificateException
+          || t instanceof java.security.cert.CertPathBuilderException) {
+        return "TLS to " + uri.getScheme() + "://" + uri.getRawAuthority() + "/ failed: the"
+            + " Helper's certificate is not trusted; give the Leader's JVM a trust store with its"
+            + " CA (JAVA_OPTS=-Djavax.net.ssl.trustStore=FILE, docs/DEPLOY.md section 4)";
+      }
+    }
+    if (e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer to " + uri + " within the request timeout";
+    }
+    if (e instanceof java.net.ConnectException) {
+      return "cannot connect to " + uri + ": connection refused; is the Helper running?";
+    }
+    return uri + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
   }
 
   /** Returns the backoff before retry {@code n + 1}: full jitter in [d/2, d], d doubling. */

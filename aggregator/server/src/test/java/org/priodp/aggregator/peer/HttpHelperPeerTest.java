@@ -13,7 +13,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,6 +28,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.HelperPeer.HelperException;
 import org.priodp.aggregator.dap.AggregateShare;
 import org.priodp.aggregator.dap.AggregateShareReq;
@@ -43,6 +46,7 @@ import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.VerifyResp;
 import org.priodp.aggregator.testing.LeaderPair;
+import org.priodp.aggregator.testing.UntrustedTlsServer;
 import org.priodp.vdaf.Prio3Variant;
 
 /**
@@ -303,6 +307,33 @@ class HttpHelperPeerTest {
     assertTrue(e.retryable());
     assertTrue(received.size() >= 2, "retried: " + received.size());
     System.out.println("gave up after " + received.size() + " attempts, " + ms + " ms");
+  }
+
+  /** A Helper that is down: the URL and "is the Helper running?", not ConnectException: null. */
+  @Test
+  void aHelperThatIsDownIsNamedWithItsUrl() throws Exception {
+    server.close();
+    HelperException e = assertThrows(HelperException.class,
+        () -> peer(Duration.ofMillis(300), true).initializeAggregationJob(pair.leader,
+            initReq()));
+    assertTrue(e.retryable());
+    assertTrue(e.getMessage().contains("(cannot connect to http://127.0.0.1:"
+        + server.getLocalPort() + jobsPath() + ": connection refused; is the Helper running?)"),
+        e.getMessage());
+  }
+
+  /** An untrusted certificate names the Helper's origin and the trust store. */
+  @Test
+  void anUntrustedHelperCertificateNamesTheTrustStore(@TempDir Path dir) throws Exception {
+    try (UntrustedTlsServer tls = UntrustedTlsServer.start(dir)) {
+      URI uri = URI.create(tls.url() + "dap/tasks/x/aggregation_jobs");
+      IOException failure = assertThrows(IOException.class, () -> java.net.http.HttpClient
+          .newHttpClient().send(java.net.http.HttpRequest.newBuilder(uri).build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding()));
+      String m = HttpHelperPeer.transportFailure(failure, uri);
+      assertTrue(m.startsWith("TLS to " + tls.url() + " failed: the Helper's certificate is not"
+          + " trusted; give the Leader's JVM a trust store"), m);
+    }
   }
 
   @Test
