@@ -62,6 +62,30 @@ public interface StatusRepository {
     }
   }
 
+  /**
+   * What of a batch interval the Leader has not aggregated yet: its unclaimed reports, and the
+   * active aggregation jobs whose reports' times meet it with how many reports they hold.
+   */
+  record Outstanding(long unclaimed, long activeJobs, long reportsInActiveJobs) {
+    /** Validates the counts. */
+    public Outstanding {
+      if (unclaimed < 0 || activeJobs < 0 || reportsInActiveJobs < 0) {
+        throw new IllegalArgumentException("negative count");
+      }
+    }
+
+    /** Returns whether anything is outstanding. */
+    public boolean any() {
+      return unclaimed > 0 || activeJobs > 0;
+    }
+  }
+
+  /**
+   * Returns what of the interval [from, to) (time_precision units) is not aggregated yet, by
+   * the rule of {@link ClientReportRepository#outstanding}.
+   */
+  Outstanding outstanding(long fromInclusive, long toExclusive);
+
   /** Returns the unclaimed reports, the oldest one's time and those waiting for a retry at now. */
   Backlog backlog(Instant now);
 

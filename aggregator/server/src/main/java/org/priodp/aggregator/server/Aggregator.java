@@ -82,6 +82,7 @@ public final class Aggregator implements AutoCloseable {
       router.aggregateShares(noisedShares);
     }
     config.mount().ifPresent(m -> router.mount(m.apply(tasks)));
+    config.adminToken().ifPresent(router::adminToken);
     Optional<HelperPeer> peer = config.helperPeer();
     collectionJobs = peer.map(p -> {
       CollectionJobService service = new CollectionJobService(store, noisedShares, p,

@@ -46,6 +46,8 @@ import org.priodp.noise.RandomSource;
  *     {@link ReleaseObserver#NONE}; crash tests inject one)
  * @param mount builds, from the aggregator's {@link TaskRegistry}, routes served beside the DAP
  *     ones ({@link MountedRoutes}; default: none), e.g. the interoperation test API
+ * @param adminToken the bearer token of {@code GET /admin/status} (default: none, the endpoint
+ *     answers 404)
  */
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
@@ -54,7 +56,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
     ReleaseObserver releaseObserver,
-    Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount) {
+    Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount,
+    Optional<org.priodp.aggregator.task.AuthToken> adminToken) {
 
   /**
    * Validates the configuration: throws IllegalArgumentException for a port outside [0, 65535],
@@ -86,6 +89,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(aggregateShareExecutor, "aggregateShareExecutor");
     Objects.requireNonNull(releaseObserver, "releaseObserver");
     Objects.requireNonNull(mount, "mount");
+    Objects.requireNonNull(adminToken, "adminToken");
     TaskRoutes.of(tasks);
   }
 
@@ -114,6 +118,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private Executor aggregationJobExecutor;
     private Executor aggregateShareExecutor;
     private ReleaseObserver releaseObserver = ReleaseObserver.NONE;
+    private org.priodp.aggregator.task.AuthToken adminToken;
     private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
@@ -217,6 +222,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /** Serves GET /admin/status to this bearer token (null: the endpoint answers 404). */
+    public Builder adminToken(org.priodp.aggregator.task.AuthToken token) {
+      this.adminToken = token;
+      return this;
+    }
+
     /** Returns the validated configuration (see {@link AggregatorConfig#AggregatorConfig}). */
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
@@ -226,7 +237,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           noise != null ? noise : RandomSource.secure(),
           random != null ? random : new SecureRandom(),
           Optional.ofNullable(aggregationJobExecutor), Optional.ofNullable(aggregateShareExecutor),
-          releaseObserver, Optional.ofNullable(mount));
+          releaseObserver, Optional.ofNullable(mount), Optional.ofNullable(adminToken));
     }
   }
 }

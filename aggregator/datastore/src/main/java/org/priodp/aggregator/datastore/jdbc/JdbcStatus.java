@@ -40,6 +40,21 @@ final class JdbcStatus extends TaskScoped implements StatusRepository {
   }
 
   @Override
+  public Outstanding outstanding(long fromInclusive, long toExclusive) {
+    return sql(c -> {
+      long unclaimed = Sql.queryOne(c, "SELECT COUNT(*) FROM client_reports"
+          + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_time >= ?"
+          + " AND report_time < ?", rs -> rs.getLong(1), task(), Sql.flip(fromInclusive),
+          Sql.flip(toExclusive)).orElseThrow();
+      return Sql.queryOne(c, "SELECT COUNT(*), SUM(report_count) FROM leader_aggregation_jobs"
+          + " WHERE task_id = ? AND state = ? AND min_report_time < ? AND max_report_time >= ?",
+          rs -> new Outstanding(unclaimed, rs.getLong(1), rs.getLong(2)), task(),
+          LeaderAggregationJob.State.ACTIVE.dbName(), Sql.flip(toExclusive),
+          Sql.flip(fromInclusive)).orElseThrow();
+    });
+  }
+
+  @Override
   public List<JobGroup> leaderJobs() {
     return groups("leader_aggregation_jobs", "error_detail");
   }

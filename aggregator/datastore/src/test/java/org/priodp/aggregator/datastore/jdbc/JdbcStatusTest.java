@@ -78,6 +78,10 @@ class JdbcStatusTest {
           new StatusRepository.JobGroup("abandoned", Optional.of("the Helper answered 401"), 1),
           new StatusRepository.JobGroup("active", Optional.empty(), 1)),
           store.inTaskTransaction(task, tx -> tx.status().leaderJobs()));
+      assertEquals(new StatusRepository.Outstanding(3, 1, 1), store.inTaskTransaction(task,
+          tx -> tx.status().outstanding(20, 25)));
+      assertEquals(new StatusRepository.Outstanding(2, 0, 0), store.inTaskTransaction(task,
+          tx -> tx.status().outstanding(23, 25)), "no active job's reports meet [23, 25)");
       List<StatusRepository.Lease> leases = store.inTaskTransaction(task,
           tx -> tx.status().leases(NOW));
       assertEquals(1, leases.size());
