@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
       "  POST PATH/tasks/{task-id}/reports (Clients)",
       "  POST PATH/tasks/{task-id}/collection_jobs, then GET and DELETE on the Location",
       "Both: GET PATH/hpke_config; GET /healthz (liveness), GET /readyz (200 if the store"
-          + " answers, else 503), GET /metrics (Prometheus)",
+          + " answers, else 503), GET /metrics (Prometheus); with an admin token, GET"
+          + " /admin/status (the pipeline status as JSON, as prio-dp status --json prints it)",
       "",
       "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
           + " server. Every option can come from the environment variable in brackets. The"
@@ -173,6 +174,14 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " may take it over (seconds, or 90s, 10m, PT10M). [PRIODP_LEASE_DURATION]")
   String leaseDuration;
 
+  @Option(names = "--admin-token-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_ADMIN_TOKEN_FILE}",
+      description = "File whose first line is the admin_token: GET /admin/status (the pipeline"
+          + " status as JSON) answers requests with 'Authorization: Bearer TOKEN'; it wins over"
+          + " the PRIODP_ADMIN_TOKEN variable. Without a token the endpoint is off (404)."
+          + " [PRIODP_ADMIN_TOKEN_FILE]")
+  String adminTokenFile;
+
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
 
@@ -220,6 +229,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     LeaderAggregationDriver.Options leaderOptions = leader ? leaderAggregationOptions()
         : LeaderAggregationDriver.Options.defaults();
     Properties dbProperties = dbProperties();
+    org.priodp.aggregator.task.AuthToken adminToken = adminToken(adminTokenFile, environment);
 
     // 3. the store, then the aggregator (the HPKE key, the socket, the background work)
     JdbcDatastore store = openStore(dbProperties);
@@ -228,7 +238,8 @@ public final class ServeCommand implements PrioDpSubcommand {
       AggregatorConfig.Builder builder = AggregatorConfig.builder(tasks, store)
           .bindAddress(bind).port(port).tls(tls).asyncAggregation(asyncAggregation)
           .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
-          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver);
+          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver)
+          .adminToken(adminToken);
       if (interopTestApi) {
         builder.mount(AggregatorInteropApi::new);
       }
@@ -369,6 +380,34 @@ public final class ServeCommand implements PrioDpSubcommand {
    * from the first line of {@code passwordFile}, else from PRIODP_DB_PASSWORD in
    * {@code environment}; none for SQLite. Shared by {@code serve} and {@code keys}.
    */
+  /**
+   * Returns the admin_token of GET /admin/status from the file's first line, else from
+   * PRIODP_ADMIN_TOKEN; null if neither is set. A missing file or an unusable token is an error.
+   */
+  static org.priodp.aggregator.task.AuthToken adminToken(String file,
+      java.util.Map<String, String> environment) throws IOException {
+    String token = null;
+    String where = "PRIODP_ADMIN_TOKEN";
+    if (blankToNull(file) != null) {
+      Path f = Path.of(file.strip());
+      where = "--admin-token-file " + f;
+      if (!Files.isRegularFile(f)) {
+        throw new IOException(where + ": no such file");
+      }
+      token = Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+    } else if (blankToNull(environment.get("PRIODP_ADMIN_TOKEN")) != null) {
+      token = environment.get("PRIODP_ADMIN_TOKEN").strip();
+    }
+    if (token == null) {
+      return null;
+    }
+    try {
+      return org.priodp.aggregator.task.AuthToken.of(token);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+  }
+
   static Properties dbProperties(String db, String dbUser, String passwordFile,
       java.util.Map<String, String> environment) throws IOException {
     Properties p = new Properties();

@@ -6,14 +6,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.VdafVerifyKeys;
-import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
-import org.priodp.aggregator.taskfile.TaskFile;
 import org.priodp.vdaf.Prio3;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,25 +66,7 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
-    if (config == null) {
-      throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
-    }
-    List<TaskDefinition> tasks = TaskFile.read(config);
-    if (task == null) {
-      if (tasks.size() != 1) {
-        throw new IllegalArgumentException("--task: " + config + " has " + tasks.size()
-            + " tasks; name one");
-      }
-      return tasks.get(0);
-    }
-    TaskId id;
-    try {
-      id = TaskId.fromBase64Url(task);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--task: " + e.getMessage(), e);
-    }
-    return tasks.stream().filter(t -> t.taskId().equals(id)).findFirst().orElseThrow(
-        () -> new IllegalArgumentException("--task: " + config + " has no task " + task));
+    return ConfigTasks.one(config, task);
   }
 
   JdbcDatastore open() throws IOException {
