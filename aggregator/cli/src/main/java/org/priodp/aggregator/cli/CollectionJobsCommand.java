@@ -41,8 +41,8 @@ import picocli.CommandLine.Spec;
       "  prio-dp collection-jobs --config leader.json --db jdbc:sqlite:priodp-leader.db"
           + " delete Vz8Xr0c6mC3RAfZkxJxV3g"})
 public final class CollectionJobsCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE", required = true,
-      description = "The Leader's task file, as serve reads it.")
+  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The Leader's task file, as serve reads it. [PRIODP_CONFIG]")
   Path config;
 
   @Option(names = "--task", paramLabel = "TASK_ID",

@@ -41,8 +41,8 @@ import picocli.CommandLine.Spec;
       "  prio-dp status --config leader.json --db jdbc:sqlite:priodp-leader.db",
       "  prio-dp status --config leader.json --db jdbc:postgresql://db/priodp --json"})
 public final class StatusCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE", required = true,
-      description = "The task file serve reads.")
+  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The task file serve reads. [PRIODP_CONFIG]")
   Path config;
 
   @Option(names = "--task", paramLabel = "TASK_ID",
