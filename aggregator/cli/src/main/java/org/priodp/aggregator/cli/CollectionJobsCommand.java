@@ -2,7 +2,6 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -41,13 +40,8 @@ import picocli.CommandLine.Spec;
       "  prio-dp collection-jobs --config leader.json --db jdbc:sqlite:priodp-leader.db"
           + " delete Vz8Xr0c6mC3RAfZkxJxV3g"})
 public final class CollectionJobsCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
-      description = "The Leader's task file, as serve reads it. [PRIODP_CONFIG]")
-  Path config;
-
-  @Option(names = "--task", paramLabel = "TASK_ID",
-      description = "The task (base64url), needed when the file has several.")
-  String task;
+  @picocli.CommandLine.Mixin
+  TaskOptions tasks = new TaskOptions();
 
   @picocli.CommandLine.Mixin
   StoreOptions store = new StoreOptions();
@@ -70,10 +64,10 @@ public final class CollectionJobsCommand implements PrioDpSubcommand {
 
     @Override
     public final Integer call() throws IOException {
-      TaskDefinition task = ConfigTasks.one(parent.config, parent.task);
+      TaskDefinition task = parent.tasks.one();
       if (task.role() != Role.LEADER) {
         throw new IllegalArgumentException("--config: task " + task.taskId().toBase64Url()
-            + " of " + parent.config + " is a Helper task; collection jobs are the Leader's");
+            + " of " + parent.tasks.config + " is a Helper task; collection jobs are the Leader's");
       }
       try (JdbcDatastore store = parent.store.open("collection-jobs")) {
         PrintWriter out = spec.commandLine().getOut();

@@ -2,7 +2,6 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -41,13 +40,8 @@ import picocli.CommandLine.Spec;
       "  prio-dp status --config leader.json --db jdbc:sqlite:priodp-leader.db",
       "  prio-dp status --config leader.json --db jdbc:postgresql://db/priodp --json"})
 public final class StatusCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
-      description = "The task file serve reads. [PRIODP_CONFIG]")
-  Path config;
-
-  @Option(names = "--task", paramLabel = "TASK_ID",
-      description = "Only this task (base64url); default: every task of the file.")
-  String task;
+  @picocli.CommandLine.Mixin
+  TaskOptions tasks = new TaskOptions();
 
   @Option(names = "--json", description = "Print the JSON of GET /admin/status instead of text.")
   boolean json;
@@ -60,11 +54,11 @@ public final class StatusCommand implements PrioDpSubcommand {
 
   @Override
   public Integer call() throws IOException {
-    List<TaskDefinition> tasks = ConfigTasks.select(config, task);
+    List<TaskDefinition> chosen = tasks.select();
     Clock clock = Clock.systemUTC();
     List<PipelineStatus> statuses;
     try (JdbcDatastore s = store.open("status")) {
-      statuses = new PipelineStatusService(s, clock).status(tasks);
+      statuses = new PipelineStatusService(s, clock).status(chosen);
     } catch (DatastoreException e) {
       throw new CliIo.Failure("status: the store failed", e);
     }

@@ -2,7 +2,6 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
@@ -43,14 +42,8 @@ import picocli.CommandLine.Spec;
           + " --key KEY",
       "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db retire 0"})
 public final class VerifyKeysCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "The task file serve reads, needed by every subcommand (its keys are"
-          + " stored first, as serve does).")
-  Path config;
-
-  @Option(names = "--task", paramLabel = "TASK_ID",
-      description = "The task (base64url), needed when the file has several.")
-  String task;
+  @picocli.CommandLine.Mixin
+  TaskOptions tasks = new TaskOptions();
 
   @picocli.CommandLine.Mixin
   StoreOptions store = new StoreOptions();
@@ -66,7 +59,7 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
-    return ConfigTasks.one(config, task);
+    return tasks.one();
   }
 
   JdbcDatastore open() throws IOException {

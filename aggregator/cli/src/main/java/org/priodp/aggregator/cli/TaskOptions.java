@@ -6,17 +6,26 @@ import java.util.List;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.taskfile.TaskFile;
+import picocli.CommandLine.Option;
 
 /**
- * The tasks an operator's store command works on: those of the task file {@code serve} reads
- * ({@code --config}), or the one {@code --task} names (base64url task ID).
+ * The options that name the tasks an operator's store command works on ({@code status}, {@code
+ * collection-jobs}, {@code verify-keys}): the task file {@code serve} reads ({@code --config}, or
+ * PRIODP_CONFIG as for serve) and, among its tasks, the one {@code --task} names (base64url task
+ * ID).
  */
-final class ConfigTasks {
-  private ConfigTasks() {
-  }
+final class TaskOptions {
+  @Option(names = "--config", paramLabel = "FILE", defaultValue = "${env:PRIODP_CONFIG}",
+      description = "The task file serve reads. [PRIODP_CONFIG]")
+  Path config;
 
-  /** Returns every task of the file, or only the one {@code task} names if it is not null. */
-  static List<TaskDefinition> select(Path config, String task) throws IOException {
+  @Option(names = "--task", paramLabel = "TASK_ID",
+      description = "The task (base64url), needed when the file has several and the command"
+          + " works on one.")
+  String task;
+
+  /** Returns every task of the file, or only the one --task names. */
+  List<TaskDefinition> select() throws IOException {
     if (config == null) {
       throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
     }
@@ -34,9 +43,9 @@ final class ConfigTasks {
         () -> new IllegalArgumentException("--task: " + config + " has no task " + task)));
   }
 
-  /** Returns the one task: the file's only one, or the one {@code task} names. */
-  static TaskDefinition one(Path config, String task) throws IOException {
-    List<TaskDefinition> tasks = select(config, task);
+  /** Returns the one task: the file's only one, or the one --task names. */
+  TaskDefinition one() throws IOException {
+    List<TaskDefinition> tasks = select();
     if (tasks.size() != 1) {
       throw new IllegalArgumentException("--task: " + config + " has " + tasks.size()
           + " tasks; name one");
