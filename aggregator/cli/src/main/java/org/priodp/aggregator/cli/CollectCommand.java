@@ -95,7 +95,8 @@ public final class CollectCommand implements PrioDpSubcommand {
     TaskParameters p = file.parameters();
     DapCollector collector = new DapCollector(p, file.collectorAuthToken(), file.hpkeConfig(),
         file.hpkeKey(), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
-        d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c);
+        d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c)
+        .retryingTransientFailures();
     if (delete != null) {
       return delete(collector, delete.strip());
     }
@@ -122,8 +123,8 @@ public final class CollectCommand implements PrioDpSubcommand {
       throw new CliIo.Failure(e.getMessage() + "; " + progress.lastReason() + (query
           instanceof Query.TimeInterval ? ". The job holds its batch interval (an overlapping"
               + " collect is refused with batchOverlap) until it is ready or deleted; free it"
-              + " with: prio-dp collect --task " + task + " --delete " + id
-              + " (or on the Leader: prio-dp collection-jobs --config LEADER_TASK_FILE delete "
+              + " with: prio-dp collect --task " + task + " --delete=" + id
+              + " (or on the Leader: prio-dp collection-jobs --config LEADER_TASK_FILE delete -- "
               + id + "). Collecting the same interval again resumes this job" : ""), null);
     } catch (IOException e) {
       progress.endLine();

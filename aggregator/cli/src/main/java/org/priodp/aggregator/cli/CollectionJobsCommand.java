@@ -117,7 +117,8 @@ public final class CollectionJobsCommand implements PrioDpSubcommand {
         "  prio-dp collection-jobs --config leader.json --db jdbc:sqlite:priodp-leader.db"
             + " delete Vz8Xr0c6mC3RAfZkxJxV3g"})
   static final class DeleteJob extends Action {
-    @Parameters(paramLabel = "JOB_ID", description = "The collection job ID (base64url).")
+    @Parameters(paramLabel = "JOB_ID", description = "The collection job ID (base64url; one"
+        + " that starts with '-' needs '--' before it).")
     String jobId;
 
     @Override

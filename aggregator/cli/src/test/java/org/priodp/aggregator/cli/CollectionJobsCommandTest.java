@@ -32,8 +32,8 @@ class CollectionJobsCommandTest {
       CliRun stuck = CliRun.of("collect", "--task", collector, "--interval",
           ((h - 1) * 3600) + "/3600", "--timeout", "0");
       assertEquals(1, stuck.code(), stuck.err());
-      assertTrue(stuck.err().contains("--delete "), stuck.err());
-      assertTrue(stuck.err().contains("collection-jobs --config LEADER_TASK_FILE delete "),
+      assertTrue(stuck.err().contains("--delete="), stuck.err());
+      assertTrue(stuck.err().contains("collection-jobs --config LEADER_TASK_FILE delete -- "),
           stuck.err());
       // two hours including the stuck one: refused, with the way out
       String both = ((h - 1) * 3600) + "/7200";
@@ -60,12 +60,13 @@ class CollectionJobsCommandTest {
       assertTrue(status.out().contains("waiting: 0 of 5 reports (min_batch_size)"),
           status.out());
 
+      // "--": a base64url ID may start with "-"
       CliRun delete = CliRun.of("collection-jobs", "--config", leaderJson, "--db", db,
-          "delete", jobId);
+          "delete", "--", jobId);
       assertEquals(0, delete.code(), delete.err());
       assertTrue(delete.out().startsWith("deleted collection job " + jobId), delete.out());
       assertTrue(CliRun.of("collection-jobs", "--config", leaderJson, "--db", db, "delete",
-          jobId).failedWithOneLine("has no collection job"));
+          "--", jobId).failedWithOneLine("has no collection job"));
       assertEquals("", CliRun.of("collection-jobs", "--config", leaderJson, "--db", db, "list")
           .out(), "a deleted job is listed only with --all");
 

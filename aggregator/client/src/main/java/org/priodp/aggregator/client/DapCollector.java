@@ -37,9 +37,9 @@ import org.priodp.vdaf.dp.Prio3DpMechanism;
  * HpkeCiphertext with its private key and the AggregateShareAad over the task configuration and
  * the exact request ("Aggregate Share Encryption"), unshards with Prio3 and decodes with the
  * DP-aware collector, which lifts each noised coordinate to the integers and gives its interval
- * ("Collection Job Finalization"). A connection refused or reset, a timeout or a 5xx answer is
- * retried with backoff until the timeout (the POST and GET are idempotent), the {@link Progress}
- * hearing of each outage once. An error status becomes a {@link DapProblemException} naming
+ * ("Collection Job Finalization"). {@link #retryingTransientFailures} retries a connection
+ * refused or reset, a timeout or a 5xx answer with backoff until the timeout (the POST and GET
+ * are idempotent), the {@link Progress} hearing of each outage once. An error status becomes a {@link DapProblemException} naming
  * the DAP error type. Immutable; the waiting is injected ({@link Sleeper}).
  */
 public final class DapCollector {
@@ -107,6 +107,7 @@ public final class DapCollector {
   private final Sleeper sleeper;
   private final Duration timeout;
   private final double confidence;
+  private final boolean retryTransient;
 
   /**
    * Returns a Collector that gives up after waiting {@code timeout} in total and reports
@@ -128,6 +129,28 @@ public final class DapCollector {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
     }
     this.confidence = confidence;
+    this.retryTransient = false;
+  }
+
+  private DapCollector(DapCollector c, boolean retryTransient) {
+    this.task = c.task;
+    this.token = c.token;
+    this.hpkeConfig = c.hpkeConfig;
+    this.hpkeKey = c.hpkeKey;
+    this.http = c.http;
+    this.sleeper = c.sleeper;
+    this.timeout = c.timeout;
+    this.confidence = c.confidence;
+    this.retryTransient = retryTransient;
+  }
+
+  /**
+   * Returns this Collector retrying transient failures (a connection refused or reset, a
+   * timeout, a 5xx) with backoff until the timeout; without it, the first such failure ends
+   * the collection.
+   */
+  public DapCollector retryingTransientFailures() {
+    return new DapCollector(this, true);
   }
 
   /** Returns a Collector of a collector file's task, sleeping for real, 95% intervals. */
@@ -236,7 +259,10 @@ public final class DapCollector {
       } catch (IOException e) {
         failure = e; // DapHttp.send throws only transport failures
       }
-      if (r != null && r.statusCode() < 500) {
+      if (!retryTransient && failure != null) {
+        throw failure;
+      }
+      if (r != null && (r.statusCode() < 500 || !retryTransient)) {
         if (outageStart != null) {
           progress.available(waited.total.minus(outageStart));
         }

@@ -361,7 +361,7 @@ class DapCollectorTest {
       List<Duration> slept = new ArrayList<>();
       List<String> events = new ArrayList<>();
       CollectionResult r = collector(url[0], new DpStrategy.NoDifferentialPrivacy(), slept,
-          Duration.ofMinutes(1)).collect(new Query.TimeInterval(Interval.of(400_000, 24)),
+          Duration.ofMinutes(1)).retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(400_000, 24)),
               new DapCollector.Progress() {
                 @Override
                 public void notReady(int poll, Duration wait, Duration waited) {
@@ -387,7 +387,7 @@ class DapCollectorTest {
       List<Duration> slept = new ArrayList<>();
       DapProblemException e = assertThrows(DapProblemException.class,
           () -> collector(down.url(), new DpStrategy.NoDifferentialPrivacy(), slept,
-              Duration.ofSeconds(20)).collect(new Query.TimeInterval(Interval.of(1, 1)),
+              Duration.ofSeconds(20)).retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(1, 1)),
                   (p, w, t) -> { }));
       assertEquals(List.of(1L, 2L, 4L, 8L), slept.stream().map(Duration::toSeconds).toList(),
           "the next 16 s would pass 20 s");
@@ -403,7 +403,7 @@ class DapCollectorTest {
     List<Duration> slept = new ArrayList<>();
     IOException e = assertThrows(IOException.class, () -> collector("http://127.0.0.1:" + port
         + "/", new DpStrategy.NoDifferentialPrivacy(), slept, Duration.ofSeconds(3))
-        .collect(new Query.TimeInterval(Interval.of(1, 1)), (p, w, t) -> { }));
+        .retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(1, 1)), (p, w, t) -> { }));
     assertEquals(List.of(1L, 2L), slept.stream().map(Duration::toSeconds).toList());
     assertTrue(e.getMessage().startsWith("cannot connect to the Leader at http://127.0.0.1:"
         + port), e.getMessage());
