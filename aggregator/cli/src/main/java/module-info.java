@@ -42,6 +42,7 @@ module org.priodp.aggregator.cli {
   provides org.priodp.aggregator.cli.PrioDpSubcommand with
       org.priodp.aggregator.cli.AccuracyCommand,
       org.priodp.aggregator.cli.CollectCommand,
+      org.priodp.aggregator.cli.CollectionJobsCommand,
       org.priodp.aggregator.cli.DqlCommand,
       org.priodp.aggregator.cli.InteropClientCommand,
       org.priodp.aggregator.cli.InteropCollectorCommand,
@@ -53,6 +54,7 @@ module org.priodp.aggregator.cli {
       org.priodp.aggregator.cli.SampleCommand,
       org.priodp.aggregator.cli.SensitivityCommand,
       org.priodp.aggregator.cli.ServeCommand,
+      org.priodp.aggregator.cli.StatusCommand,
       org.priodp.aggregator.cli.TaskCommand,
       org.priodp.aggregator.cli.UnshardCommand,
       org.priodp.aggregator.cli.UploadCommand,

@@ -39,8 +39,15 @@ import picocli.CommandLine.Spec;
           + " Collector's token, polls it as the Leader's Retry-After says, opens the Leader's and the Helper's aggregate shares with the"
           + " Collector's private key, unshards them and prints each value with the interval of"
           + " its noise. A refused or failed job prints its DAP error type."},
-    footer = {"%nExample:",
-      "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400"})
+    footer = {"%nWhile it waits, collect prints why when that changes: the batch interval is not"
+        + " over yet (by this machine's clock), or the Leader has not finished the batch"
+        + " (prio-dp status on the Leader says why: reports not yet aggregated, fewer than"
+        + " min_batch_size, the Helper). A time_interval job that is not ready holds its"
+        + " interval: an overlapping collect is refused (batchOverlap) until it is ready or"
+        + " deleted.",
+      "%nExample:",
+      "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400",
+      "  prio-dp collect --task task1/collector.json --delete Vz8Xr0c6mC3RAfZkxJxV3g"})
 public final class CollectCommand implements PrioDpSubcommand {
   @Spec
   CommandSpec spec;
@@ -64,8 +71,15 @@ public final class CollectCommand implements PrioDpSubcommand {
   String confidence;
 
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "3600",
-      description = "How long to wait for the job to be ready.")
+      description = "How long to wait for the job to be ready, Leader outages included"
+          + " (a refused or reset connection, a timeout or a 5xx is retried until then).")
   String timeout;
+
+  @Option(names = "--delete", paramLabel = "JOB",
+      description = "Instead of collecting, delete the collection job JOB (its URL or its ID,"
+          + " as a timed-out collect prints it): the Leader stops waiting for its batch and the"
+          + " interval is free for a new collect.")
+  String delete;
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -79,38 +93,45 @@ public final class CollectCommand implements PrioDpSubcommand {
     CollectorTask file = CollectorTaskFile.read(task);
     warnIfReadableByOthers(task, spec.commandLine().getErr());
     TaskParameters p = file.parameters();
-    Query query = query(p, interval);
     DapCollector collector = new DapCollector(p, file.collectorAuthToken(), file.hpkeConfig(),
         file.hpkeKey(), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
-        d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c);
+        d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c)
+        .retryingTransientFailures();
+    if (delete != null) {
+      return delete(collector, delete.strip());
+    }
+    Query query = query(p, interval);
     PrintWriter err = spec.commandLine().getErr();
-    boolean[] shown = {false};
+    Waiting progress = new Waiting(err, query, p.configuration().timePrecision(),
+        java.time.Clock.systemUTC());
     CollectionResult result;
     try {
-      result = collector.collect(query, (poll, next, waited) -> {
-        shown[0] = true;
-        err.printf("\r  waiting for the collection job: %d s so far, next poll in %d s ",
-            waited.toSeconds(), next.toSeconds());
-        err.flush();
-      });
+      result = collector.collect(query, progress);
     } catch (DapProblemException e) {
-      if (shown[0]) {
-        err.println();
-      }
+      progress.endLine();
+      String hint = e.error().orElse(null) == org.priodp.aggregator.dap.DapError.BATCH_OVERLAP
+          ? "; a collection job that is not ready holds an overlapping interval: on the Leader,"
+              + " prio-dp collection-jobs --config LEADER_TASK_FILE list shows it and delete"
+              + " frees it" : "";
       if (e.status() >= 500) {
-        throw new CliIo.Failure(e.getMessage(), null);
+        throw new CliIo.Failure(e.getMessage() + hint, null);
       }
-      throw new IllegalArgumentException(e.getMessage(), e);
+      throw new IllegalArgumentException(e.getMessage() + hint, e);
+    } catch (DapCollector.NotReadyException e) {
+      progress.endLine();
+      String id = e.job().getPath().substring(e.job().getPath().lastIndexOf('/') + 1);
+      throw new CliIo.Failure(e.getMessage() + "; " + progress.lastReason() + (query
+          instanceof Query.TimeInterval ? ". The job holds its batch interval (an overlapping"
+              + " collect is refused with batchOverlap) until it is ready or deleted; free it"
+              + " with: prio-dp collect --task " + task + " --delete=" + id
+              + " (or on the Leader: prio-dp collection-jobs --config LEADER_TASK_FILE delete -- "
+              + id + "). Collecting the same interval again resumes this job" : ""), null);
     } catch (IOException e) {
-      if (shown[0]) {
-        err.println();
-      }
+      progress.endLine();
       throw new CliIo.Failure(e.getMessage(), e.getCause());
     }
-    if (shown[0]) {
-      err.println();
-      err.flush();
-    }
+    progress.endLine();
+    err.flush();
     PrintWriter out = spec.commandLine().getOut();
     Prio3DpMechanism m = Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule());
     switch (fmt) {
@@ -120,6 +141,125 @@ public final class CollectCommand implements PrioDpSubcommand {
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code --delete JOB}: deletes the collection job by URL or ID. */
+  private int delete(DapCollector collector, String job) throws IOException, InterruptedException {
+    java.net.URI uri;
+    if (job.contains("/")) {
+      try {
+        uri = java.net.URI.create(job);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--delete: not a URL: " + job, e);
+      }
+      java.net.URI mine = collector.jobUri(org.priodp.aggregator.dap.CollectionJobId
+          .fromBase64Url(job.substring(job.lastIndexOf('/') + 1)));
+      if (!mine.equals(uri)) {
+        throw new IllegalArgumentException("--delete: " + job + " is not a collection job of"
+            + " this task at its Leader (" + mine + ")");
+      }
+    } else {
+      try {
+        uri = collector.jobUri(org.priodp.aggregator.dap.CollectionJobId.fromBase64Url(job));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--delete: " + e.getMessage(), e);
+      }
+    }
+    try {
+      collector.delete(uri);
+    } catch (DapProblemException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    } catch (IOException e) {
+      throw new CliIo.Failure(e.getMessage(), e.getCause());
+    }
+    spec.commandLine().getOut().println("deleted collection job " + uri
+        + "; its batch interval is free for a new collect");
+    spec.commandLine().getOut().flush();
+    return 0;
+  }
+
+  /**
+   * The progress of a collection on stderr: a line that counts the wait, one line whenever the
+   * reason it waits changes (as far as the Collector can tell: DAP's CollectionJobResp carries no
+   * reason), and one line per Leader outage and its end.
+   */
+  static final class Waiting implements DapCollector.Progress {
+    private final PrintWriter err;
+    private final Query query;
+    private final long precision;
+    private final java.time.Clock clock;
+    private String reason = "";
+    boolean shown;
+
+    Waiting(PrintWriter err, Query query, long precision, java.time.Clock clock) {
+      this.err = err;
+      this.query = query;
+      this.precision = precision;
+      this.clock = clock;
+    }
+
+    /** Returns why the job waits as far as the Collector can tell (its own clock). */
+    String reason() {
+      if (query instanceof Query.TimeInterval t) {
+        Interval i = t.batchInterval();
+        Instant end;
+        try {
+          end = Instant.ofEpochSecond(Math.multiplyExact(i.end().value(), precision));
+        } catch (ArithmeticException | java.time.DateTimeException e) {
+          end = Instant.MAX;
+        }
+        if (clock.instant().isBefore(end)) {
+          return "waiting: the batch interval is not over until " + end
+              + " (by this machine's clock)";
+        }
+        return "waiting: the Leader has not finished the batch (reports not yet aggregated,"
+            + " fewer than min_batch_size, or the Helper); prio-dp status on the Leader says why";
+      }
+      return "waiting: the Leader has no batch of min_batch_size reports ready yet; prio-dp"
+          + " status on the Leader says why";
+    }
+
+    /** Returns the last reason shown, or the current one. */
+    String lastReason() {
+      return reason.isEmpty() ? reason() : reason;
+    }
+
+    @Override
+    public void notReady(int poll, Duration wait, Duration waited) {
+      String now = reason();
+      if (!now.equals(reason)) {
+        endLine();
+        err.println("collect: " + now);
+        reason = now;
+      }
+      shown = true;
+      err.printf("\r  waiting for the collection job: %d s so far, next poll in %d s ",
+          waited.toSeconds(), wait.toSeconds());
+      err.flush();
+    }
+
+    @Override
+    public void unavailable(String problem, Duration wait, Duration waited) {
+      endLine();
+      err.println("collect: the Leader is unavailable (" + problem + "); retrying until"
+          + " --timeout");
+      err.flush();
+    }
+
+    @Override
+    public void available(Duration outage) {
+      endLine();
+      err.println("collect: the Leader answers again after " + outage.toSeconds() + " s");
+      err.flush();
+    }
+
+    /** Ends the counting line, if one is shown. */
+    void endLine() {
+      if (shown) {
+        err.println();
+        shown = false;
+      }
+    }
   }
 
   /**

@@ -2,7 +2,6 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import org.priodp.aggregator.dap.AggregationJobId;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
-import org.priodp.aggregator.taskfile.TaskFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,14 +40,8 @@ import picocli.CommandLine.Spec;
       "  prio-dp jobs --config leader.json --db jdbc:sqlite:priodp-leader.db requeue"
           + " --all-abandoned"})
 public final class JobsCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "The Leader's task file, as serve reads it.")
-  Path config;
-
-  @Option(names = "--task", paramLabel = "TASK_ID",
-      description = "The task (base64url); list shows every Leader task of the file without it,"
-          + " requeue needs it when the file has several.")
-  String task;
+  @picocli.CommandLine.Mixin
+  TaskOptions tasks = new TaskOptions();
 
   @picocli.CommandLine.Mixin
   StoreOptions store = new StoreOptions();
@@ -93,27 +85,25 @@ public final class JobsCommand implements PrioDpSubcommand {
       return parent.store.run(spec, "jobs", (store, out) -> run(store, tasks, out));
     }
 
-    /** Returns the tasks to work on: --task's, or every Leader task of the file. */
+    /**
+     * Returns the tasks to work on: --task's, or every Leader task of the file (requeue, without
+     * --task, needs the file to have one task).
+     */
     List<TaskDefinition> tasks() throws IOException {
-      if (parent.task != null || !allTasks()) {
-        TaskDefinition t = VerifyKeysCommand.task(parent.config, parent.task);
-        if (t.role() != Role.LEADER) {
+      List<TaskDefinition> selected = parent.tasks.task != null || !allTasks()
+          ? List.of(parent.tasks.one()) : parent.tasks.select();
+      List<TaskDefinition> out = new ArrayList<>();
+      for (TaskDefinition t : selected) {
+        if (t.role() == Role.LEADER) {
+          out.add(t);
+        } else if (selected.size() == 1) {
           throw new IllegalArgumentException("--config: task " + t.taskId().toBase64Url()
               + " is a Helper task; aggregation jobs are the Leader's");
         }
-        return List.of(t);
-      }
-      if (parent.config == null) {
-        throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
-      }
-      List<TaskDefinition> out = new ArrayList<>();
-      for (TaskDefinition t : TaskFile.read(parent.config)) {
-        if (t.role() == Role.LEADER) {
-          out.add(t);
-        }
       }
       if (out.isEmpty()) {
-        throw new IllegalArgumentException("--config: " + parent.config + " has no Leader task");
+        throw new IllegalArgumentException("--config: " + parent.tasks.config
+            + " has no Leader task");
       }
       return out;
     }

@@ -52,7 +52,9 @@ import picocli.CommandLine.Spec;
       "  POST PATH/tasks/{task-id}/collection_jobs, then GET and DELETE on the Location",
       "Both: GET PATH/hpke_config; GET /healthz (liveness), GET /readyz (200 if the store"
           + " answers, else 503), GET /metrics (Prometheus; a Grafana dashboard and alert rules"
-          + " over it are in the distribution's monitoring/, see docs/DEPLOY.md)",
+          + " over it are in the distribution's monitoring/, see docs/DEPLOY.md); with an admin"
+          + " token, GET /admin/status (the pipeline status as JSON, as prio-dp status --json"
+          + " prints it)",
       "",
       "DAP requires HTTPS: give --tls-cert and --tls-key, or terminate TLS in front of this"
           + " server. Every option can come from the environment variable in brackets. The"
@@ -188,6 +190,14 @@ public final class ServeCommand implements PrioDpSubcommand {
           + " [PRIODP_REPLICA_ID]")
   String replicaId;
 
+  @Option(names = "--admin-token-file", paramLabel = "FILE",
+      defaultValue = "${env:PRIODP_ADMIN_TOKEN_FILE}",
+      description = "File whose first line is the admin_token: GET /admin/status (the pipeline"
+          + " status as JSON) answers requests with 'Authorization: Bearer TOKEN'; it wins over"
+          + " the PRIODP_ADMIN_TOKEN variable. Without a token the endpoint is off (404)."
+          + " [PRIODP_ADMIN_TOKEN_FILE]")
+  String adminTokenFile;
+
   /** The environment, read for PRIODP_DB_PASSWORD (replaceable in tests). */
   java.util.Map<String, String> environment = System.getenv();
 
@@ -236,6 +246,7 @@ public final class ServeCommand implements PrioDpSubcommand {
         : this.db.strip();
     String replica = replicaId(port);
     Properties dbProperties = dbProperties();
+    org.priodp.aggregator.task.AuthToken adminToken = adminToken(adminTokenFile, environment);
 
     // 3. the port, checked free before anything is written (the store file, an HPKE key)
     checkPortFree(bind, port);
@@ -248,7 +259,8 @@ public final class ServeCommand implements PrioDpSubcommand {
           .bindAddress(bind).port(port).tls(tls).asyncAggregation(asyncAggregation)
           .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
           .replicaId(replica)
-          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver);
+          .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver)
+          .adminToken(adminToken);
       if (interopTestApi) {
         builder.mount(AggregatorInteropApi::new);
       }
@@ -450,6 +462,34 @@ public final class ServeCommand implements PrioDpSubcommand {
    * from the first line of {@code passwordFile}, else from PRIODP_DB_PASSWORD in
    * {@code environment}; none for SQLite. Shared by {@code serve} and {@code keys}.
    */
+  /**
+   * Returns the admin_token of GET /admin/status from the file's first line, else from
+   * PRIODP_ADMIN_TOKEN; null if neither is set. A missing file or an unusable token is an error.
+   */
+  static org.priodp.aggregator.task.AuthToken adminToken(String file,
+      java.util.Map<String, String> environment) throws IOException {
+    String token = null;
+    String where = "PRIODP_ADMIN_TOKEN";
+    if (blankToNull(file) != null) {
+      Path f = Path.of(file.strip());
+      where = "--admin-token-file " + f;
+      if (!Files.isRegularFile(f)) {
+        throw new IOException(where + ": no such file");
+      }
+      token = Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+    } else if (blankToNull(environment.get("PRIODP_ADMIN_TOKEN")) != null) {
+      token = environment.get("PRIODP_ADMIN_TOKEN").strip();
+    }
+    if (token == null) {
+      return null;
+    }
+    try {
+      return org.priodp.aggregator.task.AuthToken.of(token);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+  }
+
   static Properties dbProperties(String db, String dbUser, String passwordFile,
       java.util.Map<String, String> environment) throws IOException {
     Properties p = new Properties();

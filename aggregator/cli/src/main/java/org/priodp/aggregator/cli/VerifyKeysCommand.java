@@ -2,17 +2,14 @@ package org.priodp.aggregator.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.core.VdafVerifyKeys;
-import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
-import org.priodp.aggregator.taskfile.TaskFile;
+import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.vdaf.Prio3;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,14 +42,8 @@ import picocli.CommandLine.Spec;
           + " --key KEY",
       "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db retire 0"})
 public final class VerifyKeysCommand implements PrioDpSubcommand {
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "The task file serve reads, needed by every subcommand (its keys are"
-          + " stored first, as serve does).")
-  Path config;
-
-  @Option(names = "--task", paramLabel = "TASK_ID",
-      description = "The task (base64url), needed when the file has several.")
-  String task;
+  @picocli.CommandLine.Mixin
+  TaskOptions tasks = new TaskOptions();
 
   @picocli.CommandLine.Mixin
   StoreOptions store = new StoreOptions();
@@ -68,34 +59,7 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {
-    return task(config, task);
-  }
-
-  /**
-   * Returns the task of the file {@code config} (serve's task file) that {@code task} names, or
-   * its only task if {@code task} is null; a missing file option or an unknown task is an
-   * IllegalArgumentException naming the option.
-   */
-  static TaskDefinition task(Path config, String task) throws IOException {
-    if (config == null) {
-      throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
-    }
-    List<TaskDefinition> tasks = TaskFile.read(config);
-    if (task == null) {
-      if (tasks.size() != 1) {
-        throw new IllegalArgumentException("--task: " + config + " has " + tasks.size()
-            + " tasks; name one");
-      }
-      return tasks.get(0);
-    }
-    TaskId id;
-    try {
-      id = TaskId.fromBase64Url(task);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--task: " + e.getMessage(), e);
-    }
-    return tasks.stream().filter(t -> t.taskId().equals(id)).findFirst().orElseThrow(
-        () -> new IllegalArgumentException("--task: " + config + " has no task " + task));
+    return tasks.one();
   }
 
   static String line(VdafVerifyKey k) {

@@ -148,11 +148,13 @@ class CollectCommandTest {
   @Test
   void aCollectorFileReadableByOthersIsWarnedAbout() throws Exception {
     Path c = collectorJson("http://127.0.0.1:9/");
-    CliRun quiet = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    CliRun quiet = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600",
+        "--timeout", "0");
     assertEquals(1, quiet.err().lines().count(), quiet.err());
     java.nio.file.Files.setPosixFilePermissions(c,
         java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-    CliRun r = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600");
+    CliRun r = CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600",
+        "--timeout", "0");
     assertTrue(r.err().startsWith("collect: warning: " + c + " is readable by other users (mode"
         + " rw-r--r--) but holds the Collector's private key and token: chmod 600 " + c + "\n"),
         r.err());
@@ -181,8 +183,9 @@ class CollectCommandTest {
         .failedWithOneLine("--interval: a time_interval task needs the batch interval"));
     assertTrue(CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
         "0/3600", "--format", "xml").failedWithOneLine("--format"));
+    // a Leader that is down is retried until --timeout (here none): then one line
     CliRun down = CliRun.of("collect", "--task", timeInterval.toString(), "--interval",
-        "0/3600");
+        "0/3600", "--timeout", "0");
     assertEquals(1, down.code());
     assertTrue(down.failedWithOneLine("cannot connect to http://127.0.0.1:9/"), down.err());
     // the URL and the question, not the JDK's ClosedChannelException (issue 24)
@@ -202,6 +205,70 @@ class CollectCommandTest {
       assertEquals(2, r.code());
       assertTrue(r.failedWithOneLine("collect: the Leader refused the collection job:"
           + " batchInvalid (HTTP 400): too long"), r.err());
+    }
+  }
+
+  /**
+   * collect outlives a Leader restart (issue 24): while it polls a job that waits for reports,
+   * the Leader's server stops (connection refused) and starts again on the same port and store;
+   * collect prints why it waits, one line for the outage and one when the Leader is back, and
+   * then the batch with every report.
+   */
+  @Test
+  void collectSurvivesALeaderRestartDuringPolling() throws Exception {
+    try (org.priodp.aggregator.testing.RunningPair pair =
+        new org.priodp.aggregator.testing.RunningPair(dir, 5)) {
+      long h = org.priodp.aggregator.testing.RunningPair.hour() - 2;
+      pair.upload(3, h);
+      pair.awaitAggregated(h, 3);
+      java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch down = new java.util.concurrent.CountDownLatch(1);
+      StringBuffer err = new StringBuffer();
+      java.io.Writer watching = new java.io.Writer() {
+        @Override
+        public void write(char[] buf, int off, int len) {
+          err.append(buf, off, len);
+          if (err.indexOf("waiting: the Leader has not finished the batch") >= 0) {
+            waiting.countDown();
+          }
+          if (err.indexOf("the Leader is unavailable") >= 0) {
+            down.countDown();
+          }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+      };
+      picocli.CommandLine cl = PrioDp.commandLine();
+      java.io.StringWriter out = new java.io.StringWriter();
+      cl.setOut(new java.io.PrintWriter(out));
+      cl.setErr(new java.io.PrintWriter(watching, true));
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        java.util.concurrent.Future<Integer> run = pool.submit(() -> cl.execute("collect",
+            "--task", pair.task.dir.resolve("collector.json").toString(), "--interval",
+            (h * 3600) + "/3600", "--timeout", "300"));
+        assertTrue(waiting.await(60, java.util.concurrent.TimeUnit.SECONDS), err.toString());
+        pair.stopLeader();
+        assertTrue(down.await(60, java.util.concurrent.TimeUnit.SECONDS), err.toString());
+        pair.startLeader();
+        pair.upload(2, h);
+        assertEquals(0, run.get(300, java.util.concurrent.TimeUnit.SECONDS), err.toString());
+      } finally {
+        pool.shutdownNow();
+      }
+      assertTrue(out.toString().contains(": 5 reports from"), out + "\n" + err);
+      String e = err.toString();
+      assertEquals(1, e.split("the Leader is unavailable", -1).length - 1, e);
+      assertTrue(e.contains("cannot connect to the Leader at http://127.0.0.1:" + pair.leaderPort),
+          e);
+      assertTrue(e.contains("collect: the Leader answers again after"), e);
     }
   }
 }

@@ -513,6 +513,26 @@ class ServeCommandTest {
   }
 
   @Test
+  void theAdminTokenComesFromAFileOrTheEnvironmentAndIsOffWithoutOne() throws Exception {
+    assertEquals(null, ServeCommand.adminToken(null, java.util.Map.of()));
+    assertTrue(ServeCommand.adminToken(null, java.util.Map.of("PRIODP_ADMIN_TOKEN", "env-tok"))
+        .matchesAuthorization("Bearer env-tok"));
+    Path file = dir.resolve("admin");
+    Files.writeString(file, "file-tok\nignored\n");
+    assertTrue(ServeCommand.adminToken(file.toString(),
+        java.util.Map.of("PRIODP_ADMIN_TOKEN", "env-tok")).matchesAuthorization("Bearer file-tok"),
+        "the file wins");
+    java.io.IOException missing = assertThrows(java.io.IOException.class,
+        () -> ServeCommand.adminToken(dir.resolve("none").toString(), java.util.Map.of()));
+    assertTrue(missing.getMessage().startsWith("--admin-token-file "), missing.getMessage());
+    Files.writeString(file, "not a token\n");
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> ServeCommand.adminToken(file.toString(), java.util.Map.of()));
+    assertTrue(bad.getMessage().startsWith("--admin-token-file "), bad.getMessage());
+    assertFalse(bad.getMessage().contains("not a token"), "the token is never echoed");
+  }
+
+  @Test
   void thePasswordComesFromTheEnvironmentOrAFileNeverTheCommandLine() throws Exception {
     ServeCommand c = new ServeCommand();
     c.db = "jdbc:postgresql://db.example/priodp";

@@ -37,7 +37,9 @@ import org.priodp.vdaf.dp.Prio3DpMechanism;
  * HpkeCiphertext with its private key and the AggregateShareAad over the task configuration and
  * the exact request ("Aggregate Share Encryption"), unshards with Prio3 and decodes with the
  * DP-aware collector, which lifts each noised coordinate to the integers and gives its interval
- * ("Collection Job Finalization"). An error status becomes a {@link DapProblemException} naming
+ * ("Collection Job Finalization"). {@link #retryingTransientFailures} retries a connection
+ * refused or reset, a timeout or a 5xx answer with backoff until the timeout (the POST and GET
+ * are idempotent), the {@link Progress} hearing of each outage once. An error status becomes a {@link DapProblemException} naming
  * the DAP error type. Immutable; the waiting is injected ({@link Sleeper}).
  */
 public final class DapCollector {
@@ -56,7 +58,43 @@ public final class DapCollector {
      * {@code wait}, having waited {@code waited} so far.
      */
     void notReady(int poll, Duration wait, Duration waited);
+
+    /**
+     * The Leader could not be reached or answered 5xx ({@code problem}): the first failure of an
+     * outage; the Collector retries after {@code wait}, having waited {@code waited} so far.
+     */
+    default void unavailable(String problem, Duration wait, Duration waited) {
+    }
+
+    /** The Leader answers again after an outage that began {@code outage} ago. */
+    default void available(Duration outage) {
+    }
   }
+
+  /**
+   * The collection job was not ready within the timeout (DAP-18 "Collection Job
+   * Initialization"); {@link #job()} is its URL, which the Collector may DELETE ({@link
+   * DapCollector#delete}) to free its batch.
+   */
+  public static final class NotReadyException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final transient URI job;
+
+    NotReadyException(String message, URI job) {
+      super(message);
+      this.job = job;
+    }
+
+    /** Returns the collection job's URL. */
+    public URI job() {
+      return job;
+    }
+  }
+
+  /** The first wait after a transient failure; it doubles up to {@link #MAX_BACKOFF}. */
+  public static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+  /** The longest wait between retries of a transient failure. */
+  public static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
   /** The wait between polls when the Leader sends no Retry-After. */
   public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
@@ -69,6 +107,7 @@ public final class DapCollector {
   private final Sleeper sleeper;
   private final Duration timeout;
   private final double confidence;
+  private final boolean retryTransient;
 
   /**
    * Returns a Collector that gives up after waiting {@code timeout} in total and reports
@@ -90,6 +129,28 @@ public final class DapCollector {
       throw new IllegalArgumentException("confidence must be in (0, 1), got " + confidence);
     }
     this.confidence = confidence;
+    this.retryTransient = false;
+  }
+
+  private DapCollector(DapCollector c, boolean retryTransient) {
+    this.task = c.task;
+    this.token = c.token;
+    this.hpkeConfig = c.hpkeConfig;
+    this.hpkeKey = c.hpkeKey;
+    this.http = c.http;
+    this.sleeper = c.sleeper;
+    this.timeout = c.timeout;
+    this.confidence = c.confidence;
+    this.retryTransient = retryTransient;
+  }
+
+  /**
+   * Returns this Collector retrying transient failures (a connection refused or reset, a
+   * timeout, a 5xx) with backoff until the timeout; without it, the first such failure ends
+   * the collection.
+   */
+  public DapCollector retryingTransientFailures() {
+    return new DapCollector(this, true);
   }
 
   /** Returns a Collector of a collector file's task, sleeping for real, 95% intervals. */
@@ -126,29 +187,29 @@ public final class DapCollector {
         .header("Content-Type", DapMediaType.COLLECTION_JOB_REQ.contentType())
         .header("Authorization", token.authorizationHeader())
         .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode())).build();
-    HttpResponse<byte[]> r = DapHttp.send(http, post, "the Leader");
+    Waited waited = new Waited();
+    HttpResponse<byte[]> r = sendRetrying(post, waited, progress);
     if (!DapHttp.success(r.statusCode())) {
       throw DapProblemException.of("the Leader refused the collection job", r);
     }
     URI job = location(create, r);
-    Duration waited = Duration.ZERO;
     int poll = 0;
     while (r.body().length == 0) {
       if (job == null) {
         throw new IOException("the Leader deferred the collection job without a Location");
       }
       Duration wait = retryAfter(r);
-      if (waited.plus(wait).compareTo(timeout) > 0) {
-        throw new IOException("the collection job at " + job + " was not ready after "
-            + waited.toSeconds() + " s (--timeout " + timeout.toSeconds() + " s)");
+      if (waited.total.plus(wait).compareTo(timeout) > 0) {
+        throw new NotReadyException("the collection job at " + job + " was not ready after "
+            + waited.total.toSeconds() + " s (--timeout " + timeout.toSeconds() + " s)", job);
       }
-      progress.notReady(poll, wait, waited);
+      progress.notReady(poll, wait, waited.total);
       sleeper.sleep(wait);
-      waited = waited.plus(wait);
+      waited.total = waited.total.plus(wait);
       poll++;
       HttpRequest get = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
           .header("Authorization", token.authorizationHeader()).GET().build();
-      r = DapHttp.send(http, get, "the Leader");
+      r = sendRetrying(get, waited, progress);
       if (!DapHttp.success(r.statusCode())) {
         throw DapProblemException.of("the collection job failed", r);
       }
@@ -172,6 +233,82 @@ public final class DapCollector {
       DapHttp.send(http, delete, "the Leader");
     }
     return result;
+  }
+
+  /** How long this collection has waited, polls and outages together. */
+  private static final class Waited {
+    Duration total = Duration.ZERO;
+  }
+
+  /**
+   * Sends a request to the Leader, retrying what may pass (DAP-18 "HTTP Usage": the collection
+   * job's POST and GET are idempotent): a connection refused or reset, a timeout, or a 5xx
+   * answer, with a backoff from {@link #FIRST_BACKOFF} doubling to {@link #MAX_BACKOFF}, until
+   * the total wait would pass the timeout; then the last failure is thrown (a 5xx as its
+   * problem). The progress hears of each outage once, and of its end.
+   */
+  private HttpResponse<byte[]> sendRetrying(HttpRequest request, Waited waited,
+      Progress progress) throws IOException, InterruptedException {
+    Duration backoff = FIRST_BACKOFF;
+    Duration outageStart = null;
+    while (true) {
+      HttpResponse<byte[]> r = null;
+      IOException failure = null;
+      try {
+        r = DapHttp.send(http, request, "the Leader");
+      } catch (IOException e) {
+        failure = e; // DapHttp.send throws only transport failures
+      }
+      if (!retryTransient && failure != null) {
+        throw failure;
+      }
+      if (r != null && (r.statusCode() < 500 || !retryTransient)) {
+        if (outageStart != null) {
+          progress.available(waited.total.minus(outageStart));
+        }
+        return r;
+      }
+      String problem = failure != null ? failure.getMessage()
+          : "the Leader answered HTTP " + r.statusCode() + " to " + request.method() + " "
+              + request.uri();
+      if (waited.total.plus(backoff).compareTo(timeout) > 0) {
+        String why = " (retried for " + (outageStart == null ? 0
+            : waited.total.minus(outageStart).toSeconds()) + " s until --timeout "
+            + timeout.toSeconds() + " s)";
+        if (failure != null) {
+          throw new IOException(failure.getMessage() + why, failure);
+        }
+        throw DapProblemException.of("the Leader failed" + why, r);
+      }
+      if (outageStart == null) {
+        outageStart = waited.total;
+        progress.unavailable(problem, backoff, waited.total);
+      }
+      sleeper.sleep(backoff);
+      waited.total = waited.total.plus(backoff);
+      backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF
+          : backoff.multipliedBy(2);
+    }
+  }
+
+  /** Returns the URL of the task's collection job {@code id} at the Leader. */
+  public URI jobUri(org.priodp.aggregator.dap.CollectionJobId id) {
+    return DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
+        "tasks/" + task.taskId().toBase64Url() + "/collection_jobs/" + id.toBase64Url());
+  }
+
+  /**
+   * Deletes the collection job at {@code job} (DAP-18 "Collection Job Deletion"): the Leader
+   * stops working on it and its batch no longer blocks overlapping collections (batchOverlap).
+   * Returns normally on 2xx; a refusal is a {@link DapProblemException}.
+   */
+  public void delete(URI job) throws IOException, InterruptedException {
+    HttpRequest delete = HttpRequest.newBuilder(job).timeout(DapHttp.REQUEST_TIMEOUT)
+        .header("Authorization", token.authorizationHeader()).DELETE().build();
+    HttpResponse<byte[]> r = DapHttp.send(http, delete, "the Leader");
+    if (!DapHttp.success(r.statusCode())) {
+      throw DapProblemException.of("the Leader refused to delete the collection job", r);
+    }
   }
 
   /**

@@ -334,6 +334,81 @@ class DapCollectorTest {
     }
   }
 
+  /**
+   * Transient failures are retried with backoff until the timeout (issue 24): the Leader answers
+   * the POST with 503 twice, then the first GET with 502, then the deferring Leader; the
+   * progress hears of each outage once and of its end; waits are 1, 2 (backoff), 2
+   * (Retry-After), 1 (backoff), 3 (Retry-After) seconds. A Leader that keeps failing is given up
+   * at the timeout with its last answer.
+   */
+  @Test
+  void transientFailuresAreRetriedWithBackoffUntilTheTimeout() throws Exception {
+    String[] url = new String[1];
+    AtomicInteger gets = new AtomicInteger();
+    AtomicInteger calls = new AtomicInteger();
+    Function<FakeHttp.Request, Response> good = deferringLeader(url, gets);
+    try (FakeHttp leader = new FakeHttp(req -> {
+      int n = calls.incrementAndGet();
+      if (n <= 2) {
+        return new Response(503, Map.of(), new byte[0]);
+      }
+      if (n == 4) {
+        return new Response(502, Map.of(), new byte[0]);
+      }
+      return good.apply(req);
+    })) {
+      url[0] = leader.url() + "/";
+      List<Duration> slept = new ArrayList<>();
+      List<String> events = new ArrayList<>();
+      CollectionResult r = collector(url[0], new DpStrategy.NoDifferentialPrivacy(), slept,
+          Duration.ofMinutes(1)).retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(400_000, 24)),
+              new DapCollector.Progress() {
+                @Override
+                public void notReady(int poll, Duration wait, Duration waited) {
+                  events.add("wait " + wait.toSeconds());
+                }
+
+                @Override
+                public void unavailable(String problem, Duration wait, Duration waited) {
+                  events.add("down " + problem.replaceAll(" to .*", ""));
+                }
+
+                @Override
+                public void available(Duration outage) {
+                  events.add("up after " + outage.toSeconds());
+                }
+              });
+      assertEquals(6, r.reportCount());
+      assertEquals(List.of(1L, 2L, 2L, 1L, 3L), slept.stream().map(Duration::toSeconds).toList());
+      assertEquals(List.of("down the Leader answered HTTP 503", "up after 3", "wait 2",
+          "down the Leader answered HTTP 502", "up after 1", "wait 3"), events);
+    }
+    try (FakeHttp down = new FakeHttp(req -> new Response(500, Map.of(), new byte[0]))) {
+      List<Duration> slept = new ArrayList<>();
+      DapProblemException e = assertThrows(DapProblemException.class,
+          () -> collector(down.url(), new DpStrategy.NoDifferentialPrivacy(), slept,
+              Duration.ofSeconds(20)).retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(1, 1)),
+                  (p, w, t) -> { }));
+      assertEquals(List.of(1L, 2L, 4L, 8L), slept.stream().map(Duration::toSeconds).toList(),
+          "the next 16 s would pass 20 s");
+      assertEquals(500, e.status());
+      assertTrue(e.getMessage().contains("retried for 15 s until --timeout 20 s"),
+          e.getMessage());
+    }
+    // nothing listens: connection refused, retried, then the last failure names the URL
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    List<Duration> slept = new ArrayList<>();
+    IOException e = assertThrows(IOException.class, () -> collector("http://127.0.0.1:" + port
+        + "/", new DpStrategy.NoDifferentialPrivacy(), slept, Duration.ofSeconds(3))
+        .retryingTransientFailures().collect(new Query.TimeInterval(Interval.of(1, 1)), (p, w, t) -> { }));
+    assertEquals(List.of(1L, 2L), slept.stream().map(Duration::toSeconds).toList());
+    assertTrue(e.getMessage().startsWith("cannot connect to the Leader at http://127.0.0.1:"
+        + port), e.getMessage());
+  }
+
   @Test
   void aQueryOfAnotherBatchModeIsRefusedBeforeAnyRequest() {
     DapCollector c = collector("http://127.0.0.1:9/", new DpStrategy.NoDifferentialPrivacy(),

@@ -225,6 +225,8 @@ public final class AggregationJobService {
           return again.get();
         }
         committed[0] = rejected;
+        PipelineCounters.add(tx, PipelineCounters.HELPER_COUNTED, 0,
+            PipelineCounters.HELPER_REJECTED, Map.of(unknown, rejects.size()));
         AggregationJobRecord job = new AggregationJobRecord(taskId, id, requestDigest, 0,
             requestDigest, AggregationJobRecord.State.READY,
             Optional.of(ByteString.copyOf(resp)), Optional.empty(), Optional.empty(),
@@ -478,6 +480,17 @@ public final class AggregationJobService {
     for (Bucket b : buckets.values()) {
       tx.batchBuckets().put(b.toAggregation(task));
     }
+    Map<ReportError, Integer> rejected = new java.util.EnumMap<>(ReportError.class);
+    int counted = 0;
+    for (VerifyResp r : resps) {
+      if (r.result() instanceof VerifyResp.Reject x) {
+        rejected.merge(x.reportError(), 1, Integer::sum);
+      } else {
+        counted++;
+      }
+    }
+    PipelineCounters.add(tx, PipelineCounters.HELPER_COUNTED, counted,
+        PipelineCounters.HELPER_REJECTED, rejected);
     return new AggregationJobResp(resps);
   }
 

@@ -33,6 +33,7 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
+import org.priodp.aggregator.datastore.StatusRepository;
 
 /**
  * The Leader's collection jobs (DAP-18 "Collection Job Initialization", "Collection Job
@@ -138,6 +139,36 @@ public final class CollectionJobService {
    */
   public LeaseHeartbeat heartbeat() {
     return heartbeat;
+  }
+
+  /** The operator's instance: reads, lists and deletes jobs; never steps one. */
+  private CollectionJobService(Datastore store, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.shares = null;
+    this.helper = null;
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.lease = DEFAULT_LEASE;
+    this.retryDelay = DEFAULT_RETRY_DELAY;
+    this.owner = "operator";
+    this.heartbeat = new LeaseHeartbeat(clock, this.lease);
+    this.observer = PipelineObserver.NONE;
+  }
+
+  /**
+   * Returns a service for an operator's commands over the Leader's store (issue 24 "Repair the
+   * pipeline"): {@link #job}, {@link #jobs}, {@link #whyWaiting} and {@link #delete} work,
+   * {@link #step} throws IllegalStateException (it has no Helper nor share service).
+   */
+  public static CollectionJobService forOperator(Datastore store, Clock clock) {
+    return new CollectionJobService(store, clock);
+  }
+
+  /** Returns the task's collection jobs in the given states, oldest first. */
+  public List<CollectionJobRecord> jobs(TaskId taskId, Set<CollectionJobRecord.State> states) {
+    List<CollectionJobRecord> all = new java.util.ArrayList<>(store.inTaskTransaction(taskId,
+        tx -> tx.collectionJobs().inStates(states)));
+    all.sort(java.util.Comparator.comparing(CollectionJobRecord::createdAt));
+    return all;
   }
 
   private static Duration positive(Duration d, String name) {
@@ -448,6 +479,9 @@ public final class CollectionJobService {
    * Concerns"); {@link Outcome#IDLE} if none.
    */
   public Outcome step(TaskDefinition task) {
+    if (shares == null) {
+      throw new IllegalStateException("an operator's collection job service does not step jobs");
+    }
     Optional<CollectionJobLease> l = store.jobLeases().leaseCollectionJob(task.taskId(), owner,
         clock.instant(), lease);
     if (l.isEmpty()) {
@@ -466,6 +500,9 @@ public final class CollectionJobService {
 
   /** Steps one leased job as the class comment describes. */
   public Outcome step(TaskDefinition task, CollectionJobLease leased) {
+    if (shares == null) {
+      throw new IllegalStateException("an operator's collection job service does not step jobs");
+    }
     CollectionJobRecord job = leased.job();
     TaskId taskId = task.taskId();
     CollectionJobReq cjr;
@@ -489,14 +526,81 @@ public final class CollectionJobService {
       req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
           drawn.get().checksum());
     } else {
-      if (!ended(task, i) || store.inTaskTransaction(taskId,
-          tx -> tx.clientReports().outstanding(i.start().value(), i.end().value()))
-          || Long.compareUnsigned(m.count(), task.configuration().minBatchSize()) < 0) {
+      if (intervalWait(task, i, m).isPresent()) {
         return postpone(leased, Outcome.WAITING);
       }
       req = new AggregateShareReq(cjr, selector, m.count(), m.checksum());
     }
     return obtainShares(task, leased, req, drawn.isPresent(), m.interval(i));
+  }
+
+  /**
+   * Returns why the batch interval {@code i} cannot be released yet, in the order {@link #step}
+   * checks: the interval has not ended, reports of it are unclaimed or in an active aggregation
+   * job, or its buckets hold fewer than min_batch_size reports; empty if none holds it back.
+   */
+  private Optional<CollectionWait> intervalWait(TaskDefinition task, Interval i, Merged m) {
+    if (!ended(task, i)) {
+      return Optional.of(new CollectionWait.IntervalNotOver(endOf(task, i)));
+    }
+    // the step's readiness check, then the counts only when something is outstanding
+    Optional<StatusRepository.Outstanding> outstanding = store.inTaskTransaction(task.taskId(),
+        tx -> tx.clientReports().outstanding(i.start().value(), i.end().value())
+            ? Optional.of(tx.status().outstanding(i.start().value(), i.end().value()))
+            : Optional.<StatusRepository.Outstanding>empty());
+    if (outstanding.isPresent()) {
+      StatusRepository.Outstanding o = outstanding.get();
+      return Optional.of(new CollectionWait.NotYetAggregated(o.unclaimed(), o.activeJobs(),
+          o.reportsInActiveJobs()));
+    }
+    long min = task.configuration().minBatchSize();
+    if (Long.compareUnsigned(m.count(), min) < 0) {
+      return Optional.of(new CollectionWait.TooFewReports(m.count(), min));
+    }
+    return Optional.empty();
+  }
+
+  /** Returns the end of the interval as an instant, {@link Instant#MAX} beyond its range. */
+  private static Instant endOf(TaskDefinition task, Interval i) {
+    try {
+      return Instant.ofEpochSecond(Math.multiplyExact(i.end().value(),
+          task.configuration().timePrecision()));
+    } catch (ArithmeticException | java.time.DateTimeException e) {
+      return Instant.MAX;
+    }
+  }
+
+  /**
+   * Returns why the Leader's collection job is not ready (issue 24 "See the pipeline"), by the
+   * rules of {@link #step} (DAP-18 "Collection Job Initialization"): empty for a job that is not
+   * pending; {@link CollectionWait.Due} if nothing holds it back. Reads only.
+   */
+  public Optional<CollectionWait> whyWaiting(TaskDefinition task, CollectionJobRecord job) {
+    if (job.state() != CollectionJobRecord.State.PENDING) {
+      return Optional.empty();
+    }
+    TaskId taskId = task.taskId();
+    long min = task.configuration().minBatchSize();
+    if (job.batch().equals(UNCHOSEN)) {
+      return Optional.of(new CollectionWait.NoBatchYet(min));
+    }
+    BatchIdentifier batch = job.batch();
+    if (store.inTaskTransaction(taskId, tx -> tx.releases().noisedShare(batch)).isPresent()) {
+      return Optional.of(new CollectionWait.WaitingForHelper());
+    }
+    BatchSelector selector = BatchSelector.decode(batch.bytes());
+    if (selector instanceof BatchSelector.TimeInterval t) {
+      Interval i = t.batchInterval();
+      return Optional.of(intervalWait(task, i, merge(task, i))
+          .orElse(new CollectionWait.Due()));
+    }
+    if (store.inTaskTransaction(taskId, tx -> tx.aggregationJobs().leaderActive(batch))) {
+      return Optional.of(new CollectionWait.NotYetAggregated(0, 1, 0));
+    }
+    long count = store.inTaskTransaction(taskId, tx -> tx.batchBuckets().get(batch))
+        .map(BatchAggregation::reportCount).orElse(0L);
+    return Optional.of(Long.compareUnsigned(count, min) < 0
+        ? new CollectionWait.TooFewReports(count, min) : new CollectionWait.Due());
   }
 
   /**

@@ -834,6 +834,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         VdafVerifyKeys.recordHelperAnswer(tx, key, knew, now());
       }
       counted[0] = committed.size();
+      PipelineCounters.add(tx, PipelineCounters.LEADER_COUNTED, committed.size(),
+          PipelineCounters.LEADER_REJECTED, rejected);
       for (AggregationJobService.Bucket b : buckets.values()) {
         tx.batchBuckets().put(b.toAggregation(task));
       }

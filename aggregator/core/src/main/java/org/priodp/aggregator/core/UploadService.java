@@ -57,9 +57,10 @@ import org.priodp.aggregator.datastore.TaskTransaction;
  * org.priodp.aggregator.datastore.ClientReportRepository#insertIfAbsent}). If the ID is taken,
  * a byte-identical report is accepted again and nothing is stored (the upload is idempotent,
  * RFC 9110 section 9.2.2), and a different report with the same ID is discarded with {@code
- * report_replayed}. The Leader's input share is
- * not decrypted: DAP-18 lets the Leader defer decryption, private extensions and replay checks
- * against aggregated reports to aggregation. Thread-safe.
+ * report_replayed}. The same transaction counts the stored reports and every refusal of the
+ * upload by report error ({@link PipelineCounters}), so the counts are exact across replicas.
+ * The Leader's input share is not decrypted: DAP-18 lets the Leader defer decryption, private
+ * extensions and replay checks against aggregated reports to aggregation. Thread-safe.
  */
 public final class UploadService {
   /** The default clock skew tolerated before a report is too early: five minutes. */
@@ -164,13 +165,13 @@ public final class UploadService {
     }
     long latest = latestAcceptedTime(task.configuration().timePrecision());
     Optional<Interval> taskInterval = task.configuration().taskInterval();
-    boolean pending = false;
     for (int i = 0; i < reports.size(); i++) {
       errors[i] = check(task.dapVersion(), reports.get(i), configIds, latest, taskInterval);
-      pending |= errors[i] == null;
     }
     boolean[] stored = new boolean[reports.size()];
-    if (pending) {
+    if (!reports.isEmpty()) {
+      // also when every report was refused without the store: the refusals are counted in the
+      // task transaction (issue 24 "See the pipeline")
       commitGrouped(task, new Pending(reports, errors, stored));
     }
     List<Outcome> out = new ArrayList<>(reports.size());
@@ -266,9 +267,19 @@ public final class UploadService {
         boolean committed = false;
         try {
           store.inTaskTransaction(task.taskId(), tx -> {
+            long accepted = 0;
+            java.util.Map<ReportError, Long> rejected = new java.util.EnumMap<>(ReportError.class);
             for (Pending p : batch) {
               commit(tx, p.reports, p.errors, p.stored);
+              for (int i = 0; i < p.reports.size(); i++) {
+                accepted += p.stored[i] ? 1 : 0;
+                if (p.errors[i] != null) {
+                  rejected.merge(p.errors[i], 1L, Long::sum);
+                }
+              }
             }
+            PipelineCounters.add(tx, PipelineCounters.UPLOAD_ACCEPTED, accepted,
+                PipelineCounters.UPLOAD_REJECTED, rejected);
             return null;
           });
           committed = true;

@@ -60,6 +60,7 @@ import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
+import org.priodp.aggregator.datastore.TaskCounter;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
@@ -214,6 +215,26 @@ class UploadServiceTest {
           assertTrue(st.isEmpty(), "refused report " + i + " is not stored");
         }
       }
+      // every outcome is counted by reason in the upload's transaction (issue 24); an upload
+      // that the checks without the store refuse entirely is counted too
+      s.upload(task, new UploadRequest(List.of(report(id(12), NOW + 4, key, List.of(), 1))));
+      String unknownConfig = (d18 ? ReportError.OUTDATED_CONFIG
+          : ReportError.HPKE_UNKNOWN_CONFIG_ID).specName();
+      String extension = (d18 ? ReportError.INVALID_MESSAGE
+          : ReportError.UNSUPPORTED_EXTENSION).specName();
+      java.util.Map<String, Long> expected = new java.util.TreeMap<>();
+      expected.put("upload_accepted/", 3L);
+      expected.merge("upload_rejected/" + unknownConfig, 1L, Long::sum);
+      expected.merge("upload_rejected/report_too_early", 2L, Long::sum);
+      expected.merge("upload_rejected/report_dropped", 3L, Long::sum);
+      expected.merge("upload_rejected/" + extension, 1L, Long::sum);
+      expected.merge("upload_rejected/invalid_message", 1L, Long::sum);
+      expected.merge("upload_rejected/report_replayed", 2L, Long::sum);
+      java.util.Map<String, Long> counted = new java.util.TreeMap<>();
+      for (TaskCounter c : store.inTaskTransaction(task.taskId(), tx -> tx.counters().all())) {
+        counted.put(c.name() + "/" + c.reason(), c.value());
+      }
+      assertEquals(expected, counted);
     }
   }
 
@@ -506,6 +527,12 @@ class UploadServiceTest {
         }
       }
       assertEquals(n, countRows(backend, "race.db", task));
+      // the counters, incremented in the transactions that decided, are exact (issue 24)
+      assertEquals(List.of(
+          new TaskCounter(PipelineCounters.UPLOAD_ACCEPTED, "", n),
+          new TaskCounter(PipelineCounters.UPLOAD_REJECTED, "report_replayed", replayed)),
+          a.inTaskTransaction(task.taskId(), tx -> tx.counters().all()),
+          "seed " + seed + ": counters");
       System.out.printf("UploadServiceTest.twoStores %s seed=%d ids=%d identical=%d"
           + " replayed=%d rows=%d stored through A=%d, through B=%d%n", backend, seed, n,
           acceptedTwice, replayed, n, storedByA, n - storedByA);

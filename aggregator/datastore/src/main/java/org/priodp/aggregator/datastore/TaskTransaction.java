@@ -37,4 +37,10 @@ public interface TaskTransaction {
 
   /** Returns the task's VDAF verification keys by verification_key_id. */
   VdafVerifyKeyRepository vdafVerifyKeys();
+
+  /** Returns the task's pipeline counters, incremented by the transactions that decide events. */
+  CounterRepository counters();
+
+  /** Returns the read-only view of the task's pipeline an operator's status shows. */
+  StatusRepository status();
 }

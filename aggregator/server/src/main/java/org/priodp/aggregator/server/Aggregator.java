@@ -85,6 +85,7 @@ public final class Aggregator implements AutoCloseable {
       router.aggregateShares(noisedShares);
     }
     config.mount().ifPresent(m -> router.mount(m.apply(tasks)));
+    config.adminToken().ifPresent(router::adminToken);
     Optional<HelperPeer> peer = config.helperPeer().map(p -> p.observedBy(observer));
     collectionJobs = peer.map(p -> {
       CollectionJobService service = new CollectionJobService(store, noisedShares, p,

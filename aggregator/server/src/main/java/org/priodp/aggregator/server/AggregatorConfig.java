@@ -54,6 +54,8 @@ import org.priodp.noise.RandomSource;
  *     Helper calls, collection jobs, first releases; default {@link PipelineObserver#NONE})
  * @param mount builds, from the aggregator's {@link TaskRegistry}, routes served beside the DAP
  *     ones ({@link MountedRoutes}; default: none), e.g. the interoperation test API
+ * @param adminToken the bearer token of {@code GET /admin/status} (default: none, the endpoint
+ *     answers 404)
  */
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
@@ -62,7 +64,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     ServiceMetrics metrics, Clock clock, RandomSource noise, SecureRandom random,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
     ReleaseObserver releaseObserver, PipelineObserver pipelineObserver,
-    Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount) {
+    Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount,
+    Optional<org.priodp.aggregator.task.AuthToken> adminToken) {
 
   /**
    * Validates the configuration: throws IllegalArgumentException for a port outside [0, 65535],
@@ -99,6 +102,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(releaseObserver, "releaseObserver");
     Objects.requireNonNull(pipelineObserver, "pipelineObserver");
     Objects.requireNonNull(mount, "mount");
+    Objects.requireNonNull(adminToken, "adminToken");
     TaskRoutes.of(tasks);
   }
 
@@ -129,6 +133,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private Executor aggregateShareExecutor;
     private ReleaseObserver releaseObserver = ReleaseObserver.NONE;
     private PipelineObserver pipelineObserver = PipelineObserver.NONE;
+    private org.priodp.aggregator.task.AuthToken adminToken;
     private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
@@ -244,6 +249,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /** Serves GET /admin/status to this bearer token (null: the endpoint answers 404). */
+    public Builder adminToken(org.priodp.aggregator.task.AuthToken token) {
+      this.adminToken = token;
+      return this;
+    }
+
     /** Returns the validated configuration (see {@link AggregatorConfig#AggregatorConfig}). */
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
@@ -254,7 +265,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           noise != null ? noise : RandomSource.secure(),
           random != null ? random : new SecureRandom(),
           Optional.ofNullable(aggregationJobExecutor), Optional.ofNullable(aggregateShareExecutor),
-          releaseObserver, pipelineObserver, Optional.ofNullable(mount));
+          releaseObserver, pipelineObserver, Optional.ofNullable(mount),
+          Optional.ofNullable(adminToken));
     }
   }
 }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.NoisedShareService;
+import org.priodp.aggregator.core.PipelineStatusService;
 import org.priodp.aggregator.core.Refusal;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.DapDecodeException;
@@ -15,6 +16,7 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.server.internal.Causes;
+import org.priodp.aggregator.task.AuthToken;
 
 /**
  * Routes each request to its DAP-18 resource independently of the HTTP server ("HTTP Resources
@@ -32,7 +34,8 @@ import org.priodp.aggregator.server.internal.Causes;
  *       collector_auth_token).
  * </ul>
  *
- * At the root: {@code /healthz}, {@code /readyz} and {@code /metrics} ({@link OperatorRoutes}).
+ * At the root: {@code /healthz}, {@code /readyz}, {@code /metrics} and {@code /admin/status}
+ * ({@link OperatorRoutes}).
  * The tasks are those of a {@link TaskRegistry}, read at each request, so tasks added while it
  * runs are routed from then on. Paths under the prefix of {@link MountedRoutes}, if any are
  * mounted, go to them before any of the above.
@@ -68,7 +71,9 @@ public final class DapRouter {
     this.mounted = b.mounted;
     this.maxBody = b.maxBody;
     this.metrics = b.metrics;
-    this.operator = new OperatorRoutes(b.store, b.metrics);
+    this.operator = new OperatorRoutes(b.store, b.metrics, b.adminToken.map(
+        t -> new OperatorRoutes.AdminStatus(t, new PipelineStatusService(b.store, b.clock),
+            b.tasks::tasks, b.clock)));
     this.aggregateShares = new AggregateSharesRoute(b.store, Objects.requireNonNull(
         b.noisedShares, "aggregateShares"), b.maxBody, b.asyncShares, b.clock);
     this.aggregationJobs = b.aggregationJobs;
@@ -233,7 +238,7 @@ public final class DapRouter {
       return mounted.get().handle(method, path, contentType, body);
     }
     if (OperatorRoutes.matches(path)) {
-      return operator.handle(method, path);
+      return operator.handle(method, path, authorization);
     }
     TaskRoutes routes = tasks.routes();
     String hpkeBase = TaskRoutes.hpkeConfigBase(path);
@@ -325,10 +330,20 @@ public final class DapRouter {
     private Optional<ReportsRoute> reports = Optional.empty();
     private Optional<CollectionJobsRoute> collectionJobs = Optional.empty();
     private Optional<HelperHpkeKeys> hpkeKeys = Optional.empty();
+    private Optional<AuthToken> adminToken = Optional.empty();
 
     private Builder(TaskRegistry tasks, Datastore store) {
       this.tasks = tasks;
       this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * Serves {@code GET /admin/status} (the pipeline status as JSON) to requests with this bearer
+     * token; without one the endpoint answers 404.
+     */
+    public Builder adminToken(AuthToken token) {
+      this.adminToken = Optional.of(Objects.requireNonNull(token, "token"));
+      return this;
     }
 
     /** Serves these routes under their prefix, before every other route. */

@@ -7,8 +7,10 @@ import org.priodp.aggregator.datastore.AggregationJobRepository;
 import org.priodp.aggregator.datastore.BatchBucketRepository;
 import org.priodp.aggregator.datastore.ClientReportRepository;
 import org.priodp.aggregator.datastore.CollectionJobRepository;
+import org.priodp.aggregator.datastore.CounterRepository;
 import org.priodp.aggregator.datastore.ReleaseRepository;
 import org.priodp.aggregator.datastore.RetentionRepository;
+import org.priodp.aggregator.datastore.StatusRepository;
 import org.priodp.aggregator.datastore.TaskTransaction;
 import org.priodp.aggregator.datastore.VdafVerifyKeyRepository;
 
@@ -27,6 +29,8 @@ final class JdbcTaskTransaction implements TaskTransaction {
   private final JdbcCollectionJobs collectionJobs;
   private final JdbcRetention retention;
   private final JdbcVdafVerifyKeys vdafVerifyKeys;
+  private final JdbcCounters counters;
+  private final JdbcStatus status;
 
   JdbcTaskTransaction(Connection c, TaskId taskId) {
     this.taskId = taskId;
@@ -38,6 +42,8 @@ final class JdbcTaskTransaction implements TaskTransaction {
     this.collectionJobs = new JdbcCollectionJobs(c, taskId);
     this.retention = new JdbcRetention(c, taskId);
     this.vdafVerifyKeys = new JdbcVdafVerifyKeys(c, taskId);
+    this.counters = new JdbcCounters(c, taskId);
+    this.status = new JdbcStatus(c, taskId);
   }
 
   @Override
@@ -83,5 +89,15 @@ final class JdbcTaskTransaction implements TaskTransaction {
   @Override
   public VdafVerifyKeyRepository vdafVerifyKeys() {
     return vdafVerifyKeys;
+  }
+
+  @Override
+  public CounterRepository counters() {
+    return counters;
+  }
+
+  @Override
+  public StatusRepository status() {
+    return status;
   }
 }

@@ -62,7 +62,8 @@ public final class Migrations {
       "V009__vdaf_verify_keys",
       "V010__leader_job_verification_key",
       "V011__client_report_retry_after",
-      "V012__leader_replacement");
+      "V012__leader_replacement",
+      "V013__task_counters");
 
   /** The data steps, by version. */
   private static final Map<Integer, DataStep> DATA_STEPS = Map.of(3, LegacyTimeUnits::migrate);
