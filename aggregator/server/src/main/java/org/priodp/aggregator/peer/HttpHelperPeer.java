@@ -83,6 +83,8 @@ public final class HttpHelperPeer implements HelperPeer {
   private final PipelineObserver observer;
   private final java.util.List<ClockListener> clockListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Helper endpoints whose last exchange failed below DAP (down, 5xx), with when it began. */
+  private final java.util.Map<String, Long> outages = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Creates a client over {@code http} with the options, jitter source and sleeper. */
   public HttpHelperPeer(HttpClient http, Options options, RandomGenerator jitter,
@@ -175,6 +177,12 @@ public final class HttpHelperPeer implements HelperPeer {
       if (r != null) {
         tellClock(task, r);
       }
+      boolean down = r == null || r.statusCode() == 429 || r.statusCode() / 100 == 5;
+      if (down) {
+        outageBegins(task, r == null ? lastProblem : "HTTP " + r.statusCode());
+      } else {
+        outageEnds(task);
+      }
       if (r != null && r.statusCode() / 100 == 2) {
         if (r.body().length > 0) {
           return decodeResource(r, responseType, decode);
@@ -216,6 +224,28 @@ public final class HttpHelperPeer implements HelperPeer {
         Thread.currentThread().interrupt();
         throw new HelperException("interrupted while waiting for the Helper", null, true, e);
       }
+    }
+  }
+
+  /**
+   * Logs one WARN when exchanges with a task's Helper start failing (unreachable, 5xx, 429), not
+   * one per retry: the calls go on retrying with backoff, each for up to the total time.
+   */
+  private void outageBegins(TaskDefinition task, String problem) {
+    String endpoint = task.configuration().helperAggregatorEndpoint();
+    if (outages.putIfAbsent(endpoint, System.nanoTime()) == null) {
+      LOG.warn("the Helper {} does not answer: {}; the Leader retries with backoff (each call for"
+          + " up to {}) and logs when it answers again", endpoint, problem, options.totalTime());
+    }
+  }
+
+  /** Logs one INFO when a Helper that did not answer answers again, with how long it was out. */
+  private void outageEnds(TaskDefinition task) {
+    String endpoint = task.configuration().helperAggregatorEndpoint();
+    Long since = outages.remove(endpoint);
+    if (since != null) {
+      LOG.info("the Helper {} answers again, after {} s", endpoint,
+          Duration.ofNanos(System.nanoTime() - since).toSeconds());
     }
   }
 

@@ -309,6 +309,47 @@ class HttpHelperPeerTest {
     System.out.println("gave up after " + received.size() + " attempts, " + ms + " ms");
   }
 
+  /**
+   * An outage is logged once, not once per retry or per call: one WARN naming the problem when
+   * the exchanges start failing, one INFO when the Helper answers again (issue 24: a Helper down
+   * for 40 s left the Leader's log empty).
+   */
+  @Test
+  void anOutageIsOneWarnAndItsEndOneInfo() {
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(HttpHelperPeer.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+        new ch.qos.logback.core.read.ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      HttpHelperPeer peer = peer(Duration.ofSeconds(60), false);
+      script.add(Action.answer(503, Map.of(), new byte[0]));
+      script.add(Action.dropConnection());
+      script.add(Action.answer(503, Map.of(), new byte[0]));
+      script.add(Action.answer(200, respHeaders(), resp().encode(pair.leader.dapVersion())));
+      peer.initializeAggregationJob(pair.leader, initReq());
+      script.add(Action.answer(503, Map.of(), new byte[0]));
+      script.add(Action.answer(200, respHeaders(), resp().encode(pair.leader.dapVersion())));
+      peer.initializeAggregationJob(pair.leader, initReq());
+      List<String> lines = captured.list.stream()
+          .filter(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.INFO))
+          .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+      assertEquals(4, lines.size(), lines.toString());
+      for (int i = 0; i < 4; i += 2) {
+        assertTrue(lines.get(i).startsWith("WARN the Helper " + pair.leader.configuration()
+            .helperAggregatorEndpoint() + " does not answer: HTTP 503"), lines.get(i));
+        assertTrue(lines.get(i + 1).startsWith("INFO the Helper ")
+            && lines.get(i + 1).contains(" answers again"), lines.get(i + 1));
+      }
+    } finally {
+      log.detachAppender(captured);
+      log.setLevel(level);
+    }
+  }
+
   /** A Helper that is down: the URL and "is the Helper running?", not ConnectException: null. */
   @Test
   void aHelperThatIsDownIsNamedWithItsUrl() throws Exception {
