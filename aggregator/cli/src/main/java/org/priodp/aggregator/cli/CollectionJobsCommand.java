@@ -69,7 +69,8 @@ public final class CollectionJobsCommand implements PrioDpSubcommand {
         throw new IllegalArgumentException("--config: task " + task.taskId().toBase64Url()
             + " of " + parent.tasks.config + " is a Helper task; collection jobs are the Leader's");
       }
-      try (JdbcDatastore store = parent.store.open("collection-jobs")) {
+      try (JdbcDatastore store =
+          parent.store.forTasks(parent.tasks.file()).open("collection-jobs")) {
         PrintWriter out = spec.commandLine().getOut();
         int code = run(CollectionJobService.forOperator(store, Clock.systemUTC()), task, out);
         out.flush();
@@ -100,7 +101,8 @@ public final class CollectionJobsCommand implements PrioDpSubcommand {
       for (CollectionJobRecord j : jobs.jobs(task.taskId(), states)) {
         Optional<CollectionWait> why = jobs.whyWaiting(task, j);
         out.println(j.jobId().toBase64Url() + " " + j.state().dbName() + " "
-            + org.priodp.aggregator.core.PipelineStatusService.batchText(j) + " created="
+            + org.priodp.aggregator.core.PipelineStatusService.batchText(j,
+                task.configuration().timePrecision()) + " created="
             + j.createdAt() + why.map(w -> " waiting: " + w.describe()).orElse("")
             + j.errorType().map(e -> " error=" + e).orElse("")
             + j.errorDetail().map(d -> " (" + d + ")").orElse(""));

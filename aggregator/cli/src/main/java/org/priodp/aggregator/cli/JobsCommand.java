@@ -82,7 +82,8 @@ public final class JobsCommand implements PrioDpSubcommand {
     @Override
     public final Integer call() throws IOException {
       List<TaskDefinition> tasks = tasks();
-      return parent.store.run(spec, "jobs", (store, out) -> run(store, tasks, out));
+      return parent.store.forTasks(parent.tasks.file())
+          .run(spec, "jobs", (store, out) -> run(store, tasks, out));
     }
 
     /**

@@ -397,6 +397,12 @@ public final class ServeCommand implements PrioDpSubcommand {
         ? "priodp-leader.db" : "priodp-helper.db";
   }
 
+  /** Returns the default store file of a task file's {@code tasks}, as for {@link TaskRoutes}. */
+  static String defaultStoreFile(List<TaskDefinition> tasks) {
+    return tasks.stream().allMatch(t -> t.role() == org.priodp.aggregator.dap.Role.LEADER)
+        ? "priodp-leader.db" : "priodp-helper.db";
+  }
+
   /**
    * Checks that {@code bind:port} can be listened on (DAP-18 "HTTP Resources Reference": the
    * server's one port) before the store and an HPKE key are created, so that a port in use stops

@@ -57,7 +57,7 @@ public final class StatusCommand implements PrioDpSubcommand {
     List<TaskDefinition> chosen = tasks.select();
     Clock clock = Clock.systemUTC();
     List<PipelineStatus> statuses;
-    try (JdbcDatastore s = store.open("status")) {
+    try (JdbcDatastore s = store.forTasks(tasks.file()).open("status")) {
       statuses = new PipelineStatusService(s, clock).status(chosen);
     } catch (DatastoreException e) {
       throw new CliIo.Failure("status: the store failed", e);

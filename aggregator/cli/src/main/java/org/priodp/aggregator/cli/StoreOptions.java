@@ -18,9 +18,22 @@ final class StoreOptions {
       defaultValue = "${env:PRIODP_DB}",
       showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
       description = "JDBC URL of the store, as for serve (default: the SQLite file"
-          + " priodp-leader.db or priodp-helper.db of the working folder, whichever exists;"
-          + " priodp-helper.db if neither). [PRIODP_DB]")
+          + " serve would open for the same --config: priodp-leader.db for a file of Leader"
+          + " tasks only, else priodp-helper.db; without --config whichever of the two exists)."
+          + " [PRIODP_DB]")
   String db;
+
+  /** The tasks of the command's --config, if it has one: they choose the default store file. */
+  private java.util.List<org.priodp.aggregator.core.TaskDefinition> tasks;
+
+  /**
+   * Makes the default store (no --db) the one {@code serve} opens for {@code tasks}: the
+   * Leader's file for Leader tasks only, else the Helper's.
+   */
+  StoreOptions forTasks(java.util.List<org.priodp.aggregator.core.TaskDefinition> tasks) {
+    this.tasks = java.util.List.copyOf(tasks);
+    return this;
+  }
 
   @Option(names = "--db-user", paramLabel = "NAME", defaultValue = "${env:PRIODP_DB_USER}",
       description = "PostgreSQL user (unless the URL has user=). [PRIODP_DB_USER]")
@@ -35,7 +48,7 @@ final class StoreOptions {
   /** Opens the store; a failure is one line naming {@code command} and the redacted URL. */
   JdbcDatastore open(String command) throws IOException {
     if (db == null || db.isBlank()) {
-      db = defaultUrl(Path.of(""));
+      db = defaultUrl(Path.of(""), tasks);
     }
     Properties p = ServeCommand.dbProperties(db, dbUser, dbPasswordFile, System.getenv());
     try {
@@ -76,9 +89,19 @@ final class StoreOptions {
   }
 
   /**
-   * Returns the store of {@code dir} when --db is not given: serve's default file of either role
-   * ({@code priodp-leader.db}, {@code priodp-helper.db}) that exists there, else
-   * {@code priodp-helper.db}.
+   * Returns the store of {@code dir} when --db is not given: the file serve opens for the task
+   * file's {@code tasks} ({@code priodp-leader.db} for Leader tasks only, else {@code
+   * priodp-helper.db}), or without tasks {@link #defaultUrl(Path)}'s.
+   */
+  static String defaultUrl(Path dir,
+      java.util.List<org.priodp.aggregator.core.TaskDefinition> tasks) {
+    return tasks != null && !tasks.isEmpty()
+        ? "jdbc:sqlite:" + dir.resolve(ServeCommand.defaultStoreFile(tasks)) : defaultUrl(dir);
+  }
+
+  /**
+   * Returns the store of {@code dir} when --db is not given and no task file says which:
+   * serve's default file of either role that exists there, else {@code priodp-helper.db}.
    *
    * @throws IllegalArgumentException if both exist, so that --db must say which
    */

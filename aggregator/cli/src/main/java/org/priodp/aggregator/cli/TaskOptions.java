@@ -24,12 +24,17 @@ final class TaskOptions {
           + " works on one.")
   String task;
 
-  /** Returns every task of the file, or only the one --task names. */
-  List<TaskDefinition> select() throws IOException {
+  /** Returns every task of the file, as serve reads it (whatever --task names). */
+  List<TaskDefinition> file() throws IOException {
     if (config == null) {
       throw new IllegalArgumentException("--config FILE is needed: the task file serve reads");
     }
-    List<TaskDefinition> tasks = TaskFile.read(config);
+    return TaskFile.read(config);
+  }
+
+  /** Returns every task of the file, or only the one --task names. */
+  List<TaskDefinition> select() throws IOException {
+    List<TaskDefinition> tasks = file();
     if (task == null) {
       return tasks;
     }

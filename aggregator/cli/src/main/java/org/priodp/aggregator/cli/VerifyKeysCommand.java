@@ -77,7 +77,7 @@ public final class VerifyKeysCommand implements PrioDpSubcommand {
     @Override
     public final Integer call() throws IOException {
       TaskDefinition task = parent.task();
-      return parent.store.run(spec, "verify-keys",
+      return parent.store.forTasks(parent.tasks.file()).run(spec, "verify-keys",
           (store, out) -> run(new VdafVerifyKeys(store, Clock.systemUTC()), task, out));
     }
 

@@ -48,8 +48,9 @@ class CollectionJobsCommandTest {
       assertEquals(0, list.code(), list.err());
       List<String> lines = list.out().lines().toList();
       assertEquals(1, lines.size(), list.out());
-      assertTrue(lines.get(0).contains(" pending interval [" + (h - 1) + ", " + h + ")"),
-          lines.get(0));
+      // the interval as collect --interval takes it: RFC 3339 start, seconds
+      assertTrue(lines.get(0).contains(" pending interval "
+          + java.time.Instant.ofEpochSecond((h - 1) * 3600) + "/3600 "), lines.get(0));
       assertTrue(lines.get(0).endsWith("waiting: 0 of 5 reports (min_batch_size)"),
           lines.get(0));
       String jobId = lines.get(0).substring(0, lines.get(0).indexOf(' '));

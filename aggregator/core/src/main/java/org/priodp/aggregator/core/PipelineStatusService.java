@@ -55,7 +55,8 @@ public final class PipelineStatusService {
     for (CollectionJobRecord j : collections.jobs(task.taskId(),
         EnumSet.of(CollectionJobRecord.State.PENDING))) {
       collections.whyWaiting(task, j).ifPresent(w -> pending.add(
-          new PipelineStatus.PendingCollection(j.jobId(), batchText(j), j.createdAt(), w)));
+          new PipelineStatus.PendingCollection(j.jobId(),
+              batchText(j, task.configuration().timePrecision()), j.createdAt(), w)));
     }
     return new PipelineStatus(read.taskId(), read.role(), read.dapVersion(),
         read.timePrecision(), read.at(),
@@ -63,16 +64,26 @@ public final class PipelineStatusService {
         pending, read.releases());
   }
 
-  /** Returns a collection job's batch as text: its interval, a batch ID or "not chosen yet". */
-  public static String batchText(CollectionJobRecord j) {
+  /**
+   * Returns a collection job's batch as text: its interval as {@code collect --interval} takes it
+   * ({@code START/DURATION}, RFC 3339 and seconds, for a task of {@code timePrecision} seconds), a
+   * batch ID or "not chosen yet".
+   */
+  public static String batchText(CollectionJobRecord j, long timePrecision) {
     if (j.batch().equals(CollectionJobService.UNCHOSEN)) {
       return "leader-selected, not chosen yet";
     }
     BatchSelector s = BatchSelector.decode(j.batch().bytes());
     if (s instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
-      return "interval [" + Long.toUnsignedString(i.start().value()) + ", "
-          + Long.toUnsignedString(i.end().value()) + ") time_precision units";
+      java.math.BigInteger p = java.math.BigInteger.valueOf(timePrecision);
+      java.math.BigInteger start = new java.math.BigInteger(
+          Long.toUnsignedString(i.start().value())).multiply(p);
+      java.math.BigInteger length = new java.math.BigInteger(
+          Long.toUnsignedString(i.duration().value())).multiply(p);
+      String from = start.bitLength() < 40 ? Instant.ofEpochSecond(start.longValue()).toString()
+          : start.toString();
+      return "interval " + from + "/" + length;
     }
     return s instanceof BatchSelector.LeaderSelected l
         ? "leader-selected batch " + l.batchId().toBase64Url() : s.toString();
