@@ -266,8 +266,8 @@ class CollectCommandTest {
       assertTrue(out.toString().contains(": 5 reports from"), out + "\n" + err);
       String e = err.toString();
       assertEquals(1, e.split("the Leader is unavailable", -1).length - 1, e);
-      assertTrue(e.contains("cannot connect to the Leader at http://127.0.0.1:" + pair.leaderPort),
-          e);
+      assertTrue(e.contains("cannot connect to http://127.0.0.1:" + pair.leaderPort + "/")
+          && e.contains("connection refused; is the Leader running?"), e);
       assertTrue(e.contains("collect: the Leader answers again after"), e);
     }
   }
