@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     subcommands = {CollectionJobsCommand.ListJobs.class, CollectionJobsCommand.DeleteJob.class},
     description = {
-      "Lists and deletes a Leader task's collection jobs, beside a running serve.",
+      "Lists and deletes a Leader task's collection jobs beside serve.",
       "A pending job blocks every overlapping batch interval (batchOverlap) until it is ready"
           + " or deleted; delete does what the Collector's DELETE does: the released shares"
           + " stay, the interval is free for a new collection job."},

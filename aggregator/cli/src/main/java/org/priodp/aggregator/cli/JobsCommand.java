@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     subcommands = {JobsCommand.ListJobs.class, JobsCommand.Requeue.class},
     description = {
-      "Lists the Leader's unfinished aggregation jobs and requeues abandoned ones.",
+      "Lists unfinished aggregation jobs and requeues abandoned ones.",
       "Beside a running Leader serve on the same store. A job the Helper refused for a cause"
           + " the operator can fix (unreachable, 5xx, 401/403, 404) stays active and is retried"
           + " with backoff; a job abandoned for another cause keeps its reports until requeued."},

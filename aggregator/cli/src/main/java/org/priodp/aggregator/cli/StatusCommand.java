@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
     name = "status",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows, per task of --config, what the store says about its pipeline:",
-      "role and DAP version; uploads accepted and rejected by reason; reports each side counted"
+      "Shows what the store says about each task's pipeline.",
+      "Per task of --config: role and DAP version; uploads accepted and rejected by reason; reports each side counted"
           + " and rejected by reason; the unaggregated backlog, its oldest report and the"
           + " reports waiting for a retry; aggregation jobs by state with their errors; the"
           + " leases held now and by whom; pending collection jobs and why each waits; released"
