@@ -219,6 +219,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return delta;
   }
 
+  /** Returns delta: each draw is within this total variation of the exact discrete Laplace. */
+  @Override
+  public Rational totalVariationPerDraw() {
+    return delta;
+  }
+
   /** Returns the number of random bits every sample consumes: B + 1. */
   public long bitsPerSample() {
     return uniformBits + 1L;
@@ -316,9 +322,13 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
 
   @Override
   public String describe() {
-    return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^"
-        + Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2)) // double: a figure shown to people, never used to sample
+    return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^" + log2(delta)
         + " from the exact distribution)";
+  }
+
+  /** Returns log2 of a delta rounded to an integer, for people. */
+  static long log2(Rational delta) {
+    return Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2)); // double: a figure shown to people, never used to sample
   }
 
   @Override
