@@ -11,7 +11,14 @@ import org.priodp.noise.internal.FixedPointExp;
  * {@link #delta()} (at most 2^-64 by default) of the exact N_Z(0, sigma^2). The analogue of
  * {@link HardenedDiscreteLaplace} for rho-zCDP tasks.
  *
- * <h2>Method: a fixed number of rejection rounds, constant-time selection</h2>
+ * <h2>Method for sigma < 16: one inversion of the whole truncated CDF</h2>
+ *
+ * With w(z) = e^(-z^2 / (2 sigma^2)) and K the truncation below, Z in (-K, K) has probability
+ * w(Z) / sum_(|y| < K) w(y); the sampler reads one 126-bit uniform U and returns -(K - 1) + #{i
+ * : U >= T_i} over the 2K - 2 cumulative thresholds T_i, every one compared with masks (a linear
+ * scan, no lookup that depends on U). 126 random bits per draw.
+ *
+ * <h2>Method for sigma >= 16: a fixed number of rejection rounds, constant-time selection</h2>
  *
  * Write w(z) = e^(-z^2 / (2 sigma^2)) and pick a block width k = 2^j (the largest power of two
  * at most floor(sigma)/8, or 1 when floor(sigma) < 16) and a number of blocks X (below). One
@@ -40,7 +47,16 @@ import org.priodp.noise.internal.FixedPointExp;
  *
  * <h2>The delta, derived</h2>
  *
- * Couple the sampler with the exact, infinite-precision rejection sampler I that uses the same
+ * <b>Direct inversion.</b> Couple the sampler with the exact inversion of the continuous U_c
+ * of which it reads u = floor(U_c 2^126). At a threshold with exact value T and stored T', |T' -
+ * T| <= e, the decisions [u 2^-126 >= T'] and [U_c >= T] differ only if U_c lies in [T - e, T + e
+ * + 2^-126): probability at most 2e + 2^-126. The stored T_i are the exact ones rounded down to
+ * 2^-126, computed from 192-bit values of w within 4 units of 2^-192 each ({@link
+ * FixedPointExp}), so e < 2^-126 + 16K 2^-192 <= 2 2^-126: at most 5 2^-126 per threshold. The
+ * exact inversion returns the discrete Gaussian conditioned on (-K, K), within P[|Z| >= K] <=
+ * tail(K) (below) of the discrete Gaussian, so delta = tail(K) + (2K - 2) 5 2^-126.
+ *
+ * <p><b>Rejection rounds.</b> Couple the sampler with the exact, infinite-precision rejection sampler I that uses the same
  * rounds with continuous uniforms U_c, V_c (the sampler reads u = floor(U_c 2^126), v =
  * floor(V_c 2^126)) and exact thresholds, and runs until a round accepts. I returns exactly the
  * discrete Gaussian conditioned on [-kX, kX). The sampler and I return different values only if
@@ -77,10 +93,10 @@ import org.priodp.noise.internal.FixedPointExp;
  * </pre>
  *
  * evaluated as an exact {@link Rational} from upper bounds (E + 4)/2^192 of every exponential.
- * The factory takes the smallest X with tail(kX) <= maxDelta/4, then the smallest R (at most
- * {@value #MAX_ROUNDS}) with delta <= maxDelta. For 2^-64: X = 9, R = 56 at sigma^2 = 1/2; X =
- * 90, R = 17 at sigma^2 = 100; X = 100, R = 19 at sigma^2 = 10^6 (see the test that prints
- * them).
+ * The factory takes the smallest X with tail(kX) <= maxDelta/4, then (sigma >= 16) the smallest R
+ * (at most {@value #MAX_ROUNDS}) with delta <= maxDelta. For 2^-64: direct with K = 7 at sigma^2 =
+ * 1/2 and K = 97 at sigma^2 = 100; k = 8, X = 124, R = 13 at sigma^2 = 10^4; k = 64, X = 158, R
+ * = 13 at sigma^2 = 10^6 (the test prints them with the true p and tail next to delta).
  *
  * <h2>Range</h2>
  *
@@ -195,6 +211,12 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       }
       tail = tailBound(n, d, k * x);
     }
+    if (j == 0) {
+      Rational delta = tail.add(perThresholdError().multiply(Rational.of(2L * x - 2)));
+      if (delta.compareTo(maxDelta) <= 0) {
+        return build(sigma2, 0, x, 1, 0, Rational.ONE, delta);
+      }
+    }
     int l = productBits(k, x);
     Rational acceptance = acceptanceLowerBound(n, d, j, x);
     Rational failure = roundUp64(Rational.ONE.subtract(acceptance));
@@ -287,42 +309,51 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
         BigInteger.ONE.shiftLeft(FRACTION_BITS));
   }
 
+  /** 5 2^-126, the probability that the decision at one CDT threshold differs. */
+  static Rational perThresholdError() {
+    return Rational.of(BigInteger.valueOf(5), BigInteger.ONE.shiftLeft(FRACTION_BITS));
+  }
+
   /** tail + R perRound + q^R: the class comment's bound, exactly. */
   static Rational delta(Rational tail, Rational perRound, int rounds, Rational failurePower) {
     return tail.add(perRound.multiply(Rational.of(rounds))).add(failurePower);
   }
 
-  private static HardenedDiscreteGaussian build(Rational sigma2, int j, int blocks, int rounds, int l,
+  private static HardenedDiscreteGaussian build(Rational sigma2, int j, int blocks, int rounds, int productBits,
       Rational acceptance, Rational delta) {
     BigInteger n = sigma2.numerator();
     BigInteger d = sigma2.denominator();
     BigInteger twoN = n.shiftLeft(1);
     BigInteger bk = BigInteger.ONE.shiftLeft(j);
-    BigInteger[] e = new BigInteger[blocks];
+    boolean direct = productBits == 0;
+    // rejection: the blocks x in [0, X), weight w(kx); direct: Z in (-X, X), weight w(Z)
+    int outcomes = direct ? 2 * blocks - 1 : blocks;
+    BigInteger[] e = new BigInteger[outcomes];
     BigInteger total = BigInteger.ZERO;
-    for (int x = 0; x < blocks; x++) {
-      BigInteger kx = bk.multiply(BigInteger.valueOf(x));
+    for (int x = 0; x < outcomes; x++) {
+      BigInteger kx = direct ? BigInteger.valueOf(x - blocks + 1) : bk.multiply(BigInteger.valueOf(x));
       e[x] = FixedPointExp.expNeg(kx.multiply(kx).multiply(d), twoN, PRECISION);
       total = total.add(e[x]);
     }
-    long[] tHi = new long[blocks];
-    long[] tLo = new long[blocks];
+    long[] tHi = new long[outcomes];
+    long[] tLo = new long[outcomes];
     BigInteger partial = BigInteger.ZERO;
-    for (int i = 1; i < blocks; i++) {
+    for (int i = 1; i < outcomes; i++) {
       partial = partial.add(e[i - 1]);
       BigInteger t = partial.shiftLeft(FRACTION_BITS).divide(total); // T_i rounded down, < 2^126
       tHi[i] = t.shiftRight(64).longValue();
       tLo[i] = t.longValue();
     }
     BigInteger max127 = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);
-    long[] rHi = new long[l];
-    long[] rLo = new long[l];
-    for (int i = 0; i < l; i++) {
+    long[] rHi = new long[productBits];
+    long[] rLo = new long[productBits];
+    for (int i = 0; i < productBits; i++) {
       BigInteger r = FixedPointExp.expNeg(d.shiftLeft(i), twoN, PRECISION).shiftRight(PRECISION - 127).min(max127);
       rHi[i] = r.shiftRight(64).longValue();
       rLo[i] = r.longValue();
     }
-    return new HardenedDiscreteGaussian(sigma2, j, blocks, rounds, l, tHi, tLo, rHi, rLo, acceptance, delta);
+    return new HardenedDiscreteGaussian(sigma2, j, blocks, rounds, productBits, tHi, tLo, rHi, rLo, acceptance,
+        delta);
   }
 
   /** Returns sigma^2. */
@@ -366,13 +397,28 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
     return delta;
   }
 
-  /** Returns the number of random bits every sample consumes: R (253 + j). */
+  /** Returns the number of random bits every sample consumes: R (253 + j), or 126 when direct. */
   public long bitsPerSample() {
-    return rounds * (2L * FRACTION_BITS + 1 + blockBits);
+    return direct() ? FRACTION_BITS : rounds * (2L * FRACTION_BITS + 1 + blockBits);
+  }
+
+  /** Returns true if draws are one inversion of the whole CDT (no rejection rounds): sigma < 16. */
+  public boolean direct() {
+    return productBits == 0;
   }
 
   @Override
   public long sample(RandomSource rnd) {
+    if (productBits == 0) {
+      // Z = -(X - 1) + #{i : U >= T_i} over the 2X - 2 thresholds, every one compared
+      long uHi = rnd.nextBits(62);
+      long uLo = rnd.nextLong();
+      long z = 1 - blocks;
+      for (int i = 1; i < thresholdHi.length; i++) {
+        z += 1 ^ HardenedDiscreteLaplace.lessThan(uHi, uLo, thresholdHi[i], thresholdLo[i]);
+      }
+      return z;
+    }
     long result = 0;
     long done = 0; // 1 once a round has accepted
     int j = blockBits;

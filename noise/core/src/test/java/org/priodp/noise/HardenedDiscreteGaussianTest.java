@@ -70,7 +70,7 @@ class HardenedDiscreteGaussianTest {
       largest = Math.max(largest, z);
     }
     assertEquals(0, smallest, "zero drawn");
-    assertTrue(largest >= 3 * sigma, "a draw beyond 3 sigma: largest " + largest);
+    assertTrue(largest >= 2 * sigma, "a draw beyond 2 sigma: largest " + largest);
     System.out.println(h + ": " + h.bitsPerSample() + " bits per draw, |z| from 0 to " + largest);
   }
 
@@ -108,6 +108,20 @@ class HardenedDiscreteGaussianTest {
       inside = inside.add(w[z].multiply(BigDecimal.valueOf(2)), MC);
     }
     BigDecimal tail = BigDecimal.ONE.subtract(inside.divide(norm, MC), MC);
+    BigDecimal delta = decimal(h.delta());
+    if (h.direct()) {
+      // support (-K, K): the mass at -K is outside too
+      BigDecimal directTail = tail.add(w[(int) bigK].divide(norm, MC), MC);
+      BigDecimal trueBound = directTail.add(decimal(HardenedDiscreteGaussian.perThresholdError())
+          .multiply(BigDecimal.valueOf(2 * bigK - 2)), MC);
+      System.out.printf("sigma^2 %s: direct, K = %d, tail %.3e, bound from the true tail %.3e, delta %.3e = 2^%.2f%n",
+          s2, bigK, directTail.doubleValue(), trueBound.doubleValue(), delta.doubleValue(),
+          Math.log(delta.doubleValue()) / Math.log(2)); // doubles: printed for people
+      assertTrue(trueBound.compareTo(delta) <= 0, "true bound " + trueBound + " above delta " + delta);
+      Rational shorter = HardenedDiscreteGaussian.tailBound(s2.numerator(), s2.denominator(), bigK - 1);
+      assertTrue(shorter.compareTo(HardenedDiscreteGaussian.DEFAULT_DELTA.divide(Rational.of(4))) > 0, "K is minimal");
+      return;
+    }
     BigDecimal s = BigDecimal.ZERO;
     for (int x = 0; x < h.blocks(); x++) {
       s = s.add(w[(int) (k * x)], MC);
@@ -119,7 +133,6 @@ class HardenedDiscreteGaussianTest {
     BigDecimal perRound = decimal(HardenedDiscreteGaussian.perRoundError(h.blocks(), h.productBits()));
     BigDecimal trueBound = tail.add(perRound.multiply(BigDecimal.valueOf(h.rounds())), MC)
         .add(BigDecimal.ONE.subtract(p).pow(h.rounds(), MC), MC);
-    BigDecimal delta = decimal(h.delta());
     System.out.printf("sigma^2 %s: k = %d, X = %d, R = %d, L = %d, p = %.6f (p_low %.6f), tail %.3e,"
         + " bound from the true p and tail %.3e, delta %.3e = 2^%.2f%n", s2, k, h.blocks(), h.rounds(),
         h.productBits(), p.doubleValue(), pLow.doubleValue(), tail.doubleValue(), trueBound.doubleValue(),
@@ -136,8 +149,8 @@ class HardenedDiscreteGaussianTest {
 
   @Test
   void aLooserBoundNeedsFewerRounds() {
-    HardenedDiscreteGaussian loose = HardenedDiscreteGaussian.of(Rational.of(100), Rational.of(1, 1000));
-    HardenedDiscreteGaussian tight = HardenedDiscreteGaussian.of(Rational.of(100));
+    HardenedDiscreteGaussian loose = HardenedDiscreteGaussian.of(Rational.of(10000), Rational.of(1, 1000));
+    HardenedDiscreteGaussian tight = HardenedDiscreteGaussian.of(Rational.of(10000));
     assertTrue(loose.rounds() < tight.rounds());
     assertTrue(loose.delta().compareTo(Rational.of(1, 1000)) <= 0);
   }
@@ -180,7 +193,7 @@ class HardenedDiscreteGaussianTest {
   @Test
   void selectsTheFirstAcceptedRound() {
     // the value is a function of the first accepted round only: rounds after it do not matter
-    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.of(2));
+    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.of(12345, 7));
     long seed = 0xFEEDL;
     System.out.println("selectsTheFirstAcceptedRound: seed=0x" + Long.toHexString(seed));
     SplittableRandom rnd = new SplittableRandom(seed);
