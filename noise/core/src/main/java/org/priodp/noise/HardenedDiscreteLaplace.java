@@ -92,6 +92,15 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   /** The default bound on delta, 2^-64. */
   public static final Rational DEFAULT_DELTA = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(64));
 
+  /**
+   * The largest integer scale the sampler supports with the default delta 2^-64 (about 9.84
+   * 10^13; m = 52 digits and B = 126 bits there; the exact cutoff lies in [MAX_SCALE, MAX_SCALE +
+   * 1)), found by bisection over exact rationals (the test {@code
+   * theLargestScaleIsFoundByBisection}): beyond it the (2^m - 1)(10m + 4) 2^-126 term
+   * of the fixed-point error alone exceeds 2^-64 for every m deep enough for the tail.
+   */
+  public static final Rational MAX_SCALE = Rational.of(98_388_942_814_359L);
+
   private static final int PRECISION = 192;
   private static final int FRACTION_BITS = 126; // units of P, c and U; R_i in units of 2^-127
   private static final int MIN_UNIFORM_BITS = 64;
@@ -130,7 +139,8 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
    *
    * @throws IllegalArgumentException if the scale is not > 0, maxDelta is not in (0, 1), or the
    *     scale is so large that no m <= 62 and B <= 126 meet the bound (for 2^-64: scales above
-   *     about 5 10^13, where the (2^m - 1) 2 eta term of the fixed-point error alone exceeds it)
+   *     {@link #MAX_SCALE}, about 9.84 10^13, where the (2^m - 1) 2 eta term of the fixed-point
+   *     error alone exceeds it; the message names the largest supported scale)
    */
   public static HardenedDiscreteLaplace of(Rational scale, Rational maxDelta) {
     Objects.requireNonNull(scale, "scale");
@@ -158,8 +168,11 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
         }
       }
     }
-    throw new IllegalArgumentException("scale " + scale + " is too large for the hardened sampler (needs more than "
-        + MAX_DIGITS + " digits or " + MAX_UNIFORM_BITS + " uniform bits)");
+    throw new IllegalArgumentException("scale " + scale + " is too large for the fixed-work discrete Laplace"
+        + " sampler" + (maxDelta.equals(DEFAULT_DELTA)
+            ? ": the largest supported integer scale is " + MAX_SCALE + " (about 9.84e13) for delta 2^-64"
+            : " with delta " + maxDelta + " (it would need more than " + MAX_DIGITS + " digits or "
+                + MAX_UNIFORM_BITS + " uniform bits)"));
   }
 
   /** 2 (E + 4) / 2^192 >= 2 e^(-2^m/t) > c r^(2^m), the truncation term. */
