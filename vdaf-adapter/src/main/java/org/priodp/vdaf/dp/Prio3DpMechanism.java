@@ -123,6 +123,27 @@ public final class Prio3DpMechanism {
         : sampler.totalVariationPerDraw().multiply(Rational.of(variant.outputLength()));
   }
 
+  /**
+   * Returns one line for operators naming the strategy, the noise and the sampler, e.g.
+   * "PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler (total
+   * variation <= 2^-64 per draw)" or "..., exact sampler (running time depends on the noise)";
+   * "NoDifferentialPrivacy, no noise" without noise. The exponent is the largest integer e with
+   * delta <= 2^-e, computed exactly.
+   */
+  public String describeSettings() {
+    if (sampler == null) {
+      return strategy.describe() + ", no noise";
+    }
+    String noise = strategy.sampler(sensitivity).orElseThrow().describe();
+    if (!hardened) {
+      return strategy.describe() + ", " + noise + ", exact sampler (running time depends on the noise)";
+    }
+    Rational delta = sampler.totalVariationPerDraw();
+    int e = delta.denominator().divide(delta.numerator()).bitLength() - 1; // 2^e <= 1/delta
+    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-" + e
+        + " per draw)";
+  }
+
   /** Returns true if the strategy adds noise. */
   public boolean addsNoise() {
     return sampler != null;
