@@ -191,12 +191,7 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       throw new IllegalArgumentException("sigma^2 " + sigma2 + " is too large for the fixed-work discrete"
           + " Gaussian sampler: the largest supported sigma^2 is " + MAX_SIGMA2_TEXT);
     }
-    if (maxDelta.signum() <= 0 || maxDelta.compareTo(Rational.ONE) >= 0) {
-      throw new IllegalArgumentException("delta bound must be in (0, 1), got " + maxDelta);
-    }
-    if (maxDelta.compareTo(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100))) < 0) {
-      throw new IllegalArgumentException("delta bound below 2^-100 is not supported, got " + maxDelta);
-    }
+    HardenedDiscreteLaplace.checkDeltaBound(maxDelta);
     BigInteger n = sigma2.numerator();
     BigInteger d = sigma2.denominator();
     int j = blockBits(n, d);
@@ -433,6 +428,7 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
     }
     long result = 0;
     long done = 0; // 1 once a round has accepted
+    long[] q = new long[2];
     int j = blockBits;
     for (int round = 0; round < rounds; round++) {
       // the block x = #{i : U >= T_i}, every threshold compared
@@ -451,25 +447,9 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       long pHi = 1L << 62;
       long pLo = 0;
       for (int i = 0; i < productBits; i++) {
-        long rHi = ratioHi[i];
-        long rLo = ratioLo[i];
-        long lhLo = pLo * rHi;
-        long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
-        long hlLo = pHi * rLo;
-        long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
-        long hhLo = pHi * rHi;
-        long hhHi = Math.multiplyHigh(pHi, rHi);
-        long w1 = lhLo + hlLo;
-        long c1 = HardenedDiscreteLaplace.carry(lhLo, hlLo, w1);
-        long s2 = lhHi + hlHi;
-        long c2 = HardenedDiscreteLaplace.carry(lhHi, hlHi, s2);
-        long s3 = s2 + hhLo;
-        c2 += HardenedDiscreteLaplace.carry(s2, hhLo, s3);
-        long w2 = s3 + c1;
-        c2 += HardenedDiscreteLaplace.carry(s3, c1, w2);
-        long w3 = hhHi + c2;
-        long qHi = (w3 << 1) | (w2 >>> 63);
-        long qLo = (w2 << 1) | (w1 >>> 63);
+        HardenedDiscreteLaplace.multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
+        long qHi = q[0];
+        long qLo = q[1];
         long mask = -((big >>> i) & 1);
         pHi = (qHi & mask) | (pHi & ~mask);
         pLo = (qLo & mask) | (pLo & ~mask);

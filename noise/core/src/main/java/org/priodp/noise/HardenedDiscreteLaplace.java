@@ -148,12 +148,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     if (scale.signum() <= 0) {
       throw new IllegalArgumentException("discrete Laplace scale must be > 0, got " + scale);
     }
-    if (maxDelta.signum() <= 0 || maxDelta.compareTo(Rational.ONE) >= 0) {
-      throw new IllegalArgumentException("delta bound must be in (0, 1), got " + maxDelta);
-    }
-    if (maxDelta.compareTo(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100))) < 0) {
-      throw new IllegalArgumentException("delta bound below 2^-100 is not supported, got " + maxDelta);
-    }
+    checkDeltaBound(maxDelta);
     BigInteger a = scale.numerator(); // t = a / b, so 2^i / t = 2^i b / a
     BigInteger b = scale.denominator();
     for (int m = 1; m <= MAX_DIGITS; m++) {
@@ -254,29 +249,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     long uLo = (first << 62) | ((rest >>> 1) << (62 - extra));
     long pHi = startHi;
     long pLo = startLo;
+    long[] q = new long[2];
     long g = 0;
     for (int i = digits - 1; i >= 0; i--) {
-      long rHi = ratioHi[i];
-      long rLo = ratioLo[i];
-      // P R_i (units 2^-126 times 2^-127) from its three upper partial products; pHi, rHi < 2^63
-      long lhLo = pLo * rHi;
-      long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
-      long hlLo = pHi * rLo;
-      long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
-      long hhLo = pHi * rHi;
-      long hhHi = Math.multiplyHigh(pHi, rHi);
-      long w1 = lhLo + hlLo;
-      long c1 = carry(lhLo, hlLo, w1);
-      long s2 = lhHi + hlHi;
-      long c2 = carry(lhHi, hlHi, s2);
-      long s3 = s2 + hhLo;
-      c2 += carry(s2, hhLo, s3);
-      long w2 = s3 + c1;
-      c2 += carry(s3, c1, w2);
-      long w3 = hhHi + c2;
-      // back to units of 2^-126: the product shifted right by 127 bits
-      long qHi = (w3 << 1) | (w2 >>> 63);
-      long qLo = (w2 << 1) | (w1 >>> 63);
+      multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
+      long qHi = q[0];
+      long qLo = q[1];
       // digit i is 1 iff U < Q = c r^(g + 2^i): the sign of U - Q (both below 2^127)
       long borrow = lessThan(uLo, qLo);
       long take = (uHi - qHi - borrow) >>> 63;
@@ -291,6 +269,42 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
     return BigInteger.valueOf(sample(rnd));
+  }
+
+  /** Refuses a delta bound outside [2^-100, 1). */
+  static void checkDeltaBound(Rational maxDelta) {
+    if (maxDelta.signum() <= 0 || maxDelta.compareTo(Rational.ONE) >= 0) {
+      throw new IllegalArgumentException("delta bound must be in (0, 1), got " + maxDelta);
+    }
+    if (maxDelta.compareTo(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100))) < 0) {
+      throw new IllegalArgumentException("delta bound below 2^-100 is not supported, got " + maxDelta);
+    }
+  }
+
+  /**
+   * Writes P R (P in units of 2^-126, R in units of 2^-127, both with the top bit of the high
+   * word clear) in units of 2^-126 to {@code q} = {hi, lo}: the three upper partial products
+   * (the low-by-low one dropped) shifted right by 127 bits, with no branch (the class comment
+   * bounds its error).
+   */
+  static void multiply(long pHi, long pLo, long rHi, long rLo, long[] q) {
+    long lhLo = pLo * rHi;
+    long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
+    long hlLo = pHi * rLo;
+    long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
+    long hhLo = pHi * rHi;
+    long hhHi = Math.multiplyHigh(pHi, rHi);
+    long w1 = lhLo + hlLo;
+    long c1 = carry(lhLo, hlLo, w1);
+    long s2 = lhHi + hlHi;
+    long c2 = carry(lhHi, hlHi, s2);
+    long s3 = s2 + hhLo;
+    c2 += carry(s2, hhLo, s3);
+    long w2 = s3 + c1;
+    c2 += carry(s3, c1, w2);
+    long w3 = hhHi + c2;
+    q[0] = (w3 << 1) | (w2 >>> 63);
+    q[1] = (w2 << 1) | (w1 >>> 63);
   }
 
   /** Returns 1 if x < y as unsigned 64-bit integers, else 0, without branches. */
