@@ -85,6 +85,22 @@ class TimingAuditTest {
   }
 
   /**
+   * A clock whose readings alternate start/stop; the stop reading adds the cost of the draw just
+   * run: 100 to 119 ns, plus the draw's key when {@code leaky}.
+   */
+  private static LongSupplier syntheticClock(SplittableRandom jitter, long[] key, boolean leaky) {
+    long[] now = {0};
+    boolean[] afterRun = {false};
+    return () -> {
+      if (afterRun[0]) {
+        now[0] += 100 + jitter.nextInt(20) + (leaky ? key[0] : 0);
+      }
+      afterRun[0] = !afterRun[0];
+      return now[0];
+    };
+  }
+
+  /**
    * The pipeline flags a target whose cost grows with its output (a deliberately leaky one) and
    * passes one whose cost does not, with a clock that counts synthetic nanoseconds.
    */
@@ -96,16 +112,7 @@ class TimingAuditTest {
       SplittableRandom rnd = new SplittableRandom(seed);
       SplittableRandom jitter = new SplittableRandom(seed + 1);
       long[] key = new long[1];
-      long[] now = {0};
-      boolean[] afterRun = {false};
-      // each reading alternates start/stop; the stop reading adds the cost of the draw just run
-      LongSupplier clock = () -> {
-        if (afterRun[0]) {
-          now[0] += 100 + jitter.nextInt(20) + (leaky ? key[0] : 0);
-        }
-        afterRun[0] = !afterRun[0];
-        return now[0];
-      };
+      LongSupplier clock = syntheticClock(jitter, key, leaky);
       List<TimingAudit.Result> r = TimingAudit.run(List.of(synthetic(rnd, key)), 20_000, 10, 100, clock, seed);
       TimingAudit.Result result = r.get(0);
       System.out.println((leaky ? "leaky" : "constant") + ": t=" + result.t() + " t(<p90)=" + result.tCropped());
@@ -131,15 +138,7 @@ class TimingAuditTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     SplittableRandom jitter = new SplittableRandom(seed + 1);
     long[] key = new long[1];
-    long[] now = {0};
-    boolean[] afterRun = {false};
-    LongSupplier clock = () -> {
-      if (afterRun[0]) {
-        now[0] += 100 + jitter.nextInt(20) + key[0];
-      }
-      afterRun[0] = !afterRun[0];
-      return now[0];
-    };
+    LongSupplier clock = syntheticClock(jitter, key, true);
     TimingAudit.Target leaky = synthetic(rnd, key);
     TimingAudit.Target control = TimingAudit.randomLabels(leaky, seed + 2);
     assertEquals("synthetic (random labels)", control.name());
