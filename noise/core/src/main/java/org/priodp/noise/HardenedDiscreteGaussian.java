@@ -213,6 +213,10 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       }
     }
     int l = productBits(k, x);
+    if (l > 62) { // N must fit the 62 bits of the fixed-work product; holds up to MAX_SIGMA2 (tested)
+      throw new IllegalArgumentException("sigma^2 " + sigma2 + " is too large for the fixed-work discrete"
+          + " Gaussian sampler: the largest supported sigma^2 is " + MAX_SIGMA2_TEXT);
+    }
     Rational acceptance = acceptanceLowerBound(n, d, j, x);
     Rational failure = roundUp64(Rational.ONE.subtract(acceptance));
     Rational perRound = perRoundError(x, l);
