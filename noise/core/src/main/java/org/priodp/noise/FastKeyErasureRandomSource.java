@@ -225,9 +225,10 @@ public final class FastKeyErasureRandomSource extends BlockRandomSource {
   /**
    * A raw AES key that is a view of a byte array owned by the generator (no copy): each
    * {@link #getEncoded()} returns a new copy, which the JDK's AES provider zeroes after use. Not
-   * serializable, so the key cannot leave the object that way.
+   * serializable, so the key cannot leave the object that way. Package-private for the test,
+   * which records the copies.
    */
-  private static final class OwnedKey implements SecretKey {
+  static class OwnedKey implements SecretKey {
     private static final long serialVersionUID = 1L;
     private final transient byte[] bytes;
 

@@ -23,7 +23,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import javax.crypto.Cipher;
-import javax.crypto.SecretKey;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
@@ -325,35 +324,25 @@ class FastKeyErasureRandomSourceTest {
 
   /**
    * What the generator relies on in the JDK's AES: every copy of the key it takes (through
-   * Key.getEncoded) is zeroed before init returns, and a re-init with another key zeroes the
+   * Key.getEncoded of the generator's key class) is zeroed before init returns, and a re-init with another key zeroes the
    * old round keys and the provider's own copy of the old key. SecretKeySpec, by contrast,
    * keeps its copy (its destroy() is not implemented), which is why the generator does not use
    * it.
    */
   @Test
   void jdkAesZeroesItsCopiesOfTheOldKeyOnReinit() throws Exception {
-    final class RecordingKey implements SecretKey {
+    // the generator's key class, recording the copies it hands to the provider
+    final class RecordingKey extends FastKeyErasureRandomSource.OwnedKey {
       private static final long serialVersionUID = 1L;
-      final byte[] bytes;
-      final List<byte[]> copies = new ArrayList<>();
+      final transient List<byte[]> copies = new ArrayList<>();
 
       RecordingKey(byte[] bytes) {
-        this.bytes = bytes;
-      }
-
-      @Override
-      public String getAlgorithm() {
-        return "AES";
-      }
-
-      @Override
-      public String getFormat() {
-        return "RAW";
+        super(bytes);
       }
 
       @Override
       public byte[] getEncoded() {
-        byte[] c = bytes.clone();
+        byte[] c = super.getEncoded();
         copies.add(c);
         return c;
       }
@@ -475,5 +464,20 @@ class FastKeyErasureRandomSourceTest {
           Arrays.copyOfRange(got, r * chunk, (r + 1) * chunk), "chunk " + r);
       key = Arrays.copyOfRange(keystream, 0, 32);
     }
+  }
+
+  /** The generator's key class gives out copies only, and refuses serialization. */
+  @Test
+  void ownedKeyGivesCopiesAndIsNotSerializable() {
+    byte[] bytes = testKey();
+    var key = new FastKeyErasureRandomSource.OwnedKey(bytes);
+    byte[] copy = key.getEncoded();
+    assertArrayEquals(bytes, copy);
+    copy[0] ^= 1;
+    assertArrayEquals(testKey(), bytes, "changing a copy leaves the owner's array alone");
+    assertEquals("RAW", key.getFormat());
+    assertEquals("AES", key.getAlgorithm());
+    assertThrows(java.io.NotSerializableException.class,
+        () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(key));
   }
 }
