@@ -480,4 +480,25 @@ class FastKeyErasureRandomSourceTest {
     assertThrows(java.io.NotSerializableException.class,
         () -> new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()).writeObject(key));
   }
+
+  /**
+   * The state an idle server is left in, at the production chunk size: 64 KiB drawn (all of the
+   * first chunk handed out, the next refill not made yet) and nothing of it is left in the
+   * generator or its cipher, nor the key or round keys it was made with.
+   */
+  @Test
+  void afterAWholeProductionChunkNothingOfItRemains() throws Exception {
+    var source = new FastKeyErasureRandomSource(testKey(), new CountingDrbg(),
+        FastKeyErasureRandomSource.CHUNK_BYTES, FastKeyErasureRandomSource.REFILLS_PER_REKEY);
+    byte[] drawn = read(source, FastKeyErasureRandomSource.CHUNK_BYTES);
+    List<Object> held = reachableArrays(source);
+    String where = findWord(held, words(drawn, 0, drawn.length));
+    assertTrue(where == null, "a handed-out word is still in " + where);
+    assertTrue(findWord(held, words(testKey(), 0, 32)) == null, "the key of the chunk is gone");
+    for (int[] schedule : roundKeys(testKey())) {
+      for (Object a : held) {
+        assertFalse(a instanceof int[] x && Arrays.equals(x, schedule), "its round keys are gone");
+      }
+    }
+  }
 }
