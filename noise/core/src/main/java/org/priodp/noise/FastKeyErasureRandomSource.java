@@ -78,7 +78,8 @@ import javax.crypto.SecretKey;
  * key (round keys) of the all-zero dummy key and its copy of the dummy key: no secret, and no
  * output that was handed out and no earlier key or key schedule. ECB mode keeps no state besides
  * the key, and the whole blocks of each update are written straight to the destination (no
- * partial block is buffered). This is what the JDK 17 SunJCE provider does (read from its
+ * partial block is buffered). The cipher is always SunJCE's (asked for by name, whatever other
+ * providers are installed). This is what the JDK 17 SunJCE provider does (read from its
  * classes {@code AESCrypt}, {@code AESCipher}, {@code CipherCore}, {@code ElectronicCodeBook}
  * of OpenJDK 17.0.15) and what {@code FastKeyErasureRandomSourceTest} checks on the running JDK,
  * reflectively, after draws mid-chunk and at the end of a chunk:
@@ -176,9 +177,10 @@ public final class FastKeyErasureRandomSource extends BlockRandomSource {
       }
     }
     try {
-      this.ecb = Cipher.getInstance("AES/ECB/NoPadding");
+      // the JDK's own provider, whose handling of keys the class javadoc describes
+      this.ecb = Cipher.getInstance("AES/ECB/NoPadding", "SunJCE");
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("AES is missing from this JDK", e);
+      throw new IllegalStateException("AES of the JDK's SunJCE provider is missing", e);
     }
     if (initialKey != null) {
       if (initialKey.length != KEY_BYTES) {
