@@ -73,7 +73,7 @@ import javax.crypto.SecretKey;
  * <p>Between two refills, which on an idle server can be hours apart, the heap objects of a
  * generator hold exactly: {@code K} (the key of the next refill; 32 bytes in an array this
  * object owns), the not-yet-handed-out rest of the 64 KiB output buffer (handed-out words are
- * zero), the public counter blocks, the DRBG's own state (in the {@link SecureRandom}; SP
+ * zero) and of the word being handed out bit by bit, the public counter blocks, the DRBG's own state (in the {@link SecureRandom}; SP
  * 800-90A updates it after every read), and, inside the {@code Cipher}, the provider's expanded
  * key (round keys) of the all-zero dummy key and its copy of the dummy key: no secret, and no
  * output that was handed out and no earlier key or key schedule. ECB mode keeps no state besides
@@ -107,7 +107,8 @@ import javax.crypto.SecretKey;
  * the process memory can be swapped or dumped; and the values handed out are the caller's to
  * erase. The AES block function and the ECB loop are HotSpot intrinsics ({@code
  * AESCrypt.implEncryptBlock}, {@code ElectronicCodeBook.implECBEncrypt}), compiled to AES-NI on
- * x86-64 and the ARMv8 crypto extensions on AArch64 (no table lookups indexed by secrets).
+ * x86-64 and the ARMv8 crypto extensions on AArch64 where the CPU has them (no table lookups
+ * indexed by secrets); on a CPU without them SunJCE's Java code uses lookup tables.
  *
  * <p>Not thread-safe, like every {@link RandomSource}: give each thread its own instance, or
  * synchronize every use of a shared one on the instance.
