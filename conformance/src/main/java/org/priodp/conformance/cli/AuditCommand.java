@@ -78,8 +78,8 @@ public final class AuditCommand implements PrioDpSubcommand {
         description = "Scale of the discrete Laplace targets (integer or fraction).")
     String scale;
 
-    @Option(names = "--sigma2", defaultValue = "100,1000000", paramLabel = "S2[,S2...]", split = ",",
-        description = "sigma^2 of the discrete Gaussian targets (integers or fractions).")
+    @Option(names = "--sigma2", defaultValue = "100,1000000", paramLabel = "S2", split = ",",
+        description = "sigma^2 of the discrete Gaussian targets, comma-separated (integers or fractions).")
     List<String> sigma2;
 
     @Option(names = "--k", defaultValue = "16", paramLabel = "K", description = "Buckets of the k-RR target.")
