@@ -526,11 +526,7 @@ public final class AggregationJobService {
      * keeps for the span of a leader-selected batch (issue 25).
      */
     void add(FieldVector outShare, ReportId reportId, long time) {
-      add(outShare, reportId);
       times = times == null ? new ReportTimes(time, time) : times.union(new ReportTimes(time, time));
-    }
-
-    void add(FieldVector outShare, ReportId reportId) {
       share = share.add(outShare);
       count++;
       byte[] h = NoisedShareService.sha256(reportId.bytes());
