@@ -230,4 +230,21 @@ public final class DpSettingsJson {
     }
     return TaskFile.wrap(path, () -> Durations.parse(path, v.asText()));
   }
+
+  /**
+   * Returns the task-file fields of a privacy unit and budget, as {@link #privacy} reads them:
+   * nothing for the default (one report, no budget).
+   */
+  public static com.fasterxml.jackson.databind.node.ObjectNode toJson(PrivacySettings p) {
+    var n = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    if (p.unit() instanceof PrivacyUnit.ClientBound c) {
+      n.putObject("privacy_unit").put("type", "client").put("max_reports", c.maxReports())
+          .put("period", Durations.format(c.periodSeconds()));
+    }
+    p.cap().ifPresent(c -> {
+      var b = n.putObject("privacy_budget").put(c.parameterName(), c.total().parameter().toString());
+      c.windowSeconds().ifPresent(w -> b.put("window", Durations.format(w)));
+    });
+    return n;
+  }
 }
