@@ -107,7 +107,8 @@ public interface HelperPeer {
     /**
      * Returns whether the operator can fix the cause, so that the same request should be sent
      * again later rather than given up: a {@link #retryable()} failure (the Helper unreachable,
-     * 5xx, a timeout), a refused bearer token (401, 403) or a task the Helper does not know (404,
+     * 5xx, a timeout), a refused bearer token (401, a 403 without a prio-dp problem type) or a task
+     * the Helper does not know (404,
      * unrecognizedTask). A problem with the request itself, or an undecodable answer, is not.
      */
     public boolean fixable() {
@@ -116,8 +117,19 @@ public interface HelperPeer {
               .isPresent();
     }
 
+    /**
+     * Returns whether the call stopped because this process is stopping (its thread was
+     * interrupted): nothing is wrong with the Helper.
+     */
+    public boolean interrupted() {
+      return getCause() instanceof InterruptedException;
+    }
+
     /** Returns what an operator should check for a {@link #fixable()} failure, or "". */
     public String fix() {
+      if (interrupted()) {
+        return "";
+      }
       if (status == 401 || (status == 403 && prioDp.isEmpty())) {
         return "check the task's leader auth token (the Helper must accept it)";
       }

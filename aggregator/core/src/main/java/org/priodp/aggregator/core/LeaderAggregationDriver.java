@@ -464,6 +464,13 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       }
       return done;
     } catch (HelperPeer.HelperException e) {
+      if (e.interrupted()) { // stopping: the next run (or another replica) takes the job now
+        LOG.info("aggregation job {}: stopped while talking to the Helper; its lease is freed",
+            job.jobId().toBase64Url());
+        store.jobLeases().releaseAggregationJob(job.taskId(), job.jobId(), token, now(),
+            "stopped while talking to the Helper");
+        return Outcome.RETRY_LATER;
+      }
       if (!e.fixable()) {
         return abandon(job, token, e.getMessage());
       }
