@@ -105,7 +105,7 @@ public record PrivacyLedger(List<LedgerEntry> entries, Optional<BudgetCap> cap) 
    */
   public Decision admit(LedgerEntry next) {
     if (cap.isEmpty()) {
-      return new Decision.Admitted(cost(next));
+      return new Decision.Admitted(with(next).cost(next)); // the currency may become rho with it
     }
     BudgetCap c = cap.get();
     checkFits(c, next);

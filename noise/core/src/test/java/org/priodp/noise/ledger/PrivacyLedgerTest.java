@@ -179,6 +179,8 @@ class PrivacyLedgerTest {
     assertEquals(Rational.of(3), ledger.spent());
     assertInstanceOf(Decision.Admitted.class, ledger.admit(day(2, DAILY, eps("100"))));
     assertThrows(IllegalStateException.class, ledger::remaining);
+    assertEquals(new Decision.Admitted(Rational.of(1, 2)), PrivacyLedger.uncapped(List.of()).admit(day(0, REPORT, rho("1/2"))),
+        "an empty uncapped ledger admits a zCDP release at its rho");
     assertEquals(Rational.of(1, 2), PrivacyLedger.uncapped(List.of(day(0, REPORT, eps("1")))).with(day(1, REPORT, rho("0"+"1/2")))
         .entries().get(1).perUnit().perRelease().parameter());
     assertTrue(PrivacyLedger.uncapped(List.of(day(0, REPORT, eps("1")), day(1, REPORT, rho("1/2")))).inRho());
