@@ -12,7 +12,6 @@ import org.priodp.aggregator.datastore.LedgerRecord;
 import org.priodp.aggregator.datastore.LedgerRepository.RecordedSettings;
 import org.priodp.aggregator.datastore.ReportTimes;
 import org.priodp.aggregator.datastore.TaskTransaction;
-import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
 import org.priodp.noise.ledger.Decision;
@@ -47,18 +46,9 @@ public final class PrivacyBudget {
       return Optional.empty();
     }
     NoiseSampler sampler = task.mechanism().sampler().orElseThrow();
-    Rational tv = totalVariationPerDraw(sampler).multiply(Rational.of(task.variant().outputLength()));
+    Rational tv = sampler.totalVariationPerDraw().multiply(Rational.of(task.variant().outputLength()));
     return Optional.of(new ReleaseGuarantee(task.dpStrategy().budget().orElseThrow(),
         tv.compareTo(Rational.ONE) > 0 ? Rational.ONE : tv));
-  }
-
-  /**
-   * Returns the total variation distance of one draw from the exact distribution: the fixed-work
-   * Laplace sampler's delta, 0 for the exact samplers.
-   */
-  // TODO(gauss): use NoiseSampler.totalVariationPerDraw() once the branch gauss lands
-  static Rational totalVariationPerDraw(NoiseSampler sampler) {
-    return sampler instanceof HardenedDiscreteLaplace h ? h.delta() : Rational.ZERO;
   }
 
   /**
