@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -50,15 +49,6 @@ class BudgetRaceTest {
   private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
 
-  private static List<Fixture> tasks(long seed) {
-    Random random = new Random(seed);
-    List<Fixture> out = new ArrayList<>();
-    for (int r = 0; r < ROUNDS; r++) {
-      out.add(Fixture.laplaceRandomTask(r, random));
-    }
-    return out;
-  }
-
   private static TaskDefinition capped(Fixture f) {
     return f.task.withPrivacy(new PrivacySettings(new PrivacyUnit.Report(),
         Optional.of(BudgetCap.life(Budget.PureDp.parse("3")))));
@@ -92,7 +82,7 @@ class BudgetRaceTest {
   void sqliteOneServerExactlyThreePerRound() throws Exception {
     long seed = Long.getLong("priodp.seed", System.nanoTime());
     System.out.println("BudgetRaceTest.sqliteOneServerExactlyThreePerRound seed=" + seed);
-    List<Fixture> fixtures = tasks(seed);
+    List<Fixture> fixtures = OverlapRaceTest.tasks(seed, ROUNDS);
     try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("race.db"))) {
       for (Fixture f : fixtures) {
         f.writeBuckets(store, CONCURRENT);
@@ -122,7 +112,7 @@ class BudgetRaceTest {
     Assumptions.assumeTrue(url != null && !url.isBlank(), "PRIODP_PG_URL is not set");
     long seed = Long.getLong("priodp.seed", System.nanoTime());
     System.out.println("BudgetRaceTest.postgresqlTwoServeProcessesExactlyThreePerRound seed=" + seed);
-    List<Fixture> fixtures = tasks(seed);
+    List<Fixture> fixtures = OverlapRaceTest.tasks(seed, ROUNDS);
     try (JdbcDatastore store = JdbcDatastore.open(url)) {
       for (Fixture f : fixtures) {
         f.writeBuckets(store, CONCURRENT);

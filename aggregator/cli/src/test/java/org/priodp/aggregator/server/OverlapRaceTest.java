@@ -45,9 +45,14 @@ class OverlapRaceTest {
       .connectTimeout(Duration.ofSeconds(10)).build();
 
   private static List<Fixture> tasks(long seed) {
+    return tasks(seed, ROUNDS);
+  }
+
+  /** Returns {@code rounds} fixtures with epsilon 1 and random task IDs drawn from {@code seed}. */
+  static List<Fixture> tasks(long seed, int rounds) {
     Random random = new Random(seed);
     List<Fixture> out = new ArrayList<>();
-    for (int r = 0; r < ROUNDS; r++) {
+    for (int r = 0; r < rounds; r++) {
       out.add(Fixture.laplaceRandomTask(r, random));
     }
     return out;
