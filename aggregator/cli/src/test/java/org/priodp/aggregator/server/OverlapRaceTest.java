@@ -45,15 +45,21 @@ class OverlapRaceTest {
       .connectTimeout(Duration.ofSeconds(10)).build();
 
   private static List<Fixture> tasks(long seed) {
+    return tasks(seed, ROUNDS);
+  }
+
+  /** Returns {@code rounds} fixtures with epsilon 1 and random task IDs drawn from {@code seed}. */
+  static List<Fixture> tasks(long seed, int rounds) {
     Random random = new Random(seed);
     List<Fixture> out = new ArrayList<>();
-    for (int r = 0; r < ROUNDS; r++) {
+    for (int r = 0; r < rounds; r++) {
       out.add(Fixture.laplaceRandomTask(r, random));
     }
     return out;
   }
 
-  private HttpRequest post(int port, Fixture f, AggregateShareReq req) {
+  /** Returns the Leader's aggregate-share request for {@code req} to the Helper at {@code port}. */
+  static HttpRequest post(int port, Fixture f, AggregateShareReq req) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/tasks/"
         + f.taskId.toBase64Url() + "/aggregate_shares")).timeout(Duration.ofSeconds(60))
         .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())
