@@ -16,7 +16,7 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.interop.InteropApi.Request;
 import org.priodp.aggregator.server.TaskRoutes;
 import org.priodp.aggregator.task.TaskParameters;
-import org.priodp.aggregator.taskfile.TaskFile;
+import org.priodp.aggregator.taskfile.DpSettingsJson;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
@@ -138,7 +138,7 @@ final class InteropTasks {
     }
     Request p = request.object("prio_dp");
     p.only(PRIO_DP_FIELDS);
-    return TaskFile.dpStrategy(p.need("dp_strategy"), p.name("dp_strategy"));
+    return DpSettingsJson.dpStrategy(p.need("dp_strategy"), p.name("dp_strategy"));
   }
 
   /**

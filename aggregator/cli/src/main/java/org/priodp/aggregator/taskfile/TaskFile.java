@@ -33,7 +33,6 @@ import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.aggregator.task.TimeText;
-import org.priodp.noise.Rational;
 import org.priodp.vdaf.Prio3Algorithm;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -138,8 +137,9 @@ public final class TaskFile {
           + " seconds");
     }
     Prio3Variant variant = wrap(path + ".vdaf", () -> vdaf(need(n, path, "vdaf"), path + ".vdaf"));
-    DpStrategy strategy = dpStrategy(need(n, path, "dp_strategy"), path + ".dp_strategy");
-    SensitivityRule rule = sensitivityRule(n, path);
+    DpStrategy strategy = DpSettingsJson.dpStrategy(need(n, path, "dp_strategy"),
+        path + ".dp_strategy");
+    SensitivityRule rule = DpSettingsJson.sensitivityRule(n, path);
     HpkeConfig hpke = hpkeConfig(need(n, path, "collector_hpke_config"),
         path + ".collector_hpke_config");
     AuthToken token = authToken(n, path, env, "auth_token");
@@ -148,8 +148,7 @@ public final class TaskFile {
         : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
-    Boolean chosen = noiseSampler(n, path);
-    boolean hardened = chosen != null ? chosen : hardenedByDefault(variant, strategy, rule);
+    boolean hardened = DpSettingsJson.hardenedSampler(n, path, variant, strategy, rule);
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
         rule, hpke, token, hardened));
@@ -208,39 +207,7 @@ public final class TaskFile {
     return out;
   }
 
-  /**
-   * "noise_sampler": "hardened" (the fixed-work discrete Laplace), "exact" (the exact sampler,
-   * pure epsilon-DP, whose running time depends on the noise), or absent: hardened for a discrete
-   * Laplace task whose scale the fixed-work sampler supports, else exact (docs/PRIVACY.md, "Timing").
-   * Returns null for absent.
-   */
-  private static Boolean noiseSampler(JsonNode n, String path) {
-    if (!n.has("noise_sampler")) {
-      return null;
-    }
-    return switch (text(n, path, "noise_sampler").toLowerCase(Locale.ROOT)) {
-      case "exact" -> false;
-      case "hardened" -> true;
-      default -> throw new IllegalArgumentException(path
-          + ".noise_sampler: expected exact or hardened");
-    };
-  }
-
-  /** The default sampler: hardened where it applies (a Laplace task of a supported scale). */
-  private static boolean hardenedByDefault(Prio3Variant variant, DpStrategy strategy,
-      SensitivityRule rule) {
-    if (!strategy.hasHardenedSampler()) {
-      return false;
-    }
-    try {
-      org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false; // a scale beyond the fixed-work sampler's range: the exact sampler
-    }
-  }
-
-  private static <T> T wrap(String path, java.util.function.Supplier<T> s) {
+  static <T> T wrap(String path, java.util.function.Supplier<T> s) {
     try {
       return s.get();
     } catch (IllegalArgumentException e) {
@@ -335,7 +302,7 @@ public final class TaskFile {
     return out;
   }
 
-  private static void only(JsonNode n, String path, Set<String> allowed) {
+  static void only(JsonNode n, String path, Set<String> allowed) {
     Iterator<String> it = n.fieldNames();
     while (it.hasNext()) {
       String f = it.next();
@@ -346,7 +313,7 @@ public final class TaskFile {
     }
   }
 
-  private static JsonNode need(JsonNode n, String path, String field) {
+  static JsonNode need(JsonNode n, String path, String field) {
     JsonNode v = n.get(field);
     if (v == null || v.isNull()) {
       throw new IllegalArgumentException(path + "." + field + ": missing");
@@ -354,7 +321,7 @@ public final class TaskFile {
     return v;
   }
 
-  private static String text(JsonNode n, String path, String field) {
+  static String text(JsonNode n, String path, String field) {
     JsonNode v = need(n, path, field);
     if (!v.isTextual() || v.asText().isEmpty()) {
       throw new IllegalArgumentException(path + "." + field + ": expected a non-empty string");
@@ -398,14 +365,6 @@ public final class TaskFile {
     };
   }
 
-  private static SensitivityRule sensitivityRule(JsonNode n, String path) {
-    if (!n.has("sensitivity_rule")) {
-      return SensitivityRule.PRIODP;
-    }
-    String text = text(n, path, "sensitivity_rule");
-    return wrap(path + ".sensitivity_rule", () -> SensitivityRule.parse("sensitivity_rule", text));
-  }
-
   /** The VDAFs a task may name: the registered Prio3 variants. */
   private static final List<String> VDAF_TYPES = java.util.Arrays.stream(Prio3Algorithm.values())
       .filter(Prio3Algorithm::registered).map(Prio3Algorithm::specName).toList();
@@ -440,94 +399,6 @@ public final class TaskFile {
       }
     }
     return Prio3Variant.parse(type, parameters);
-  }
-
-  /**
-   * Parses a DP strategy object in the Janus or the readable shape (docs/DAP.md); errors start
-   * with {@code path}.
-   */
-  public static DpStrategy dpStrategy(JsonNode n, String path) {
-    if (!n.isObject()) {
-      throw new IllegalArgumentException(path + ": expected an object with \"dp_strategy\"");
-    }
-    String kind = text(n, path, "dp_strategy");
-    switch (kind) {
-      case "NoDifferentialPrivacy" -> {
-        only(n, path, Set.of("dp_strategy"));
-        return new DpStrategy.NoDifferentialPrivacy();
-      }
-      case "PureDpDiscreteLaplace" -> {
-        only(n, path, Set.of("dp_strategy", "budget", "epsilon"));
-        Rational eps = budget(n, path, "epsilon", "epsilon");
-        return wrap(path, () -> new DpStrategy.PureDpDiscreteLaplace(eps));
-      }
-      case "ZCdpDiscreteGaussian" -> {
-        only(n, path, Set.of("dp_strategy", "budget", "rho"));
-        Rational value = budget(n, path, "rho", "epsilon");
-        // Janus's shape names libprio's budget: ZCdpBudget { epsilon }, with rho = epsilon^2 / 2
-        // (sigma = sensitivity / epsilon). The readable shape gives rho itself.
-        Rational rho = n.has("budget") ? value.square().divide(Rational.of(2)) : value;
-        return wrap(path, () -> new DpStrategy.ZCdpDiscreteGaussian(rho));
-      }
-      default -> throw new IllegalArgumentException(path + ".dp_strategy: unknown strategy '"
-          + kind + "' (NoDifferentialPrivacy, PureDpDiscreteLaplace, ZCdpDiscreteGaussian)");
-    }
-  }
-
-  /** Reads the budget as readable {@code field} or as Janus {@code budget.janusField}. */
-  private static Rational budget(JsonNode n, String path, String field, String janusField) {
-    boolean readable = n.has(field);
-    boolean janus = n.has("budget");
-    if (readable == janus) {
-      throw new IllegalArgumentException(path + ": give exactly one of \"" + field
-          + "\" (e.g. \"0.1\" or \"1/10\") or \"budget\": {\"" + janusField + "\": [[num], [den]]}");
-    }
-    if (readable) {
-      String p = path + "." + field;
-      JsonNode v = n.get(field);
-      if (!v.isTextual()) {
-        throw new IllegalArgumentException(p + ": expected a string such as \"0.1\" or \"1/10\""
-            + " (numbers are refused to avoid binary floating point)");
-      }
-      return wrap(p, () -> Rational.parsePositive(field, v.asText()));
-    }
-    JsonNode b = n.get("budget");
-    String bp = path + ".budget";
-    if (!b.isObject()) {
-      throw new IllegalArgumentException(bp + ": expected {\"" + janusField + "\": [[num], [den]]}");
-    }
-    only(b, bp, Set.of(janusField));
-    String p = bp + "." + janusField;
-    JsonNode r = need(b, bp, janusField);
-    if (!r.isArray() || r.size() != 2) {
-      throw new IllegalArgumentException(p + ": expected [[numerator digits], [denominator digits]]");
-    }
-    BigInteger num = bigUint(r.get(0), p + "[0]");
-    BigInteger den = bigUint(r.get(1), p + "[1]");
-    if (den.signum() == 0) {
-      throw new IllegalArgumentException(p + ": denominator is 0");
-    }
-    if (num.signum() == 0) {
-      throw new IllegalArgumentException(p + ": must be > 0");
-    }
-    return wrap(p, () -> Rational.of(num, den));
-  }
-
-  /** Reads a serde BigUint: little-endian base-2^32 digits (an empty array is 0). */
-  private static BigInteger bigUint(JsonNode n, String path) {
-    if (!n.isArray() || n.size() > 8) {
-      throw new IllegalArgumentException(path + ": expected an array of at most 8 uint32 digits");
-    }
-    BigInteger v = BigInteger.ZERO;
-    for (int i = n.size() - 1; i >= 0; i--) {
-      JsonNode d = n.get(i);
-      if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0
-          || d.bigIntegerValue().bitLength() > 32) {
-        throw new IllegalArgumentException(path + "[" + i + "]: expected a uint32 digit");
-      }
-      v = v.shiftLeft(32).add(d.bigIntegerValue());
-    }
-    return v;
   }
 
   private static HpkeConfig hpkeConfig(JsonNode n, String path) {
@@ -604,8 +475,9 @@ public final class TaskFile {
     long minBatch = uint64(n, path, "min_batch_size");
     BatchMode mode = batchMode(n, path);
     Prio3Variant variant = wrap(path + ".vdaf", () -> vdaf(need(n, path, "vdaf"), path + ".vdaf"));
-    DpStrategy strategy = dpStrategy(need(n, path, "dp_strategy"), path + ".dp_strategy");
-    SensitivityRule rule = sensitivityRule(n, path);
+    DpStrategy strategy = DpSettingsJson.dpStrategy(need(n, path, "dp_strategy"),
+        path + ".dp_strategy");
+    SensitivityRule rule = DpSettingsJson.sensitivityRule(n, path);
     List<TaskExtension> ext = n.has("extensions")
         ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
         : List.of();

@@ -309,7 +309,7 @@ public final class AggregationJobService {
     java.math.BigInteger ahead = seconds.subtract(
         java.math.BigInteger.valueOf(clock.instant().getEpochSecond()));
     String span = ahead.signum() > 0 && ahead.bitLength() < 63
-        ? LeaderAggregationDriver.span(Duration.ofSeconds(ahead.longValue())) : ahead + "s";
+        ? HelperTrouble.span(Duration.ofSeconds(ahead.longValue())) : ahead + "s";
     LOG.warn("task {}, aggregation job {}: {}/{} reports rejected as report_too_early, up to {}"
         + " ahead of this Helper's clock: this clock may be behind (or the Clients' ahead)",
         task.taskId().toBase64Url(), id.toBase64Url(), n, prepared.size(), span);

@@ -33,7 +33,6 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
 import org.priodp.aggregator.datastore.ReleasedAggregateShare;
-import org.priodp.aggregator.datastore.StatusRepository;
 
 /**
  * The Leader's collection jobs (DAP-18 "Collection Job Initialization", "Collection Job
@@ -108,6 +107,7 @@ public final class CollectionJobService {
   private final String owner;
   private final LeaseHeartbeat heartbeat;
   private final PipelineObserver observer;
+  private final CollectionReadiness readiness;
 
   /**
    * Creates the service over the Leader's store and share service, the Helper peer and a clock;
@@ -131,6 +131,7 @@ public final class CollectionJobService {
     this.retryDelay = positive(retryDelay, "retryDelay");
     this.owner = Objects.requireNonNull(owner, "owner");
     this.heartbeat = new LeaseHeartbeat(clock, this.lease);
+    this.readiness = new CollectionReadiness(store, clock);
   }
 
   /**
@@ -152,6 +153,7 @@ public final class CollectionJobService {
     this.owner = "operator";
     this.heartbeat = new LeaseHeartbeat(clock, this.lease);
     this.observer = PipelineObserver.NONE;
+    this.readiness = new CollectionReadiness(store, clock);
   }
 
   /**
@@ -517,7 +519,7 @@ public final class CollectionJobService {
     Interval i = batchInterval(job);
     BatchSelector selector = new BatchSelector.TimeInterval(i);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
-    Merged m = merge(task, i);
+    CollectionReadiness.Merged m = readiness.merge(task, i);
     AggregateShareReq req;
     Optional<NoisedAggregateShare> drawn = store.inTaskTransaction(taskId,
         tx -> tx.releases().noisedShare(batch));
@@ -526,7 +528,7 @@ public final class CollectionJobService {
       req = new AggregateShareReq(cjr, selector, drawn.get().reportCount(),
           drawn.get().checksum());
     } else {
-      if (intervalWait(task, i, m).isPresent()) {
+      if (readiness.intervalWait(task, i, m).isPresent()) {
         return postpone(leased, Outcome.WAITING);
       }
       req = new AggregateShareReq(cjr, selector, m.count(), m.checksum());
@@ -535,86 +537,12 @@ public final class CollectionJobService {
   }
 
   /**
-   * Returns why the batch interval {@code i} cannot be released yet, in the order {@link #step}
-   * checks: the interval has not ended, reports of it are unclaimed or in an active aggregation
-   * job, or its buckets hold fewer than min_batch_size reports; empty if none holds it back.
-   */
-  private Optional<CollectionWait> intervalWait(TaskDefinition task, Interval i, Merged m) {
-    if (!ended(task, i)) {
-      return Optional.of(new CollectionWait.IntervalNotOver(endOf(task, i)));
-    }
-    // the step's readiness check, then the counts only when something is outstanding
-    Optional<StatusRepository.Outstanding> outstanding = store.inTaskTransaction(task.taskId(),
-        tx -> tx.clientReports().outstanding(i.start().value(), i.end().value())
-            ? Optional.of(tx.status().outstanding(i.start().value(), i.end().value()))
-            : Optional.<StatusRepository.Outstanding>empty());
-    if (outstanding.isPresent()) {
-      StatusRepository.Outstanding o = outstanding.get();
-      return Optional.of(new CollectionWait.NotYetAggregated(o.unclaimed(), o.activeJobs(),
-          o.reportsInActiveJobs()));
-    }
-    long min = task.configuration().minBatchSize();
-    if (Long.compareUnsigned(m.count(), min) < 0) {
-      return Optional.of(new CollectionWait.TooFewReports(m.count(), min));
-    }
-    return Optional.empty();
-  }
-
-  /** Returns the end of the interval as an instant, {@link Instant#MAX} beyond its range. */
-  private static Instant endOf(TaskDefinition task, Interval i) {
-    try {
-      return Instant.ofEpochSecond(Math.multiplyExact(i.end().value(),
-          task.configuration().timePrecision()));
-    } catch (ArithmeticException | java.time.DateTimeException e) {
-      return Instant.MAX;
-    }
-  }
-
-  /**
    * Returns why the Leader's collection job is not ready (issue 24 "See the pipeline"), by the
    * rules of {@link #step} (DAP-18 "Collection Job Initialization"): empty for a job that is not
    * pending; {@link CollectionWait.Due} if nothing holds it back. Reads only.
    */
   public Optional<CollectionWait> whyWaiting(TaskDefinition task, CollectionJobRecord job) {
-    if (job.state() != CollectionJobRecord.State.PENDING) {
-      return Optional.empty();
-    }
-    TaskId taskId = task.taskId();
-    long min = task.configuration().minBatchSize();
-    if (job.batch().equals(UNCHOSEN)) {
-      return Optional.of(new CollectionWait.NoBatchYet(min));
-    }
-    BatchIdentifier batch = job.batch();
-    if (store.inTaskTransaction(taskId, tx -> tx.releases().noisedShare(batch)).isPresent()) {
-      return Optional.of(new CollectionWait.WaitingForHelper());
-    }
-    BatchSelector selector = BatchSelector.decode(batch.bytes());
-    if (selector instanceof BatchSelector.TimeInterval t) {
-      Interval i = t.batchInterval();
-      return Optional.of(intervalWait(task, i, merge(task, i))
-          .orElse(new CollectionWait.Due()));
-    }
-    if (store.inTaskTransaction(taskId, tx -> tx.aggregationJobs().leaderActive(batch))) {
-      return Optional.of(new CollectionWait.NotYetAggregated(0, 1, 0));
-    }
-    long count = store.inTaskTransaction(taskId, tx -> tx.batchBuckets().get(batch))
-        .map(BatchAggregation::reportCount).orElse(0L);
-    return Optional.of(Long.compareUnsigned(count, min) < 0
-        ? new CollectionWait.TooFewReports(count, min) : new CollectionWait.Due());
-  }
-
-  /**
-   * Returns whether, inside the release's task transaction, reports of the batch may still reach
-   * the Helper's buckets: an unclaimed report or an active aggregation job in the interval, or an
-   * active job of the leader-selected batch.
-   */
-  private static boolean stillAggregating(org.priodp.aggregator.datastore.TaskTransaction tx,
-      BatchSelector selector) {
-    if (selector instanceof BatchSelector.TimeInterval t) {
-      Interval i = t.batchInterval();
-      return tx.clientReports().outstanding(i.start().value(), i.end().value());
-    }
-    return tx.aggregationJobs().leaderActive(BatchBuckets.batchIdentifier(selector));
+    return readiness.whyWaiting(task, job);
   }
 
   /** Steps a leader-selected job: chooses its batch if needed, waits, then as a time interval. */
@@ -662,7 +590,7 @@ public final class CollectionJobService {
     try {
       // persists this Leader's noised share (drawn once) and its ciphertext before the Helper
       // hears of the batch
-      mine = shares.release(task, req, tx -> !stillAggregating(tx, req.batchSelector()));
+      mine = shares.release(task, req, tx -> !CollectionReadiness.stillAggregating(tx, req.batchSelector()));
     } catch (NoisedShareService.NotReady r) {
       // an aggregation job claimed reports of the batch after the readiness check: it must
       // finish (and the Helper commit them) before the batch is released
@@ -713,58 +641,5 @@ public final class CollectionJobService {
     observer.collectionJob(leased.job().taskId(), PipelineObserver.CollectionState.FAILED,
         Optional.empty());
     return Outcome.FAILED;
-  }
-
-  /** Returns whether the interval's end, in seconds, is at or before the clock's now. */
-  private boolean ended(TaskDefinition task, Interval i) {
-    long end = i.end().value();
-    long precision = task.configuration().timePrecision();
-    long now = clock.instant().getEpochSecond();
-    if (end < 0 || precision < 0) {
-      return false; // beyond 2^63 units or seconds: not in this world's lifetime
-    }
-    long endSeconds;
-    try {
-      endSeconds = Math.multiplyExact(end, precision);
-    } catch (ArithmeticException e) {
-      return false;
-    }
-    return endSeconds <= now;
-  }
-
-  /** The Leader's merged buckets of a batch interval: count, checksum and the buckets' span. */
-  private record Merged(long count, byte[] checksum, long minStart, long maxStart, int buckets) {
-    Interval interval(Interval query) {
-      return buckets == 0 ? Interval.of(query.start().value(), 0)
-          : Interval.of(minStart, maxStart - minStart + 1);
-    }
-  }
-
-  private Merged merge(TaskDefinition task, Interval i) {
-    List<BatchAggregation> rows = store.inTaskTransaction(task.taskId(),
-        tx -> tx.batchBuckets().range(BatchBuckets.timeIntervalLowerBound(i.start().value()),
-            BatchBuckets.timeIntervalLowerBound(i.end().value())));
-    long count = 0;
-    byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
-    long min = 0;
-    long max = 0;
-    int n = 0;
-    for (BatchAggregation b : rows) {
-      if (!(BatchSelector.decode(b.batch().bytes()) instanceof BatchSelector.TimeInterval bt)
-          || !bt.batchInterval().isWithin(i)) {
-        continue;
-      }
-      count += b.reportCount();
-      for (int k = 0; k < checksum.length; k++) {
-        checksum[k] ^= b.checksum().byteAt(k);
-      }
-      if (b.reportCount() != 0) {
-        long start = bt.batchInterval().start().value();
-        min = n == 0 || Long.compareUnsigned(start, min) < 0 ? start : min;
-        max = n == 0 || Long.compareUnsigned(start, max) > 0 ? start : max;
-        n++;
-      }
-    }
-    return new Merged(count, checksum, min, max, n);
   }
 }

@@ -100,8 +100,19 @@ public interface HelperPeer {
               .isPresent();
     }
 
+    /**
+     * Returns whether the call stopped because this process is stopping (its thread was
+     * interrupted): nothing is wrong with the Helper.
+     */
+    public boolean interrupted() {
+      return getCause() instanceof InterruptedException;
+    }
+
     /** Returns what an operator should check for a {@link #fixable()} failure, or "". */
     public String fix() {
+      if (interrupted()) {
+        return "";
+      }
       if (status == 401 || status == 403) {
         return "check the task's leader auth token (the Helper must accept it)";
       }

@@ -26,10 +26,8 @@ import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.ByteString;
-import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportError;
 import org.priodp.aggregator.dap.ReportId;
-import org.priodp.aggregator.dap.ReportShare;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.dap.VerifyInit;
@@ -39,7 +37,6 @@ import org.priodp.aggregator.datastore.BatchIdentifier;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.LeaderAggregationJob;
-import org.priodp.aggregator.datastore.LeaderJobReport;
 import org.priodp.aggregator.datastore.LeasedAggregationJob;
 import org.priodp.aggregator.datastore.VdafVerifyKey;
 import org.priodp.field.FieldVector;
@@ -167,10 +164,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   /** How many jobs a report is placed in before a retryable rejection gives it up for good. */
   public static final int MAX_PLACEMENTS = 10;
 
-  /** How many report orders a job tries for a request no earlier job of its task sent. */
-  static final int ORDER_SALTS = 32;
-
   private final Datastore store;
+  private final HelperTrouble trouble;
   private final HelperPeer peer;
   private final java.util.function.Supplier<List<TaskDefinition>> tasks;
   private final Clock clock;
@@ -187,9 +182,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
   private final Set<Thread> looping = ConcurrentHashMap.newKeySet();
   private volatile CountDownLatch stopped = new CountDownLatch(0);
   /** Per task, the Helper calls that failed in a row (for "reachable again"). */
-  private final Map<TaskId, Integer> failedInARow = new ConcurrentHashMap<>();
   /** Per task, when the Helper's clock skew was last logged. */
-  private final Map<TaskId, Instant> skewLogged = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong givenUp =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -244,43 +237,8 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     this.heartbeat = new LeaseHeartbeat(clock, options.leaseDuration());
     this.intake = new ReportIntake(keys, clock, UploadService.DEFAULT_CLOCK_SKEW);
     this.verifyKeys = new VdafVerifyKeys(store, clock);
-    peer.addClockListener(this::helperClock);
-  }
-
-  /**
-   * Logs one WARN per task per hour when the Helper's clock, as its answer stated it, differs
-   * from this Leader's by more than the clock skew the Helper tolerates (DAP-18 "Input Share
-   * Validation": a Helper behind rejects reports as report_too_early).
-   */
-  private void helperClock(TaskDefinition task, Instant helperTime) {
-    Instant mine = clock.instant();
-    Duration skew = Duration.between(mine, helperTime);
-    if (skew.abs().compareTo(UploadService.DEFAULT_CLOCK_SKEW) <= 0) {
-      return;
-    }
-    boolean[] log = {false};
-    skewLogged.compute(task.taskId(), (t, last) -> {
-      if (last == null || !mine.isBefore(last.plus(Duration.ofHours(1)))) {
-        log[0] = true;
-        return mine;
-      }
-      return last;
-    });
-    if (log[0]) {
-      LOG.warn("task {}: the Helper's clock is {} {} this Leader's (its HTTP Date header); it"
-          + " rejects reports as report_too_early while it is behind: check the clocks (NTP)"
-          + " of both", task.taskId().toBase64Url(), span(skew.abs()),
-          skew.isNegative() ? "behind" : "ahead of");
-    }
-  }
-
-  /** Returns a duration as {@code 1h 2m 3s}, leaving out leading zero units. */
-  static String span(Duration d) {
-    long s = d.getSeconds();
-    if (s >= 3600) {
-      return (s / 3600) + "h " + (s % 3600 / 60) + "m " + (s % 60) + "s";
-    }
-    return s >= 60 ? (s / 60) + "m " + (s % 60) + "s" : s + "s";
+    this.trouble = new HelperTrouble(clock);
+    peer.addClockListener(trouble::helperClock);
   }
 
   /**
@@ -289,15 +247,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
    */
   public long reportsGivenUp() {
     return givenUp.get();
-  }
-
-  /** Returns {@code first} doubled {@code n - 1} times, at most {@link #MAX_REQUEUE_DELAY}. */
-  static Duration backoff(Duration first, int n) {
-    Duration d = first;
-    for (int i = 1; i < n && d.compareTo(MAX_REQUEUE_DELAY) < 0; i++) {
-      d = d.multipliedBy(2);
-    }
-    return d.compareTo(MAX_REQUEUE_DELAY) > 0 ? MAX_REQUEUE_DELAY : d;
   }
 
   private static java.util.function.Supplier<List<TaskDefinition>> listOf(
@@ -459,16 +408,9 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     if (store.jobLeases().renewAggregationJob(job.taskId(), job.jobId(), token, expires)) {
       return true;
     }
-    Optional<String> holder = store.inTaskTransaction(job.taskId(),
-        tx -> tx.aggregationJobs().leader(job.jobId())).flatMap(LeaderAggregationJob::leaseOwner);
-    if (holder.isPresent() && holder.get().equals(owner)) {
-      LOG.error("aggregation job {}: its lease is held under this replica's name {} by another"
-          + " token: is a second process running with replica id {}? Give each replica its own"
-          + " --replica-id", job.jobId().toBase64Url(), owner, owner);
-    } else if (holder.isPresent()) {
-      LOG.warn("aggregation job {}: lease lost to replica {} (this replica was paused longer"
-          + " than the lease?); its work here stops", job.jobId().toBase64Url(), holder.get());
-    }
+    LeaseHeartbeat.lost("aggregation job " + job.jobId().toBase64Url(), owner,
+        store.inTaskTransaction(job.taskId(), tx -> tx.aggregationJobs().leader(job.jobId()))
+            .flatMap(LeaderAggregationJob::leaseOwner));
     return false;
   }
 
@@ -479,9 +421,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       throw new LeaseLost();
     }
   }
-
-  /** A report after the Leader's initialization, before the Helper's answer. */
-  private record Initialized(ReportId reportId, long time, PingPong.Continued state) {}
 
   /** Steps a job this driver leased ({@link #lease}); returns what happened. */
   public Outcome step(LeaderAggregationJob job) {
@@ -520,13 +459,18 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       } finally {
         stepping.remove(job.jobId(), held);
       }
-      Integer before = done == Outcome.FINISHED ? failedInARow.remove(job.taskId()) : null;
-      if (before != null && before > 0) {
-        LOG.info("task {}: Helper reachable again after {} failed attempts",
-            job.taskId().toBase64Url(), before);
+      if (done == Outcome.FINISHED) {
+        trouble.answered(job.taskId());
       }
       return done;
     } catch (HelperPeer.HelperException e) {
+      if (e.interrupted()) { // stopping: the next run (or another replica) takes the job now
+        LOG.info("aggregation job {}: stopped while talking to the Helper; its lease is freed",
+            job.jobId().toBase64Url());
+        store.jobLeases().releaseAggregationJob(job.taskId(), job.jobId(), token, now(),
+            "stopped while talking to the Helper");
+        return Outcome.RETRY_LATER;
+      }
       if (!e.fixable()) {
         return abandon(job, token, e.getMessage());
       }
@@ -546,13 +490,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
    */
   private Outcome failed(TaskDefinition task, LeaderAggregationJob job, ByteString token,
       int failure, HelperPeer.HelperException e) {
-    Duration delay = backoff(options.retryDelay(), failure);
-    failedInARow.merge(job.taskId(), 1, Integer::sum);
-    String fix = e.fix().isEmpty() ? "" : ": " + e.fix() + " ("
-        + task.configuration().helperAggregatorEndpoint() + ")";
-    LOG.warn("aggregation job {} of task {}: {}{}; failed attempt {}, next in {}",
-        job.jobId().toBase64Url(), job.taskId().toBase64Url(), e.getMessage(), fix, failure,
-        span(delay));
+    Duration delay = trouble.failed(task, job, failure, e, options.retryDelay());
     store.jobLeases().failAggregationJob(job.taskId(), job.jobId(), token, now().plus(delay),
         e.getMessage());
     return Outcome.RETRY_LATER;
@@ -564,134 +502,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         ? Outcome.ABANDONED : Outcome.LEASE_LOST;
   }
 
-  /**
-   * Returns the job's VDAF verification key: the one chosen at its first attempt (stored with the
-   * job), so that every attempt sends the identical request, or, at the first attempt, {@link
-   * VdafVerifyKeys#choose}'s choice, stored before anything is sent (DAP-19 "Leader
-   * Initialization"). Empty if the task has no active key; throws LeaseLost if the lease is gone.
-   */
-  private Optional<VdafVerifyKey> jobKey(TaskDefinition task, LeaderAggregationJob job,
-      ByteString token) {
-    List<VdafVerifyKey> keys = verifyKeys.all(task);
-    Optional<Integer> stored = store.inTaskTransaction(task.taskId(),
-        tx -> tx.aggregationJobs().leaderVerificationKeyId(job.jobId()));
-    if (stored.isPresent()) {
-      // the same key, even if retired since: the Helper answers a repeat from its stored job
-      return keys.stream().filter(k -> k.id() == stored.get()).findFirst();
-    }
-    Optional<VdafVerifyKey> chosen = verifyKeys.choose(task);
-    if (chosen.isPresent()) {
-      store.inTaskTransaction(task.taskId(), tx -> {
-        Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
-        if (now.isEmpty() || !now.get().leasedWith(token)) {
-          throw new LeaseLost();
-        }
-        tx.aggregationJobs().setLeaderVerificationKeyId(job.jobId(), chosen.get().id());
-        return null;
-      });
-    }
-    return chosen;
-  }
-
-  /** A job's AggregationJobInitReq and its reports in the request's order. */
-  private record Request(AggregationJobInitReq req, List<Initialized> order) {}
-
-  /**
-   * Returns the request the job sends (DAP-19 "Leader Initialization", "Resource Creation"): its
-   * reports ordered by SHA-256(job ID || order salt || report ID) under the order salt fixed at
-   * its first attempt, so that every attempt sends identical bytes; at the first attempt, the
-   * smallest salt below {@link #ORDER_SALTS} whose request no earlier job of the task sent (the
-   * Helper answers an identical request from the earlier job: reports re-placed after
-   * report_too_early would get report_too_early again forever), fixed with the request's SHA-256
-   * in one transaction that checks the lease. Empty if every salt gives a request already sent
-   * (a lone report placed before, or a pair placed twice).
-   */
-  private Optional<Request> request(TaskDefinition task, LeaderAggregationJob job,
-      ByteString token, VdafVerifyKey key, List<AggregationJobExtension> extensions,
-      List<Initialized> initialized, List<VerifyInit> inits) {
-    TaskId taskId = task.taskId();
-    Optional<AggregationJobRepository.LeaderRequest> stored = store.inTaskTransaction(taskId,
-        tx -> tx.aggregationJobs().leaderRequest(job.jobId()));
-    if (stored.isPresent()
-        && stored.get().orderSalt() == AggregationJobRepository.LeaderRequest.LEGACY_ORDER) {
-      // active when migration 12 ran: it may have sent this order (report time, then ID) before
-      return Optional.of(new Request(new AggregationJobInitReq(key.id(), new byte[0], extensions,
-          inits), List.copyOf(initialized)));
-    }
-    if (stored.isPresent()) {
-      Request r = ordered(job, key, extensions, initialized, inits, stored.get().orderSalt());
-      if (!digest(r.req()).equals(stored.get().digest())) {
-        LOG.warn("aggregation job {} of task {}: its request differs from its first attempt's"
-            + " (reports left it meanwhile: a batch released, retention); the Helper sees a new"
-            + " job", job.jobId().toBase64Url(), taskId.toBase64Url());
-      }
-      return Optional.of(r);
-    }
-    for (int salt = 0; salt < ORDER_SALTS; salt++) {
-      Request r = ordered(job, key, extensions, initialized, inits, salt);
-      AggregationJobRepository.LeaderRequest fixed =
-          new AggregationJobRepository.LeaderRequest(salt, digest(r.req()));
-      boolean fresh = store.inTaskTransaction(taskId, tx -> {
-        Optional<LeaderAggregationJob> now = tx.aggregationJobs().leader(job.jobId());
-        if (now.isEmpty() || !now.get().leasedWith(token)) {
-          throw new LeaseLost();
-        }
-        if (tx.aggregationJobs().leaderRequestSent(fixed.digest())) {
-          return false;
-        }
-        tx.aggregationJobs().setLeaderRequest(job.jobId(), fixed);
-        return true;
-      });
-      if (fresh) {
-        return Optional.of(r);
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** Returns the request with the reports in the order {@code salt} gives them in this job. */
-  private static Request ordered(LeaderAggregationJob job, VdafVerifyKey key,
-      List<AggregationJobExtension> extensions, List<Initialized> initialized,
-      List<VerifyInit> inits, int salt) {
-    byte[][] sortKeys = new byte[initialized.size()][];
-    Integer[] order = new Integer[initialized.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-      java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(
-          AggregationJobId.LENGTH + 4 + ReportId.LENGTH);
-      in.put(job.jobId().bytes()).putInt(salt).put(initialized.get(i).reportId().bytes());
-      sortKeys[i] = NoisedShareService.sha256(in.array());
-    }
-    java.util.Arrays.sort(order, (a, b) -> java.util.Arrays.compareUnsigned(sortKeys[a],
-        sortKeys[b]));
-    List<Initialized> reports = new ArrayList<>(order.length);
-    List<VerifyInit> verifyInits = new ArrayList<>(order.length);
-    for (int i : order) {
-      reports.add(initialized.get(i));
-      verifyInits.add(inits.get(i));
-    }
-    return new Request(new AggregationJobInitReq(key.id(), new byte[0], extensions, verifyInits),
-        List.copyOf(reports));
-  }
-
-  /** Returns the SHA-256 of the encoded request. */
-  private static ByteString digest(AggregationJobInitReq req) {
-    return AggregationJobService.digest(req.encode());
-  }
-
-  /** Thrown inside the commit transaction when the lease token is no longer ours. */
-  private static final class LeaseLost extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    LeaseLost() {
-      super("lease lost", null, false, false);
-    }
-  }
-
   private Outcome run(TaskDefinition task, LeaderAggregationJob job, ByteString token) {
     TaskId taskId = task.taskId();
     Prio3 prio3 = new Prio3(task.variant());
-    Optional<VdafVerifyKey> chosen = jobKey(task, job, token);
+    Optional<VdafVerifyKey> chosen = LeaderJobRequest.key(store, verifyKeys, task, job, token);
     if (chosen.isEmpty()) {
       LOG.error("task {} has no active VDAF verification key (all retired?): its aggregation job"
           + " {} waits; add one with verify-keys add", taskId.toBase64Url(),
@@ -704,35 +518,11 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     ReportIntake.Job reports = intake.job(task, prio3, key.key().toByteArray());
     PingPong pingPong = new PingPong(prio3, task.dapVersion(), taskId);
     List<VerifyInit> inits = new ArrayList<>();
-    List<Initialized> initialized = new ArrayList<>();
     Map<ReportError, Integer> rejected = new EnumMap<>(ReportError.class);
-    // Reports of a batch the Leader already released are never sent: the Helper would commit
-    // them to a bucket the Leader's released share does not count. Read after this job was
-    // claimed, so a release that committed before the claim is seen here, and one that comes
-    // later waits for this job (the collection's release checks for active jobs in its own
-    // task transaction).
-    List<CollectedInterval> released = store.inTaskTransaction(taskId,
-        tx -> tx.releases().collectedIntervals());
-    // nor reports below the retention cutoff: the Leader drops them at commit (report_dropped),
-    // and a Helper without that cutoff would count them
-    Optional<Long> dropBelow = store.inTaskTransaction(taskId, tx -> tx.retention().cutoff());
-    boolean batchReleased = job.batch().isPresent()
-        && store.inTaskTransaction(taskId,
-            tx -> tx.releases().noisedShare(job.batch().get())).isPresent();
-    for (LeaderJobReport r : store.inTaskTransaction(taskId,
-        tx -> tx.clientReports().claimedBy(job.jobId()))) {
-      if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
-        reject(rejected, r.reportId(), ReportError.BATCH_COLLECTED);
-        continue;
-      }
-      if (dropBelow.isPresent() && Long.compareUnsigned(r.time(), dropBelow.get()) < 0) {
-        reject(rejected, r.reportId(), ReportError.REPORT_DROPPED);
-        continue;
-      }
-      initialize(reports, pingPong, r, inits, rejected).ifPresent(initialized::add);
-    }
+    List<LeaderReports.Initialized> initialized = LeaderReports.initializeClaimed(store, job,
+        reports, pingPong, inits, rejected);
     List<FieldVector> outShares = new ArrayList<>();
-    List<Initialized> accepted = new ArrayList<>();
+    List<LeaderReports.Initialized> accepted = new ArrayList<>();
     // reports back to the pool, by the time they wait there
     Map<Duration, List<ReportId>> retry = new LinkedHashMap<>();
     List<ReportId> unsent = new ArrayList<>();
@@ -744,7 +534,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           : List.of(AggregationJobExtension.leaderSelectedBatchId(batchId(job.batch().get())));
       Map<ReportId, Integer> placements = store.inTaskTransaction(taskId,
           tx -> tx.clientReports().placements(job.jobId()));
-      Optional<Request> fixed = request(task, job, token, key, extensions, initialized, inits);
+      Optional<LeaderJobRequest> fixed = LeaderJobRequest.fix(store, task, job, token, key, extensions, initialized, inits);
       if (fixed.isEmpty()) {
         // every order of these reports was sent before: they wait in the pool for company
         initialized.forEach(in -> unsent.add(in.reportId()));
@@ -763,7 +553,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
             + " (or another order) than the request");
       }
       for (int i = 0; i < initialized.size(); i++) {
-        Initialized in = initialized.get(i);
+        LeaderReports.Initialized in = initialized.get(i);
         VerifyResp answer = resp.verifyResps().get(i);
         if (answer.result() instanceof VerifyResp.Reject r
             && task.dapVersion().mayRetry(r.reportError())) {
@@ -771,7 +561,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           // (a clock that catches up, a key the Helper knows); it returns to the pool,
           // unaggregated, after a wait that doubles per placement, and is given up after
           // MAX_PLACEMENTS (it stays claimed by this finished job)
-          reject(rejected, in.reportId(), r.reportError());
+          LeaderReports.reject(rejected, in.reportId(), r.reportError());
           if (r.reportError() == ReportError.UNKNOWN_VERIFICATION_KEY_ID) {
             helperKnewKey = false;
           }
@@ -779,12 +569,12 @@ public final class LeaderAggregationDriver implements AutoCloseable {
           if (placed >= MAX_PLACEMENTS) {
             gaveUp.merge(r.reportError(), 1, Integer::sum);
           } else {
-            retry.computeIfAbsent(backoff(REQUEUE_DELAY, placed), d -> new ArrayList<>())
+            retry.computeIfAbsent(HelperTrouble.backoff(REQUEUE_DELAY, placed), d -> new ArrayList<>())
                 .add(in.reportId());
           }
           continue;
         }
-        Optional<FieldVector> out = finish(pingPong, in, answer, rejected);
+        Optional<FieldVector> out = LeaderReports.finish(pingPong, in, answer, rejected);
         if (out.isPresent()) {
           accepted.add(in);
           outShares.add(out.get());
@@ -804,17 +594,17 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       Optional<Long> cutoff = tx.retention().cutoff();
       List<CollectedInterval> collected = tx.releases().collectedIntervals();
       java.util.Set<ReportId> replayed = tx.clientReports().aggregatedAmong(
-          accepted.stream().map(Initialized::reportId).toList());
+          accepted.stream().map(LeaderReports.Initialized::reportId).toList());
       Map<ReportId, Long> committed = new LinkedHashMap<>();
       for (int i = 0; i < accepted.size(); i++) {
-        Initialized in = accepted.get(i);
+        LeaderReports.Initialized in = accepted.get(i);
         long time = in.time();
         if (cutoff.isPresent() && Long.compareUnsigned(time, cutoff.get()) < 0) {
           continue; // report_dropped on the Helper too
         }
         BatchIdentifier bucket = job.batch().orElseGet(() -> BatchBuckets.timeIntervalBucket(time));
         if (job.batch().isPresent() ? tx.releases().noisedShare(bucket).isPresent()
-            : collected(collected, time)) {
+            : LeaderReports.collected(collected, time)) {
           continue; // batch_collected
         }
         if (replayed.contains(in.reportId())) {
@@ -842,127 +632,10 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       tx.aggregationJobs().finishLeader(job.jobId(), now());
       return null;
     });
-    int backToPool = retry.values().stream().mapToInt(List::size).sum();
-    int rejectedCount = rejected.values().stream().mapToInt(Integer::intValue).sum();
-    if (!gaveUp.isEmpty()) {
-      int n = gaveUp.values().stream().mapToInt(Integer::intValue).sum();
-      givenUp.addAndGet(n);
-      LOG.warn("aggregation job {} of task {}: {} reports given up for good ({}): gave up after"
-          + " {} placements", job.jobId().toBase64Url(), taskId.toBase64Url(), n,
-          gaveUp.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().specName())
-              .collect(java.util.stream.Collectors.joining(", ")), MAX_PLACEMENTS);
-    }
-    if (!unsent.isEmpty()) {
-      LOG.warn("aggregation job {} of task {}: every order of its {} reports was sent to the"
-          + " Helper before (an identical request gets the stored answer): they wait in the pool"
-          + " for other reports to join them, {} at most", job.jobId().toBase64Url(),
-          taskId.toBase64Url(), unsent.size(), span(MAX_REQUEUE_DELAY));
-    }
-    if (rejectedCount > 0 || LOG.isDebugEnabled()) {
-      StringBuilder why = new StringBuilder();
-      rejected.forEach((e, n) -> why.append(", ").append(n).append(' ').append(e.specName()));
-      String line = "aggregation job {} of task {}: {} reports counted, {} rejected{}, {} back"
-          + " to the pool{}";
-      Object[] args = {job.jobId().toBase64Url(), taskId.toBase64Url(), counted[0],
-          rejectedCount, why, backToPool, hint(rejected)};
-      if (rejectedCount > 0) {
-        LOG.warn(line, args); // one line per job, never one per report
-      } else {
-        LOG.debug(line, args);
-      }
-    }
-    if (!helperKnewKey) {
-      LOG.warn("task {}: the Helper does not know VDAF verification key {}; its {} reports go"
-          + " back to the pool and the Leader uses another key for {}", taskId.toBase64Url(),
-          key.id(), backToPool, VdafVerifyKeys.HELPER_REFUSAL_BACKOFF);
-    }
+    LeaderReports.logJob(job, counted[0], rejected, retry, unsent, gaveUp, helperKnewKey, key);
+    givenUp.addAndGet(gaveUp.values().stream().mapToInt(Integer::intValue).sum());
     observer.leaderJob(taskId, PipelineObserver.JobOutcome.FINISHED, counted[0], rejected);
     return Outcome.FINISHED;
-  }
-
-  /** Returns whether a released time-interval batch covers {@code time} (time_precision units). */
-  private static boolean collected(List<CollectedInterval> ranges, long time) {
-    for (CollectedInterval ci : ranges) {
-      if (Long.compareUnsigned(ci.start(), time) <= 0 && Long.compareUnsigned(time, ci.end()) < 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Returns what the most common rejection of a job suggests to an operator, if anything. */
-  private static String hint(Map<ReportError, Integer> rejected) {
-    return rejected.entrySet().stream().max(Map.Entry.comparingByValue())
-        .map(e -> switch (e.getKey()) {
-          case REPORT_TOO_EARLY -> "; mostly report_too_early: a clock may be behind (the"
-              + " Helper's, or the Clients' ahead)";
-          case HPKE_UNKNOWN_CONFIG_ID, OUTDATED_CONFIG -> "; mostly an unknown HPKE config: were"
-              + " HPKE keys deleted or Clients given an old list?";
-          case HPKE_DECRYPT_ERROR -> "; mostly hpke_decrypt_error: do the Clients and the"
-              + " aggregators agree on the task configuration and DAP version?";
-          case VDAF_VERIFY_ERROR -> "; mostly vdaf_verify_error: do both aggregators hold the"
-              + " same VDAF verification key?";
-          default -> "";
-        }).orElse("");
-  }
-
-  /** Counts a report the Leader rejects with {@code error} and logs it. */
-  private static void reject(Map<ReportError, Integer> rejected, ReportId reportId,
-      ReportError error) {
-    LOG.debug("report {} rejected by the Leader: {}", reportId.toBase64Url(), error.specName());
-    rejected.merge(error, 1, Integer::sum);
-  }
-
-  /**
-   * Decodes one claimed report and runs the Leader's initialization (DAP-18 "Leader
-   * Initialization"): the shared {@link ReportIntake}, then {@link PingPong#leaderInitialized};
-   * adds its VerifyInit to {@code inits} and returns it, or counts its report error in {@code
-   * rejected} and returns empty (a stored report that does not decode, or whose Leader share
-   * names another report, is {@code invalid_message}).
-   */
-  private static Optional<Initialized> initialize(ReportIntake.Job reports, PingPong pingPong,
-      LeaderJobReport stored, List<VerifyInit> inits, Map<ReportError, Integer> rejected) {
-    Report report;
-    try {
-      report = Report.decode(stored.report().toByteArray());
-    } catch (IllegalArgumentException e) { // DapDecodeException
-      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
-      return Optional.empty();
-    }
-    ReportShare mine = report.leaderReportShare();
-    if (!mine.reportId().equals(stored.reportId())) {
-      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
-      return Optional.empty();
-    }
-    ReportIntake.Outcome in = reports.prepare(mine);
-    if (in instanceof ReportIntake.Rejected r) {
-      reject(rejected, r.reportId(), r.error());
-      return Optional.empty();
-    }
-    PingPong.Continued state = pingPong.leaderInitialized(((ReportIntake.Prepared) in).init());
-    inits.add(new VerifyInit(report.helperReportShare(), state.outbound().encode()));
-    return Optional.of(new Initialized(in.reportId(), in.time(), state));
-  }
-
-  /**
-   * Finishes the Leader's verification with the Helper's answer (DAP-18 "Leader
-   * Initialization"): a {@code continue} whose payload {@link PingPong#leaderContinued} finishes
-   * gives the output share; otherwise the report is counted in {@code rejected} with the
-   * Helper's report error, or {@code vdaf_verify_error} when the answer does not verify (a
-   * {@code finish} without the verifier message included), and empty is returned.
-   */
-  private static Optional<FieldVector> finish(PingPong pingPong, Initialized in, VerifyResp resp,
-      Map<ReportError, Integer> rejected) {
-    if (resp.result() instanceof VerifyResp.Reject r) {
-      reject(rejected, in.reportId(), r.reportError());
-      return Optional.empty();
-    }
-    if (resp.result() instanceof VerifyResp.Continue c && pingPong.leaderContinued(in.state(),
-        c.payload().toByteArray()) instanceof PingPong.Finished f) {
-      return Optional.of(f.outShare());
-    }
-    reject(rejected, in.reportId(), ReportError.VDAF_VERIFY_ERROR);
-    return Optional.empty();
   }
 
   /**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -69,6 +70,22 @@ public final class LeaseHeartbeat implements AutoCloseable {
     this.lease = Objects.requireNonNull(lease, "lease");
     if (lease.isNegative() || lease.isZero()) {
       throw new IllegalArgumentException("the lease must be positive, got " + lease);
+    }
+  }
+
+  /**
+   * Logs why renewing a lease of replica {@code owner} failed, from the replica that holds it now:
+   * an ERROR if it is held under this replica's own name by another token (two processes with
+   * one replica id), a WARN naming the other replica otherwise.
+   */
+  static void lost(String what, String owner, Optional<String> holder) {
+    if (holder.isPresent() && holder.get().equals(owner)) {
+      LOG.error("{}: its lease is held under this replica's name {} by another token: is a"
+          + " second process running with replica id {}? Give each replica its own"
+          + " --replica-id", what, owner, owner);
+    } else if (holder.isPresent()) {
+      LOG.warn("{}: lease lost to replica {} (this replica was paused longer than the lease?);"
+          + " its work here stops", what, holder.get());
     }
   }
 

@@ -865,6 +865,49 @@ class LeaderAggregationDriverTest {
     s.assertAggregated(s.all());
   }
 
+  /**
+   * A replica stopped (SIGTERM: its worker interrupted) while it waits for the Helper says so in
+   * one INFO line and frees the job's lease for the next run at once; it does not warn that the
+   * Helper may be down, and the job is not counted as a Helper failure.
+   */
+  @Test
+  void aStopWhileTalkingToTheHelperFreesTheLeaseWithoutBlamingTheHelper() throws Exception {
+    Setup s = new Setup(new Prio3Variant.Count(), false);
+    MutableClock clock = new MutableClock(Instant.now());
+    s.upload(4);
+    HttpHelperPeer http = s.peer();
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    HelperPeer interrupted = new HelperPeer() {
+      @Override
+      public org.priodp.aggregator.dap.AggregationJobResp initializeAggregationJob(
+          TaskDefinition task, org.priodp.aggregator.dap.AggregationJobInitReq req) {
+        if (stopping.getAndSet(false)) {
+          throw new HelperException("interrupted while waiting for the Helper", null, true,
+              new InterruptedException());
+        }
+        return http.initializeAggregationJob(task, req);
+      }
+
+      @Override
+      public org.priodp.aggregator.dap.AggregateShare aggregateShare(TaskDefinition task,
+          org.priodp.aggregator.dap.AggregateShareReq req) {
+        return http.aggregateShare(task, req);
+      }
+    };
+    LeaderAggregationDriver d = s.driver(100, clock, interrupted);
+    d.createJobs();
+    List<String> lines = logged(() -> assertEquals(LeaderAggregationDriver.Outcome.RETRY_LATER,
+        d.stepOnce()));
+    assertTrue(lines.stream().anyMatch(l -> l.contains("stopped while talking to the Helper")),
+        lines.toString());
+    assertTrue(lines.stream().noneMatch(l -> l.contains("check that the Helper")),
+        "no blame on the Helper: " + lines);
+    // the lease is free at once (no backoff) and no Helper failure was counted
+    assertEquals(LeaderAggregationDriver.Outcome.FINISHED, d.stepOnce());
+    s.assertAggregated(s.all());
+  }
+
   /** Captures the driver's log lines at INFO and above while it runs {@code body}. */
   private static List<String> logged(ThrowingRunnable body) throws Exception {
     ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger)

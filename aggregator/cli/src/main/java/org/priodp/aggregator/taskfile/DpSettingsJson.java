@@ -1,0 +1,157 @@
+package org.priodp.aggregator.taskfile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
+import java.util.Locale;
+import java.util.Set;
+import org.priodp.noise.Rational;
+import org.priodp.vdaf.Prio3Variant;
+import org.priodp.vdaf.dp.DpStrategy;
+import org.priodp.vdaf.dp.SensitivityRule;
+
+/**
+ * Reads a task's differential-privacy settings from its JSON object (docs/DAP.md "Task file"):
+ * "dp_strategy" in Janus's or the readable shape, "sensitivity_rule" and "noise_sampler". Every
+ * problem is an IllegalArgumentException whose message starts with the field's JSON path.
+ */
+public final class DpSettingsJson {
+  private DpSettingsJson() {}
+
+  /**
+   * Returns whether the task's noise is drawn by the fixed-work sampler: "noise_sampler" if
+   * given, else {@link #hardenedByDefault}.
+   */
+  static boolean hardenedSampler(JsonNode n, String path, Prio3Variant variant,
+      DpStrategy strategy, SensitivityRule rule) {
+    Boolean chosen = noiseSampler(n, path);
+    return chosen != null ? chosen : hardenedByDefault(variant, strategy, rule);
+  }
+
+  /**
+   * "noise_sampler": "hardened" (the fixed-work discrete Laplace), "exact" (the exact sampler,
+   * pure epsilon-DP, whose running time depends on the noise), or absent: hardened for a discrete
+   * Laplace task whose scale the fixed-work sampler supports, else exact (docs/PRIVACY.md, "Timing").
+   * Returns null for absent.
+   */
+  private static Boolean noiseSampler(JsonNode n, String path) {
+    if (!n.has("noise_sampler")) {
+      return null;
+    }
+    return switch (TaskFile.text(n, path, "noise_sampler").toLowerCase(Locale.ROOT)) {
+      case "exact" -> false;
+      case "hardened" -> true;
+      default -> throw new IllegalArgumentException(path
+          + ".noise_sampler: expected exact or hardened");
+    };
+  }
+
+  /** The default sampler: hardened where it applies (a Laplace task of a supported scale). */
+  private static boolean hardenedByDefault(Prio3Variant variant, DpStrategy strategy,
+      SensitivityRule rule) {
+    if (!strategy.hasHardenedSampler()) {
+      return false;
+    }
+    try {
+      org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false; // a scale beyond the fixed-work sampler's range: the exact sampler
+    }
+  }
+
+  static SensitivityRule sensitivityRule(JsonNode n, String path) {
+    if (!n.has("sensitivity_rule")) {
+      return SensitivityRule.PRIODP;
+    }
+    String text = TaskFile.text(n, path, "sensitivity_rule");
+    return TaskFile.wrap(path + ".sensitivity_rule", () -> SensitivityRule.parse("sensitivity_rule", text));
+  }
+
+  /**
+   * Parses a DP strategy object in the Janus or the readable shape (docs/DAP.md); errors start
+   * with {@code path}.
+   */
+  public static DpStrategy dpStrategy(JsonNode n, String path) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(path + ": expected an object with \"dp_strategy\"");
+    }
+    String kind = TaskFile.text(n, path, "dp_strategy");
+    switch (kind) {
+      case "NoDifferentialPrivacy" -> {
+        TaskFile.only(n, path, Set.of("dp_strategy"));
+        return new DpStrategy.NoDifferentialPrivacy();
+      }
+      case "PureDpDiscreteLaplace" -> {
+        TaskFile.only(n, path, Set.of("dp_strategy", "budget", "epsilon"));
+        Rational eps = budget(n, path, "epsilon", "epsilon");
+        return TaskFile.wrap(path, () -> new DpStrategy.PureDpDiscreteLaplace(eps));
+      }
+      case "ZCdpDiscreteGaussian" -> {
+        TaskFile.only(n, path, Set.of("dp_strategy", "budget", "rho"));
+        Rational value = budget(n, path, "rho", "epsilon");
+        // Janus's shape names libprio's budget: ZCdpBudget { epsilon }, with rho = epsilon^2 / 2
+        // (sigma = sensitivity / epsilon). The readable shape gives rho itself.
+        Rational rho = n.has("budget") ? value.square().divide(Rational.of(2)) : value;
+        return TaskFile.wrap(path, () -> new DpStrategy.ZCdpDiscreteGaussian(rho));
+      }
+      default -> throw new IllegalArgumentException(path + ".dp_strategy: unknown strategy '"
+          + kind + "' (NoDifferentialPrivacy, PureDpDiscreteLaplace, ZCdpDiscreteGaussian)");
+    }
+  }
+
+  /** Reads the budget as readable {@code field} or as Janus {@code budget.janusField}. */
+  private static Rational budget(JsonNode n, String path, String field, String janusField) {
+    boolean readable = n.has(field);
+    boolean janus = n.has("budget");
+    if (readable == janus) {
+      throw new IllegalArgumentException(path + ": give exactly one of \"" + field
+          + "\" (e.g. \"0.1\" or \"1/10\") or \"budget\": {\"" + janusField + "\": [[num], [den]]}");
+    }
+    if (readable) {
+      String p = path + "." + field;
+      JsonNode v = n.get(field);
+      if (!v.isTextual()) {
+        throw new IllegalArgumentException(p + ": expected a string such as \"0.1\" or \"1/10\""
+            + " (numbers are refused to avoid binary floating point)");
+      }
+      return TaskFile.wrap(p, () -> Rational.parsePositive(field, v.asText()));
+    }
+    JsonNode b = n.get("budget");
+    String bp = path + ".budget";
+    if (!b.isObject()) {
+      throw new IllegalArgumentException(bp + ": expected {\"" + janusField + "\": [[num], [den]]}");
+    }
+    TaskFile.only(b, bp, Set.of(janusField));
+    String p = bp + "." + janusField;
+    JsonNode r = TaskFile.need(b, bp, janusField);
+    if (!r.isArray() || r.size() != 2) {
+      throw new IllegalArgumentException(p + ": expected [[numerator digits], [denominator digits]]");
+    }
+    BigInteger num = bigUint(r.get(0), p + "[0]");
+    BigInteger den = bigUint(r.get(1), p + "[1]");
+    if (den.signum() == 0) {
+      throw new IllegalArgumentException(p + ": denominator is 0");
+    }
+    if (num.signum() == 0) {
+      throw new IllegalArgumentException(p + ": must be > 0");
+    }
+    return TaskFile.wrap(p, () -> Rational.of(num, den));
+  }
+
+  /** Reads a serde BigUint: little-endian base-2^32 digits (an empty array is 0). */
+  private static BigInteger bigUint(JsonNode n, String path) {
+    if (!n.isArray() || n.size() > 8) {
+      throw new IllegalArgumentException(path + ": expected an array of at most 8 uint32 digits");
+    }
+    BigInteger v = BigInteger.ZERO;
+    for (int i = n.size() - 1; i >= 0; i--) {
+      JsonNode d = n.get(i);
+      if (!d.isIntegralNumber() || d.bigIntegerValue().signum() < 0
+          || d.bigIntegerValue().bitLength() > 32) {
+        throw new IllegalArgumentException(path + "[" + i + "]: expected a uint32 digit");
+      }
+      v = v.shiftLeft(32).add(d.bigIntegerValue());
+    }
+    return v;
+  }
+}
