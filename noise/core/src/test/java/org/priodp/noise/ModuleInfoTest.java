@@ -18,6 +18,6 @@ class ModuleInfoTest {
     assertEquals("org.priodp.noise", m.getName());
     Set<String> exported = m.getDescriptor().exports().stream()
         .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
-    assertEquals(Set.of("org.priodp.noise", "org.priodp.noise.local"), exported);
+    assertEquals(Set.of("org.priodp.noise", "org.priodp.noise.local", "org.priodp.noise.ledger"), exported);
   }
 }

@@ -27,6 +27,7 @@ import org.priodp.aggregator.dap.VerifyResp;
 import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.ReportTimes;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.RetentionCounts;
@@ -473,12 +474,12 @@ public final class AggregationJobService {
         continue;
       }
       Bucket b = buckets.computeIfAbsent(bucket, k -> Bucket.load(tx, task, prio3, k));
-      b.add(p.outShare(), p.reportId());
+      b.add(p.outShare(), p.reportId(), p.time());
       tx.clientReports().insertAggregated(p.reportId(), id, p.time());
       resps.add(VerifyResp.continueWith(p.reportId(), p.outbound()));
     }
     for (Bucket b : buckets.values()) {
-      tx.batchBuckets().put(b.toAggregation(task));
+      b.store(tx, task);
     }
     Map<ReportError, Integer> rejected = new java.util.EnumMap<>(ReportError.class);
     int counted = 0;
@@ -500,6 +501,7 @@ public final class AggregationJobService {
     private FieldVector share;
     private long count;
     private final byte[] checksum;
+    private ReportTimes times; // null: no time added
 
     private Bucket(BatchIdentifier id, FieldVector share, long count, byte[] checksum) {
       this.id = id;
@@ -519,12 +521,25 @@ public final class AggregationJobService {
           prio3.outputLength()), a.reportCount(), a.checksum().toByteArray());
     }
 
-    void add(FieldVector outShare, ReportId reportId) {
+    /**
+     * Adds a report's output share and its time (time_precision units), whose range the bucket
+     * keeps for the span of a leader-selected batch (issue 25).
+     */
+    void add(FieldVector outShare, ReportId reportId, long time) {
+      times = times == null ? new ReportTimes(time, time) : times.union(new ReportTimes(time, time));
       share = share.add(outShare);
       count++;
       byte[] h = NoisedShareService.sha256(reportId.bytes());
       for (int i = 0; i < checksum.length; i++) {
         checksum[i] ^= h[i];
+      }
+    }
+
+    /** Writes the bucket and widens its stored report-time range by the times added. */
+    void store(TaskTransaction tx, TaskDefinition task) {
+      tx.batchBuckets().put(toAggregation(task));
+      if (times != null) {
+        tx.batchBuckets().widenReportTimes(id, times);
       }
     }
 

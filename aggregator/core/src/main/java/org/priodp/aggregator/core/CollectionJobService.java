@@ -280,6 +280,12 @@ public final class CollectionJobService {
               + " batch of another collection job");
         }
       }
+      // a fast answer when the ledger already cannot pay for this batch; the release
+      // transaction decides (PrivacyBudget.charge), other releases may come first
+      Optional<Refusal> broke = PrivacyBudget.precheck(tx, task, i, now);
+      if (broke.isPresent()) {
+        throw broke.get();
+      }
       CollectionJobRecord job = CollectionJobRecord.pending(taskId, id,
           ByteString.copyOf(request), batch, now);
       tx.collectionJobs().insert(job);

@@ -612,7 +612,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         }
         buckets.computeIfAbsent(bucket,
             k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
-            .add(outShares.get(i), in.reportId());
+            .add(outShares.get(i), in.reportId(), time);
         committed.put(in.reportId(), time);
       }
       tx.clientReports().insertAggregated(job.jobId(), committed);
@@ -627,7 +627,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       PipelineCounters.add(tx, PipelineCounters.LEADER_COUNTED, committed.size(),
           PipelineCounters.LEADER_REJECTED, rejected);
       for (AggregationJobService.Bucket b : buckets.values()) {
-        tx.batchBuckets().put(b.toAggregation(task));
+        b.store(tx, task);
       }
       tx.aggregationJobs().finishLeader(job.jobId(), now());
       return null;

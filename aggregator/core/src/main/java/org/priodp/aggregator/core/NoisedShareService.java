@@ -45,8 +45,10 @@ import org.priodp.noise.RandomSource;
  * other request for the same batch or for a time interval overlapping a released one
  * (batchOverlap), merges the host's batch buckets (vector sum, count sum, checksum XOR), checks
  * the minimum batch size (invalidBatchSize), the aggregation parameter (invalidMessage) and the
- * Leader's report count and checksum (batchMismatch), draws noise and inserts the noised share
- * with the range it covers. After the commit it seals the share to the Collector with the task's
+ * Leader's report count and checksum (batchMismatch), charges the release to the task's privacy
+ * ledger or refuses it when the budget cannot pay for it ({@link PrivacyBudget}, prio-dp's
+ * privacyBudgetExhausted; issue 25), draws noise and inserts the noised share with the range it
+ * covers. After the commit it seals the share to the Collector with the task's
  * configuration as provisioned in the AggregateShareAad, persists the encoded
  * {@link AggregateShare} with first-writer-wins and returns the stored bytes.
  *
@@ -344,6 +346,8 @@ public final class NoisedShareService {
     }
     byte[] noised;
     if (task.mechanism().addsNoise()) {
+      // the budget is decided and charged in this transaction, before the noise is drawn
+      PrivacyBudget.charge(tx, task, req.batchSelector(), batch, clock.instant());
       synchronized (rnd) {
         noised = task.mechanism().addNoiseToAggShare(m.share(), rnd);
       }

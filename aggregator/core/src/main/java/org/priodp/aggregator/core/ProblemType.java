@@ -18,10 +18,16 @@ public sealed interface ProblemType permits ProblemType.Dap, ProblemType.PrioDp 
   String PRIODP_URN_PREFIX = "urn:priodp:problem:";
 
   /**
-   * The prio-dp problem types this aggregator raises, which {@link #ofType} resolves; none yet
-   * (every refusal today is a DAP error).
+   * A release the task's privacy budget cannot pay for (issue 25): the ledger's worst window
+   * plus this release's per-unit cost would exceed the task's cap. Status 403: the request is
+   * well-formed and authorized, the task's policy forbids it, and repeating it does not help
+   * (400 would tell the sender its message is wrong).
    */
-  List<PrioDp> PRIODP_TYPES = List.of();
+  PrioDp PRIVACY_BUDGET_EXHAUSTED = new PrioDp("privacyBudgetExhausted",
+      "The task's privacy budget cannot pay for this release", 403);
+
+  /** The prio-dp problem types this aggregator raises, which {@link #ofType} resolves. */
+  List<PrioDp> PRIODP_TYPES = List.of(PRIVACY_BUDGET_EXHAUSTED);
 
   /** Returns the full URN of the "type" member. */
   String urn();

@@ -42,6 +42,7 @@ public final class TaskDefinition {
   private final java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> vdafVerifyKeys;
   private final java.util.Optional<AuthToken> collectorAuthToken;
   private final DapVersion dapVersion;
+  private final PrivacySettings privacy;
 
   /**
    * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
@@ -65,6 +66,7 @@ public final class TaskDefinition {
     this.vdafVerifyKeys = java.util.Collections.emptySortedMap();
     this.collectorAuthToken = java.util.Optional.empty();
     this.dapVersion = DapVersion.latest();
+    this.privacy = PrivacySettings.DEFAULT;
     this.taskId = Objects.requireNonNull(taskId, "task_id");
     this.role = Objects.requireNonNull(role, "role");
     if (role != Role.LEADER && role != Role.HELPER) {
@@ -105,7 +107,9 @@ public final class TaskDefinition {
 
   private TaskDefinition(TaskDefinition t,
       java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> keys,
-      java.util.Optional<AuthToken> collectorAuthToken, DapVersion dapVersion) {
+      java.util.Optional<AuthToken> collectorAuthToken, DapVersion dapVersion,
+      PrivacySettings privacy) {
+    this.privacy = privacy;
     this.collectorAuthToken = collectorAuthToken;
     this.dapVersion = dapVersion;
     this.taskId = t.taskId;
@@ -143,7 +147,7 @@ public final class TaskDefinition {
       m.put(id, org.priodp.aggregator.dap.ByteString.copyOf(k));
     }
     return new TaskDefinition(this, java.util.Collections.unmodifiableSortedMap(m),
-        collectorAuthToken, dapVersion);
+        collectorAuthToken, dapVersion, privacy);
   }
 
   /**
@@ -155,7 +159,8 @@ public final class TaskDefinition {
     if (role != Role.LEADER) {
       throw new IllegalArgumentException("collector_auth_token: only a Leader task has one");
     }
-    return new TaskDefinition(this, vdafVerifyKeys, java.util.Optional.of(token), dapVersion);
+    return new TaskDefinition(this, vdafVerifyKeys, java.util.Optional.of(token), dapVersion,
+        privacy);
   }
 
   /**
@@ -166,7 +171,40 @@ public final class TaskDefinition {
   public TaskDefinition withDapVersion(DapVersion version) {
     Objects.requireNonNull(version, "dap_version");
     configuration.checkFor(version);
-    return new TaskDefinition(this, vdafVerifyKeys, collectorAuthToken, version);
+    return new TaskDefinition(this, vdafVerifyKeys, collectorAuthToken, version, privacy);
+  }
+
+  /**
+   * Returns this task with a privacy unit and budget cap (issue 25): a task without noise may
+   * have no cap, a zCDP task no epsilon cap (a pure-DP task's releases are charged to a rho cap
+   * as epsilon^2 / 2).
+   *
+   * @throws IllegalArgumentException naming privacy_budget otherwise
+   */
+  public TaskDefinition withPrivacy(PrivacySettings settings) {
+    Objects.requireNonNull(settings, "privacy settings");
+    settings.checkFits(mechanism.addsNoise() ? dpStrategy.budget() : java.util.Optional.empty());
+    return new TaskDefinition(this, vdafVerifyKeys, collectorAuthToken, dapVersion, settings);
+  }
+
+  /** Returns the task's privacy unit and budget cap ({@link PrivacySettings#DEFAULT} unless set). */
+  public PrivacySettings privacy() {
+    return privacy;
+  }
+
+  /**
+   * Returns the canonical text of the task's DP settings (issue 25, item 4): the strategy and its
+   * parameters, the sensitivity rule, the sampler, the privacy unit and the budget, one
+   * "field=value" line each ({@link PrivacySettings#canonicalText}).
+   */
+  public String dpSettingsText() {
+    java.util.Map<String, String> f = new java.util.LinkedHashMap<>();
+    f.put("dp_strategy", dpStrategy.name());
+    new java.util.TreeMap<>(dpStrategy.parameters()).forEach((k, v) -> f.put("dp_strategy." + k, v));
+    f.put("sensitivity_rule", sensitivityRule.spelling());
+    f.put("noise_sampler", !mechanism.addsNoise() ? "none" : mechanism.hardened() ? "hardened" : "exact");
+    f.putAll(privacy.fields());
+    return PrivacySettings.canonicalText(f);
   }
 
   /**

@@ -38,7 +38,15 @@ class ProblemTypeTest {
     assertEquals("The budget is spent", t.title());
     assertEquals(Optional.empty(), t.dapError());
     assertEquals(Optional.empty(), ProblemType.ofType(t.urn()), "not one this aggregator raises");
-    assertTrue(ProblemType.PRIODP_TYPES.isEmpty(), "no refusal needs one yet");
+  }
+
+  @Test
+  void thePrivacyBudgetTypeIsRaisedAndResolvedByUrn() {
+    ProblemType.PrioDp t = ProblemType.PRIVACY_BUDGET_EXHAUSTED;
+    assertEquals("urn:priodp:problem:privacyBudgetExhausted", t.urn());
+    assertEquals(403, t.status());
+    assertEquals(java.util.List.of(t), ProblemType.PRIODP_TYPES);
+    assertEquals(Optional.of(t), ProblemType.ofType(t.type()), "a failed job's recorded type reads back");
   }
 
   @Test

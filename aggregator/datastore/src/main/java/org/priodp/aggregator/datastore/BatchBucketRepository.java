@@ -22,6 +22,19 @@ public interface BatchBucketRepository {
   void put(BatchAggregation aggregation);
 
   /**
+   * Widens the recorded report-time range of the bucket with this identifier to include
+   * [earliest, latest] (issue 25: the span of a leader-selected batch); a bucket without a range
+   * takes this one. Does nothing if the bucket does not exist.
+   */
+  void widenReportTimes(BatchIdentifier batch, ReportTimes times);
+
+  /**
+   * Returns the report-time range over the buckets whose identifiers lie in [fromInclusive,
+   * toExclusive), empty if none of them has one (none counted a report since version 14).
+   */
+  Optional<ReportTimes> reportTimes(BatchIdentifier fromInclusive, BatchIdentifier toExclusive);
+
+  /**
    * Deletes the task's batch aggregations whose identifiers lie in [fromInclusive, toExclusive);
    * returns how many.
    */

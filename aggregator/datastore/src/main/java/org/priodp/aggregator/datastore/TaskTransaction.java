@@ -38,6 +38,9 @@ public interface TaskTransaction {
   /** Returns the task's VDAF verification keys by verification_key_id. */
   VdafVerifyKeyRepository vdafVerifyKeys();
 
+  /** Returns the task's privacy ledger: one record per batch whose noise was drawn (issue 25). */
+  LedgerRepository ledger();
+
   /** Returns the task's pipeline counters, incremented by the transactions that decide events. */
   CounterRepository counters();
 

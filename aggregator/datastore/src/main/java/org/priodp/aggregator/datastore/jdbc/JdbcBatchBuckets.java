@@ -9,6 +9,7 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchBucketRepository;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.ReportTimes;
 
 /**
  * The {@link BatchBucketRepository} of a JDBC task transaction (DAP-18 "Batch Buckets"): rows of
@@ -53,6 +54,27 @@ final class JdbcBatchBuckets extends TaskScoped implements BatchBucketRepository
         + " checksum = excluded.checksum",
         a.taskId().bytes(), a.batch().bytes(), a.aggregationParameter().toByteArray(),
         a.aggregateShare().toByteArray(), a.reportCount(), a.checksum().toByteArray()));
+  }
+
+  @Override
+  public void widenReportTimes(BatchIdentifier batch, ReportTimes t) {
+    sql(c -> Sql.update(c, "UPDATE batch_aggregations SET"
+        + " min_report_time = CASE WHEN min_report_time IS NULL OR min_report_time > ? THEN ?"
+        + " ELSE min_report_time END,"
+        + " max_report_time = CASE WHEN max_report_time IS NULL OR max_report_time < ? THEN ?"
+        + " ELSE max_report_time END WHERE task_id = ? AND batch_identifier = ?",
+        t.earliest(), t.earliest(), t.latest(), t.latest(), task(), batch.bytes()));
+  }
+
+  @Override
+  public Optional<ReportTimes> reportTimes(BatchIdentifier fromInclusive, BatchIdentifier toExclusive) {
+    return sql(c -> Sql.queryOne(c, "SELECT MIN(min_report_time), MAX(max_report_time)"
+        + " FROM batch_aggregations WHERE task_id = ? AND batch_identifier >= ?"
+        + " AND batch_identifier < ? AND min_report_time IS NOT NULL",
+        rs -> {
+          long min = rs.getLong(1);
+          return rs.wasNull() ? Optional.<ReportTimes>empty() : Optional.of(new ReportTimes(min, rs.getLong(2)));
+        }, task(), fromInclusive.bytes(), toExclusive.bytes())).flatMap(t -> t);
   }
 
   @Override

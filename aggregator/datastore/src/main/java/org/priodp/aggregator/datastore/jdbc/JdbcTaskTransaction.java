@@ -8,6 +8,7 @@ import org.priodp.aggregator.datastore.BatchBucketRepository;
 import org.priodp.aggregator.datastore.ClientReportRepository;
 import org.priodp.aggregator.datastore.CollectionJobRepository;
 import org.priodp.aggregator.datastore.CounterRepository;
+import org.priodp.aggregator.datastore.LedgerRepository;
 import org.priodp.aggregator.datastore.ReleaseRepository;
 import org.priodp.aggregator.datastore.RetentionRepository;
 import org.priodp.aggregator.datastore.StatusRepository;
@@ -30,6 +31,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
   private final JdbcRetention retention;
   private final JdbcVdafVerifyKeys vdafVerifyKeys;
   private final JdbcCounters counters;
+  private final JdbcLedger ledger;
   private final JdbcStatus status;
 
   JdbcTaskTransaction(Connection c, TaskId taskId) {
@@ -43,6 +45,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
     this.retention = new JdbcRetention(c, taskId);
     this.vdafVerifyKeys = new JdbcVdafVerifyKeys(c, taskId);
     this.counters = new JdbcCounters(c, taskId);
+    this.ledger = new JdbcLedger(c, taskId);
     this.status = new JdbcStatus(c, taskId);
   }
 
@@ -89,6 +92,11 @@ final class JdbcTaskTransaction implements TaskTransaction {
   @Override
   public VdafVerifyKeyRepository vdafVerifyKeys() {
     return vdafVerifyKeys;
+  }
+
+  @Override
+  public LedgerRepository ledger() {
+    return ledger;
   }
 
   @Override

@@ -18,6 +18,7 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.ReportTimes;
 
 class JdbcBatchBucketsTest {
   @TempDir
@@ -94,6 +95,42 @@ class JdbcBatchBucketsTest {
             tx.batchBuckets().put(a);
             return null;
           }));
+    }
+  }
+
+  /**
+   * Report times widen per bucket and survive the bucket's upsert; a range answers the union
+   * over the buckets that have one (issue 25: the span of a leader-selected batch).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void reportTimesWidenSurviveUpsertsAndUnionOverARange(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      BatchAggregation a = new BatchAggregation(task, id(1, 1), ByteString.EMPTY, bs(8, 1), 1, bs(32, 1));
+      BatchAggregation b = new BatchAggregation(task, id(2, 1), ByteString.EMPTY, bs(8, 2), 1, bs(32, 2));
+      put(store, a);
+      put(store, b);
+      assertEquals(java.util.Optional.empty(), store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().reportTimes(id(0, 0), id(9, 0))), "buckets without times");
+      store.inTaskTransaction(task, tx -> {
+        tx.batchBuckets().widenReportTimes(id(1, 1), new ReportTimes(3600, 7200));
+        tx.batchBuckets().widenReportTimes(id(1, 1), new ReportTimes(5400, 5400)); // inside
+        tx.batchBuckets().widenReportTimes(id(1, 1), new ReportTimes(1800, 3600)); // earlier
+        tx.batchBuckets().widenReportTimes(id(9, 1), new ReportTimes(0, 1)); // no such bucket
+        return null;
+      });
+      put(store, new BatchAggregation(task, id(1, 1), ByteString.EMPTY, bs(8, 3), 2, bs(32, 3)));
+      assertEquals(java.util.Optional.of(new ReportTimes(1800, 7200)), store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().reportTimes(id(0, 0), id(9, 0))));
+      store.inTaskTransaction(task, tx -> {
+        tx.batchBuckets().widenReportTimes(id(2, 1), new ReportTimes(9000, 10800));
+        return null;
+      });
+      assertEquals(java.util.Optional.of(new ReportTimes(1800, 10800)), store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().reportTimes(id(0, 0), id(9, 0))));
+      assertEquals(java.util.Optional.of(new ReportTimes(9000, 10800)), store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().reportTimes(id(2, 0), id(9, 0))));
     }
   }
 }

@@ -63,7 +63,8 @@ public final class Migrations {
       "V010__leader_job_verification_key",
       "V011__client_report_retry_after",
       "V012__leader_replacement",
-      "V013__task_counters");
+      "V013__task_counters",
+      "V014__privacy_ledger");
 
   /** The data steps, by version. */
   private static final Map<Integer, DataStep> DATA_STEPS = Map.of(3, LegacyTimeUnits::migrate);
