@@ -92,7 +92,7 @@ public final class Aggregator implements AutoCloseable {
           config.clock(), config.leaderAggregation().leaseDuration(),
           CollectionJobService.DEFAULT_RETRY_DELAY, config.replicaId(), observer);
       router.collectionJobs(new CollectionJobsRoute(service, RETRY_AFTER_SECONDS,
-          DapRouter.DEFAULT_MAX_BODY));
+          DapRouter.DEFAULT_MAX_BODY, store, config.clock()));
       return new CollectionJobDriver(service, tasks::leaderTasks,
           CollectionJobDriver.DEFAULT_WORKERS,
           CollectionJobDriver.DEFAULT_POLL);
