@@ -1,12 +1,18 @@
 package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.noise.Budget;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
+import org.priodp.noise.ledger.LedgerEntry;
+import org.priodp.noise.ledger.PrivacyLedger;
+import org.priodp.noise.ledger.PrivacyUnit;
+import org.priodp.noise.ledger.ReleaseGuarantee;
+import org.priodp.noise.ledger.Span;
 
 /**
  * States exactly what one release of a {@link Prio3DpMechanism} guarantees per report (docs
@@ -18,7 +24,8 @@ import org.priodp.noise.Rational;
  * <p>Why (1 + e^epsilon) TV: if a mechanism M' is within total variation TV of an epsilon-DP
  * mechanism M on every input, then for every set S, P[M'(x) in S] <= P[M(x) in S] + TV <=
  * e^epsilon P[M(x') in S] + TV <= e^epsilon (P[M'(x') in S] + TV) + TV. e^epsilon is bounded
- * above exactly ({@link #expUpperBound}), so the stated delta is never below the true one.
+ * above exactly (the ledger's {@link PrivacyLedger#statement()} of this one release), so the
+ * stated delta is never below the true one.
  *
  * @param budget epsilon or rho per report, empty when the task adds no noise
  * @param sampler the sampler's name for people, e.g. "fixed-work discrete Laplace"
@@ -28,9 +35,6 @@ import org.priodp.noise.Rational;
  */
 public record StatedGuarantee(Optional<Budget> budget, String sampler, Rational totalVariation,
     int coordinates) {
-
-  /** The number of fractional bits each step of {@link #expUpperBound} keeps, rounding up. */
-  private static final int PRECISION = 160;
 
   /** Validates the parts. */
   public StatedGuarantee {
@@ -90,7 +94,11 @@ public record StatedGuarantee(Optional<Budget> budget, String sampler, Rational 
     if (totalVariation.signum() == 0) {
       return Rational.ZERO;
     }
-    return Rational.ONE.add(expUpperBound(p.epsilon())).multiply(totalVariation);
+    // the ledger's statement of this one release: (epsilon, (1 + e^epsilon) TV), e^epsilon
+    // bounded above exactly, at most 1
+    LedgerEntry release = LedgerEntry.of("release", new Span(0, 1), new PrivacyUnit.Report(),
+        new ReleaseGuarantee(p, totalVariation), 0);
+    return PrivacyLedger.uncapped(List.of(release)).statement().delta();
   }
 
   /**
@@ -130,44 +138,6 @@ public record StatedGuarantee(Optional<Budget> budget, String sampler, Rational 
     return text() + " per report: " + parameter + " with the " + sampler + " sampler, the "
         + coordinates + " draws of each aggregator within total variation "
         + powerOfTwo(totalVariation) + " of the exact noise";
-  }
-
-  /**
-   * Returns a rational upper bound of e^x for x >= 0, exact: e^(x / 2^k) for x / 2^k <= 2^-10 by
-   * its Taylor polynomial of degree 12 plus the remainder bound 2 y^13 / 13!, then squared k
-   * times, every step rounded up to {@value #PRECISION} fractional bits. The bound exceeds e^x by
-   * a relative error below (k + 1) 2^-150.
-   *
-   * @throws IllegalArgumentException if x < 0 or x > 2^20
-   */
-  public static Rational expUpperBound(Rational x) {
-    Objects.requireNonNull(x, "x");
-    if (x.signum() < 0 || x.compareTo(Rational.of(1L << 20)) > 0) {
-      throw new IllegalArgumentException("exponent must be in [0, 2^20], got " + x);
-    }
-    BigInteger p = x.numerator();
-    BigInteger q = x.denominator();
-    int k = Math.max(0, p.bitLength() - q.bitLength() + 11);
-    Rational y = Rational.of(p, q.shiftLeft(k)); // y <= 2^-10
-    Rational term = Rational.ONE;
-    Rational sum = Rational.ONE;
-    for (int i = 1; i <= 12; i++) {
-      term = term.multiply(y).divide(Rational.of(i));
-      sum = sum.add(term);
-    }
-    Rational remainder = term.multiply(y).divide(Rational.of(13)).multiply(Rational.of(2));
-    BigInteger v = ceilScaled(sum.add(remainder)); // v / 2^PRECISION >= e^y
-    for (int i = 0; i < k; i++) {
-      BigInteger sq = v.multiply(v);
-      // round up: ceil(sq / 2^PRECISION)
-      BigInteger[] qr = sq.divideAndRemainder(BigInteger.ONE.shiftLeft(PRECISION));
-      v = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE);
-    }
-    return Rational.of(v, BigInteger.ONE.shiftLeft(PRECISION));
-  }
-
-  private static BigInteger ceilScaled(Rational r) {
-    return Rational.of(r.numerator().shiftLeft(PRECISION), r.denominator()).ceil();
   }
 
   /**

@@ -14,51 +14,10 @@ import org.priodp.vdaf.Prio3Variant;
 
 /**
  * The stated guarantee of one release: hand-computed deltas for the fixed-work discrete Laplace,
- * the exact samplers' plain statements, e^x bounded above and close, powers of two rounded up.
+ * the exact samplers' plain statements, powers of two rounded up.
  */
 class StatedGuaranteeTest {
   private static final Prio3Variant HISTOGRAM_10 = new Prio3Variant.Histogram(10, 3);
-
-  /** The Taylor partial sum of e^x with {@code terms} terms: a lower bound for x >= 0. */
-  private static Rational taylor(Rational x, int terms) {
-    Rational term = Rational.ONE;
-    Rational sum = Rational.ONE;
-    for (int i = 1; i < terms; i++) {
-      term = term.multiply(x).divide(Rational.of(i));
-      sum = sum.add(term);
-    }
-    return sum;
-  }
-
-  /**
-   * An independent upper bound of e^x: the partial sum with {@code terms} terms plus the
-   * remainder x^terms / terms! * e^x, e^x <= 3^ceil(x).
-   */
-  private static Rational taylorUpper(Rational x, int terms) {
-    Rational term = Rational.ONE;
-    for (int i = 1; i <= terms; i++) {
-      term = term.multiply(x).divide(Rational.of(i));
-    }
-    Rational threeToX = Rational.of(BigInteger.valueOf(3).pow(x.ceil().intValueExact()));
-    return taylor(x, terms).add(term.multiply(threeToX));
-  }
-
-  @Test
-  void expUpperBoundIsAboveEToTheXAndWithin2ToTheMinus140OfIt() {
-    for (String s : new String[] {"0", "1/1000", "1/2", "1", "7/3", "10", "100"}) {
-      Rational x = Rational.parse(s);
-      Rational bound = StatedGuarantee.expUpperBound(x);
-      Rational lower = taylor(x, 400);
-      Rational upper = taylorUpper(x, 400);
-      assertTrue(bound.compareTo(lower) >= 0, "e^" + s + " bound below the Taylor sum");
-      // relative excess below 2^-140 over an independent upper bound
-      Rational slack = upper.multiply(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(140)));
-      assertTrue(bound.compareTo(upper.add(slack)) <= 0, "e^" + s + " bound too loose");
-    }
-    assertEquals(Rational.ONE, StatedGuarantee.expUpperBound(Rational.ZERO));
-    assertThrows(IllegalArgumentException.class,
-        () -> StatedGuarantee.expUpperBound(Rational.of(-1)));
-  }
 
   @Test
   void theFixedWorkLaplaceIsEpsilonDeltaWithDeltaOnePlusEToTheEpsilonTimesNDelta() {
