@@ -101,7 +101,9 @@ public final class Aggregator implements AutoCloseable {
         tasks::leaderTasks,
         config.clock(), config.random(), new DaemonThreads("priodp-leader-aggregation"),
         config.leaderAggregation(), config.replicaId(), observer));
-    gauges = peer.map(p -> new PipelineGauges(store, tasks::leaderTasks, config.metrics(),
+    // the pipeline gauges of the Leader's tasks (with a Helper peer), the budget gauges of all
+    gauges = Optional.of(new PipelineGauges(store,
+        peer.isPresent() ? tasks::leaderTasks : List::of, tasks::tasks, config.metrics(),
         config.clock()));
     retention = config.reportRetention().map(r -> new RetentionCollector(aggregationJobs,
         tasks::tasks, r, config.metrics().registry()));
