@@ -53,6 +53,9 @@ import picocli.CommandLine.Spec;
       "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400",
       "  prio-dp collect --task task1/collector.json --delete Vz8Xr0c6mC3RAfZkxJxV3g"})
 public final class CollectCommand implements PrioDpSubcommand {
+  /** The prio-dp problem type of a release the task's privacy budget cannot pay for. */
+  static final String PRIVACY_BUDGET_EXHAUSTED = "urn:priodp:problem:privacyBudgetExhausted";
+
   @Spec
   CommandSpec spec;
 
@@ -116,7 +119,12 @@ public final class CollectCommand implements PrioDpSubcommand {
       String hint = e.error().orElse(null) == org.priodp.aggregator.dap.DapError.BATCH_OVERLAP
           ? "; a collection job that is not ready holds an overlapping interval: on the Leader,"
               + " prio-dp collection-jobs --config LEADER_TASK_FILE list shows it and delete"
-              + " frees it" : "";
+              + " frees it"
+          : e.type().equals(PRIVACY_BUDGET_EXHAUSTED) ? "; the task's privacy budget cannot pay"
+              + " for this batch (nothing was drawn). On the Leader, prio-dp budget --config"
+              + " LEADER_TASK_FILE lists the releases and what a batch starting now could still"
+              + " spend; a budget with a window frees up as releases leave it, one over the"
+              + " task's life never does (docs/PRIVACY.md)" : "";
       if (e.status() >= 500) {
         throw new CliIo.Failure(e.getMessage() + hint, null);
       }

@@ -178,6 +178,32 @@ class CollectCommandTest {
     }
   }
 
+  /**
+   * Issue 25: a Leader that refuses the job because the task's privacy budget cannot pay for it:
+   * collect prints the problem (type and detail) and where to see the ledger.
+   */
+  @Test
+  void aBudgetRefusalNamesTheProblemAndTheLedger() throws Exception {
+    String problem = "{\"type\": \"urn:priodp:problem:privacyBudgetExhausted\", \"title\":"
+        + " \"The task's privacy budget cannot pay for this release\", \"status\": 403,"
+        + " \"detail\": \"privacy budget exhausted: epsilon 3 per report over the task's life;"
+        + " spent epsilon 3, left 0; this release would cost 1\"}";
+    try (FakeHttp leader = new FakeHttp(req -> new Response(403,
+        Map.of("Content-Type", "application/problem+json"),
+        problem.getBytes(StandardCharsets.UTF_8)))) {
+      Path collector = collectorJson(leader.url() + "/", "--epsilon", "1");
+      CliRun r = CliRun.of("collect", "--task", collector.toString(), "--interval",
+          "2026-01-01T00:00:00Z/86400");
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().contains("the Leader refused the collection job:"
+          + " urn:priodp:problem:privacyBudgetExhausted (HTTP 403): privacy budget exhausted:"
+          + " epsilon 3 per report over the task's life; spent epsilon 3, left 0; this release"
+          + " would cost 1; the task's privacy budget cannot pay for this batch (nothing was"
+          + " drawn). On the Leader, prio-dp budget --config LEADER_TASK_FILE lists the"
+          + " releases"), r.err());
+    }
+  }
+
   @Test
   void printsJsonAndCsv() throws Exception {
     Path[] collector = new Path[1];
