@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.PrivacyBudget;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.DatastoreException;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
@@ -253,6 +254,15 @@ public final class ServeCommand implements PrioDpSubcommand {
 
     // 4. the store, then the aggregator (the HPKE key, the socket, the background work)
     JdbcDatastore store = openStore(dbProperties);
+    // DP settings are fixed once a task has released (issue 25): one line naming the field
+    for (TaskDefinition t : tasks) {
+      try {
+        PrivacyBudget.checkSettingsUnchanged(store, t);
+      } catch (IllegalStateException e) {
+        store.close();
+        throw new IllegalArgumentException(e.getMessage());
+      }
+    }
     Aggregator aggregator;
     try {
       AggregatorConfig.Builder builder = AggregatorConfig.builder(tasks, store)

@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.priodp.aggregator.core.PrivacySettings;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapVersion;
@@ -25,6 +27,11 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.task.DpBinding;
+import org.priodp.aggregator.taskfile.DpSettingsJson;
+import org.priodp.noise.Budget;
+import org.priodp.noise.ledger.BudgetCap;
+import org.priodp.noise.ledger.Durations;
+import org.priodp.noise.ledger.PrivacyUnit;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
@@ -109,6 +116,32 @@ public final class TaskNewCommand implements Callable<Integer> {
       description = "Add prio-dp's dp_binding extension: the DP settings go into the AAD.")
   boolean dpBinding;
 
+  @Option(names = "--privacy-unit", paramLabel = "UNIT", defaultValue = "report",
+      description = "Whom the budget protects: report, or client (with --max-reports and"
+          + " --period: each client uploads at most that many reports per period).")
+  String privacyUnit;
+
+  @Option(names = "--max-reports", paramLabel = "K",
+      description = "With --privacy-unit client: most reports a client uploads per period.")
+  Long maxReports;
+
+  @Option(names = "--period", paramLabel = "DURATION",
+      description = "With --privacy-unit client: the period, in seconds or e.g. 1d, 12h.")
+  String period;
+
+  @Option(names = "--budget-epsilon", paramLabel = "EPSILON",
+      description = "Privacy budget per unit: releases past it are refused (pure DP tasks).")
+  String budgetEpsilon;
+
+  @Option(names = "--budget-rho", paramLabel = "RHO",
+      description = "Privacy budget per unit as rho (zCDP tasks, or pure DP as epsilon^2/2).")
+  String budgetRho;
+
+  @Option(names = "--budget-window", paramLabel = "DURATION",
+      description = "The budget holds over any window this long (e.g. 30d); default: the"
+          + " task's life.")
+  String budgetWindow;
+
   @Option(names = "--out", required = true, paramLabel = "DIR",
       description = "Folder for the four files (created if missing).")
   Path out;
@@ -155,7 +188,8 @@ public final class TaskNewCommand implements Callable<Integer> {
     SecureRandom random = new SecureRandom();
     ProvisionedTask g = ProvisionedTask.generate(version, config, variant, strategy, rule,
         random);
-    Map<String, String> files = g.render();
+    Map<String, String> files = ProvisionedTask.withTaskFields(g.render(),
+        DpSettingsJson.toJson(privacy()));
     write(out, files, force);
     PrintWriter w = spec.commandLine().getOut();
     for (String f : FILES) {
@@ -165,6 +199,51 @@ public final class TaskNewCommand implements Callable<Integer> {
         + " and helper.json, give client.json to the Clients and keep collector.json for collect");
     w.flush();
     return 0;
+  }
+
+  /** Returns the privacy unit and budget of the options (issue 25; docs/PRIVACY.md). */
+  private PrivacySettings privacy() {
+    PrivacyUnit unit;
+    switch (privacyUnit.strip().toLowerCase(Locale.ROOT)) {
+      case "report" -> {
+        if (maxReports != null || period != null) {
+          throw new IllegalArgumentException("--max-reports and --period need --privacy-unit client");
+        }
+        unit = new PrivacyUnit.Report();
+      }
+      case "client" -> {
+        if (maxReports == null || period == null) {
+          throw new IllegalArgumentException("--privacy-unit client needs --max-reports and --period");
+        }
+        try {
+          unit = new PrivacyUnit.ClientBound(maxReports, Durations.parse("--period", period));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(e.getMessage().startsWith("--") ? e.getMessage()
+              : "--max-reports: " + e.getMessage(), e);
+        }
+      }
+      default -> throw new IllegalArgumentException("--privacy-unit: expected report or client, got '"
+          + privacyUnit + "'");
+    }
+    if (budgetEpsilon != null && budgetRho != null) {
+      throw new IllegalArgumentException("give at most one of --budget-epsilon and --budget-rho");
+    }
+    if (budgetEpsilon == null && budgetRho == null) {
+      if (budgetWindow != null) {
+        throw new IllegalArgumentException("--budget-window needs --budget-epsilon or --budget-rho");
+      }
+      return new PrivacySettings(unit, Optional.empty());
+    }
+    Budget total;
+    try {
+      total = budgetEpsilon != null ? Budget.PureDp.parse(budgetEpsilon) : Budget.ZCdp.parse(budgetRho);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException((budgetEpsilon != null ? "--budget-epsilon: " : "--budget-rho: ")
+          + e.getMessage(), e);
+    }
+    Optional<Long> window = budgetWindow == null ? Optional.empty()
+        : Optional.of(Durations.parse("--budget-window", budgetWindow));
+    return new PrivacySettings(unit, Optional.of(new BudgetCap(total, window)));
   }
 
   /**

@@ -94,6 +94,30 @@ public record ProvisionedTask(TaskParameters parameters, byte[] verifyKey, AuthT
     return files;
   }
 
+  /**
+   * Returns the rendered files with {@code fields} (e.g. the privacy unit and budget) added to the
+   * task of leader.json and helper.json, each checked again by TaskFile.
+   *
+   * @throws IllegalArgumentException if TaskFile refuses a task with the fields
+   */
+  public static Map<String, String> withTaskFields(Map<String, String> files, ObjectNode fields) {
+    if (fields.isEmpty()) {
+      return files;
+    }
+    Map<String, String> out = new LinkedHashMap<>(files);
+    for (String f : List.of("leader.json", "helper.json")) {
+      try {
+        ObjectNode root = (ObjectNode) MAPPER.readTree(files.get(f));
+        ((ObjectNode) root.get("tasks").get(0)).setAll(fields.deepCopy());
+        out.put(f, json(root));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+      TaskFile.parse(out.get(f), n -> null);
+    }
+    return out;
+  }
+
   /** Returns the Leader's task, as {@code serve} reads it from leader.json. */
   public TaskDefinition leader() {
     return TaskFile.parse(json(taskFile("leader", CollectorTaskFile.toJson(collectorFile()))), n -> null).get(0);

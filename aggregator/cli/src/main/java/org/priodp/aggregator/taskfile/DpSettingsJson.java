@@ -3,15 +3,22 @@ package org.priodp.aggregator.taskfile;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigInteger;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import org.priodp.aggregator.core.PrivacySettings;
+import org.priodp.noise.Budget;
 import org.priodp.noise.Rational;
+import org.priodp.noise.ledger.BudgetCap;
+import org.priodp.noise.ledger.Durations;
+import org.priodp.noise.ledger.PrivacyUnit;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
 
 /**
  * Reads a task's differential-privacy settings from its JSON object (docs/DAP.md "Task file"):
- * "dp_strategy" in Janus's or the readable shape, "sensitivity_rule" and "noise_sampler". Every
+ * "dp_strategy" in Janus's or the readable shape, "sensitivity_rule", "noise_sampler",
+ * "privacy_unit" and "privacy_budget". Every
  * problem is an IllegalArgumentException whose message starts with the field's JSON path.
  */
 public final class DpSettingsJson {
@@ -153,5 +160,91 @@ public final class DpSettingsJson {
       v = v.shiftLeft(32).add(d.bigIntegerValue());
     }
     return v;
+  }
+
+  /**
+   * Reads "privacy_unit" and "privacy_budget" (docs/DAP.md "Task file"; issue 25): the unit
+   * {"type": "report"} (the default when absent) or {"type": "client", "max_reports": K, "period":
+   * "1d" or seconds}, and the budget {"epsilon": "1"} or {"rho": "1/2"} with an optional
+   * "window": "30d" (absent: over the task's life); no budget means uncapped.
+   */
+  static PrivacySettings privacy(JsonNode n, String path) {
+    PrivacyUnit unit = new PrivacyUnit.Report();
+    if (n.has("privacy_unit")) {
+      String p = path + ".privacy_unit";
+      JsonNode u = n.get("privacy_unit");
+      if (!u.isObject()) {
+        throw new IllegalArgumentException(p + ": expected {\"type\": \"report\"} or {\"type\":"
+            + " \"client\", \"max_reports\": 1, \"period\": \"1d\"}");
+      }
+      String type = TaskFile.text(u, p, "type");
+      switch (type) {
+        case "report" -> TaskFile.only(u, p, Set.of("type"));
+        case "client" -> {
+          TaskFile.only(u, p, Set.of("type", "max_reports", "period"));
+          JsonNode k = TaskFile.need(u, p, "max_reports");
+          if (!k.isIntegralNumber() || !k.canConvertToLong() || k.asLong() < 1) {
+            throw new IllegalArgumentException(p + ".max_reports: expected a whole number >= 1");
+          }
+          long period = duration(TaskFile.need(u, p, "period"), p + ".period");
+          unit = new PrivacyUnit.ClientBound(k.asLong(), period);
+        }
+        default -> throw new IllegalArgumentException(p + ".type: expected report or client, got '"
+            + type + "'");
+      }
+    }
+    Optional<BudgetCap> cap = Optional.empty();
+    if (n.has("privacy_budget")) {
+      String p = path + ".privacy_budget";
+      JsonNode b = n.get("privacy_budget");
+      if (!b.isObject()) {
+        throw new IllegalArgumentException(p + ": expected {\"epsilon\": \"1\"} or {\"rho\": \"1/2\"},"
+            + " with an optional \"window\": \"30d\"");
+      }
+      TaskFile.only(b, p, Set.of("epsilon", "rho", "window"));
+      if (b.has("epsilon") == b.has("rho")) {
+        throw new IllegalArgumentException(p + ": give exactly one of \"epsilon\" or \"rho\"");
+      }
+      String field = b.has("epsilon") ? "epsilon" : "rho";
+      JsonNode v = b.get(field);
+      if (!v.isTextual()) {
+        throw new IllegalArgumentException(p + "." + field + ": expected a string such as \"1\" or"
+            + " \"1/2\" (numbers are refused to avoid binary floating point)");
+      }
+      Budget total = TaskFile.wrap(p + "." + field, () -> field.equals("epsilon")
+          ? Budget.PureDp.parse(v.asText()) : Budget.ZCdp.parse(v.asText()));
+      Optional<Long> window = b.has("window")
+          ? Optional.of(duration(b.get("window"), p + ".window")) : Optional.empty();
+      cap = Optional.of(new BudgetCap(total, window));
+    }
+    return new PrivacySettings(unit, cap);
+  }
+
+  /** Reads a duration: whole seconds, or a string of seconds or with s, m, h or d ("30d"). */
+  private static long duration(JsonNode v, String path) {
+    if (v.isIntegralNumber() && v.canConvertToLong() && v.asLong() >= 1) {
+      return v.asLong();
+    }
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException(path + ": expected seconds or a duration such as \"1d\"");
+    }
+    return TaskFile.wrap(path, () -> Durations.parse(path, v.asText()));
+  }
+
+  /**
+   * Returns the task-file fields of a privacy unit and budget, as {@link #privacy} reads them:
+   * nothing for the default (one report, no budget).
+   */
+  public static com.fasterxml.jackson.databind.node.ObjectNode toJson(PrivacySettings p) {
+    var n = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    if (p.unit() instanceof PrivacyUnit.ClientBound c) {
+      n.putObject("privacy_unit").put("type", "client").put("max_reports", c.maxReports())
+          .put("period", Durations.format(c.periodSeconds()));
+    }
+    p.cap().ifPresent(c -> {
+      var b = n.putObject("privacy_budget").put(c.parameterName(), c.total().parameter().toString());
+      c.windowSeconds().ifPresent(w -> b.put("window", Durations.format(w)));
+    });
+    return n;
   }
 }

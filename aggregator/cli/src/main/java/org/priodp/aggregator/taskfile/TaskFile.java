@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import org.priodp.aggregator.core.PrivacySettings;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapVersion;
@@ -58,7 +59,7 @@ public final class TaskFile {
       "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
-      "noise_sampler", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
+      "noise_sampler", "privacy_unit", "privacy_budget", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
       "vdaf_verify_keys", "collector_auth_token", "collector_auth_token_env");
 
   private TaskFile() {
@@ -152,7 +153,9 @@ public final class TaskFile {
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
         rule, hpke, token, hardened));
-    TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys).withDapVersion(version));
+    PrivacySettings privacy = DpSettingsJson.privacy(n, path);
+    TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys).withDapVersion(version)
+        .withPrivacy(privacy));
     boolean collectorToken = n.has("collector_auth_token") || n.has("collector_auth_token_env");
     if (role == Role.LEADER) {
       if (!collectorToken) {

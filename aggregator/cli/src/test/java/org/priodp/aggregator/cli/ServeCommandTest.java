@@ -353,6 +353,73 @@ class ServeCommandTest {
     }
   }
 
+  /** The task of {@code taskJson(f)} with extra fields (e.g. a privacy budget). */
+  private static String taskJson(Fixture f, String fields) {
+    String json = taskJson(f);
+    int i = json.indexOf('{', json.indexOf("\"tasks\""));
+    return json.substring(0, i + 1) + fields + ", " + json.substring(i + 1);
+  }
+
+  /**
+   * kill -9 between the draw and the release keeps the ledger right (issue 25): the process halts
+   * after the noised share and its ledger row committed, before sealing; after a restart the
+   * ledger has exactly one entry, the repeat returns that noise at no cost, and the budget
+   * (epsilon 1, one release) refuses another batch with privacyBudgetExhausted.
+   */
+  @Test
+  void aCrashAfterTheDrawKeepsTheLedgerAndTheRepeatCostsNothing() throws Exception {
+    Fixture f = Fixture.laplace(43);
+    Path config = dir.resolve("tasks.json");
+    Files.writeString(config, taskJson(f, "\"privacy_budget\": {\"epsilon\": \"1\"}"));
+    Path db = dir.resolve("helper.db");
+    Path log = dir.resolve("server.log");
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
+      f.writeBuckets(store, 4);
+    }
+    AggregateShareReq req = f.request(0, 2);
+    BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
+    Process crashing = startServer(HaltAfterNoisePersisted.class, config, db, log);
+    int port = awaitPort(crashing);
+    assertThrows(java.io.IOException.class,
+        () -> client.send(post(port, f, req), HttpResponse.BodyHandlers.ofByteArray()));
+    assertTrue(crashing.waitFor(20, TimeUnit.SECONDS));
+    assertEquals(137, crashing.exitValue(), "halted at the fault-injection point");
+    byte[] persisted;
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
+      persisted = store.inTaskTransaction(f.taskId,
+          tx -> tx.releases().noisedShare(batch)).orElseThrow().noisedShare().toByteArray();
+      assertEquals(1, store.inTaskTransaction(f.taskId, tx -> tx.ledger().entries()).size(),
+          "the draw and its ledger row committed together");
+    }
+    Process restarted = startServer(config, db, log);
+    try {
+      int port2 = awaitPort(restarted);
+      HttpResponse<byte[]> first = client.send(post(port2, f, req), HttpResponse.BodyHandlers.ofByteArray());
+      assertEquals(200, first.statusCode());
+      assertArrayEquals(persisted, f.open(first.body(), req), "the noise drawn before the crash");
+      HttpResponse<String> other = client.send(post(port2, f, f.request(2, 4)), HttpResponse.BodyHandlers.ofString());
+      assertEquals(403, other.statusCode(), other.body());
+      assertTrue(other.body().contains("urn:priodp:problem:privacyBudgetExhausted"), other.body());
+      assertTrue(other.body().contains("spent epsilon 1, left 0; this release would cost 1"), other.body());
+    } finally {
+      restarted.destroy();
+      assertTrue(restarted.waitFor(20, TimeUnit.SECONDS));
+    }
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(db)) {
+      assertEquals(1, store.inTaskTransaction(f.taskId, tx -> tx.ledger().entries()).size(),
+          "the repeat cost nothing, the refusal stored nothing");
+    }
+    // DP settings are fixed once the task has released (issue 25, item 4)
+    Files.writeString(config, taskJson(f, "\"privacy_budget\": {\"epsilon\": \"2\"}"));
+    CliRun r = CliRun.of("serve", "--config", config.toString(), "--port", "0", "--db", "jdbc:sqlite:" + db);
+    assertEquals(2, r.code(), r.err());
+    assertOneLineFailure(r, "task " + f.taskId.toBase64Url() + ": privacy_budget.epsilon changed from 1 to 2"
+        + " after 1 release; DP settings are fixed once a task has released: use a new task id");
+    Files.writeString(config, taskJson(f, "\"privacy_budget\": {\"epsilon\": \"1\"}, \"noise_sampler\": \"exact\""));
+    r = CliRun.of("serve", "--config", config.toString(), "--port", "0", "--db", "jdbc:sqlite:" + db);
+    assertOneLineFailure(r, "noise_sampler changed from hardened to exact after 1 release");
+  }
+
   private static final String PG_ENV = "PRIODP_PG_URL";
 
   private Path config() throws Exception {

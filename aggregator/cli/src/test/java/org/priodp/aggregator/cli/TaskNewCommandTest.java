@@ -202,4 +202,31 @@ class TaskNewCommandTest {
       throw new AssertionError(e);
     }
   }
+
+  /** The privacy unit and budget options land in both aggregators' files (issue 25). */
+  @Test
+  void privacyUnitAndBudgetGoIntoBothAggregatorsFiles() throws Exception {
+    CliRun r = taskNew(dir, "--privacy-unit", "client", "--max-reports", "1", "--period", "1d",
+        "--budget-epsilon", "1", "--budget-window", "30d");
+    assertEquals(0, r.code(), r.err());
+    org.priodp.aggregator.core.PrivacySettings want = new org.priodp.aggregator.core.PrivacySettings(
+        new org.priodp.noise.ledger.PrivacyUnit.ClientBound(1, 86400), java.util.Optional.of(
+            org.priodp.noise.ledger.BudgetCap.window(org.priodp.noise.Budget.PureDp.parse("1"), 30 * 86400L)));
+    for (String f : List.of("leader.json", "helper.json")) {
+      assertEquals(want, org.priodp.aggregator.taskfile.TaskFile.read(dir.resolve(f)).get(0).privacy(), f);
+      assertTrue(read(f).replaceAll("\\s", "").contains("\"privacy_budget\":{\"epsilon\":\"1\",\"window\":\"30d\"}"),
+          read(f));
+    }
+    assertTrue(taskNew(dir.resolve("a"), "--privacy-unit", "client", "--max-reports", "1")
+        .failedWithOneLine("--privacy-unit client needs --max-reports and --period"));
+    assertTrue(taskNew(dir.resolve("b"), "--budget-epsilon", "1", "--budget-rho", "1")
+        .failedWithOneLine("give at most one of --budget-epsilon and --budget-rho"));
+    assertTrue(taskNew(dir.resolve("c"), "--budget-epsilon", "0")
+        .failedWithOneLine("--budget-epsilon: epsilon must be > 0"));
+    assertTrue(taskNew(dir.resolve("d"), "--budget-window", "30d")
+        .failedWithOneLine("--budget-window needs --budget-epsilon or --budget-rho"));
+    assertTrue(CliRun.of("task", "new", "--vdaf", "Prio3Count", "--budget-epsilon", "1",
+        "--leader-url", "https://l/", "--helper-url", "https://h/", "--out", dir.resolve("e").toString())
+        .failedWithOneLine("privacy_budget: the task adds no noise"));
+  }
 }

@@ -617,7 +617,8 @@ public final class CollectionJobService {
       if (e.retryable()) {
         return postpone(leased, Outcome.HELPER_RETRY);
       }
-      return fail(leased, e.error().map(DapError::type).orElse(null),
+      return fail(leased, e.error().map(DapError::type)
+          .or(() -> e.prioDpType().map(ProblemType::type)).orElse(null),
           "the Helper refused the aggregate share request: " + e.getMessage());
     }
     AggregateShare leaderShare = AggregateShare.decode(mine.aggregateShare().toByteArray());

@@ -62,6 +62,7 @@ public interface HelperPeer {
   final class HelperException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final transient java.util.Optional<org.priodp.aggregator.dap.DapError> error;
+    private final transient java.util.Optional<ProblemType.PrioDp> prioDp;
     private final boolean retryable;
     private final int status;
 
@@ -77,10 +78,25 @@ public interface HelperPeer {
      */
     public HelperException(String message, org.priodp.aggregator.dap.DapError error,
         boolean retryable, int status, Throwable cause) {
+      this(message, error, null, retryable, status, cause);
+    }
+
+    /**
+     * Returns an exception for an answer with HTTP status {@code status} whose problem document
+     * names a prio-dp problem type this Leader knows (e.g. privacyBudgetExhausted; null: none).
+     */
+    public HelperException(String message, org.priodp.aggregator.dap.DapError error,
+        ProblemType.PrioDp prioDp, boolean retryable, int status, Throwable cause) {
       super(message, cause);
       this.error = java.util.Optional.ofNullable(error);
+      this.prioDp = java.util.Optional.ofNullable(prioDp);
       this.retryable = retryable;
       this.status = status;
+    }
+
+    /** Returns the prio-dp problem type of the Helper's problem document, if it named one. */
+    public java.util.Optional<ProblemType.PrioDp> prioDpType() {
+      return prioDp;
     }
 
     /** Returns the HTTP status of the Helper's answer, or 0 if there was none. */
@@ -95,7 +111,7 @@ public interface HelperPeer {
      * unrecognizedTask). A problem with the request itself, or an undecodable answer, is not.
      */
     public boolean fixable() {
-      return retryable || status == 401 || status == 403 || status == 404
+      return retryable || status == 401 || (status == 403 && prioDp.isEmpty()) || status == 404
           || error.filter(e -> e == org.priodp.aggregator.dap.DapError.UNRECOGNIZED_TASK)
               .isPresent();
     }
@@ -113,7 +129,7 @@ public interface HelperPeer {
       if (interrupted()) {
         return "";
       }
-      if (status == 401 || status == 403) {
+      if (status == 401 || (status == 403 && prioDp.isEmpty())) {
         return "check the task's leader auth token (the Helper must accept it)";
       }
       if (status == 404 || error.filter(

@@ -15,6 +15,7 @@ import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.PipelineObserver;
+import org.priodp.aggregator.core.ProblemType;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.dap.AggregateShare;
 import org.priodp.aggregator.dap.AggregateShareReq;
@@ -338,13 +339,17 @@ public final class HttpHelperPeer implements HelperPeer {
   /** Turns a 4xx answer into a non-retryable exception with the problem's DAP error type. */
   private static HelperException problem(HttpResponse<byte[]> r) {
     DapError error = null;
+    ProblemType.PrioDp prioDp = null;
     String detail = "";
     String ct = r.headers().firstValue("Content-Type").orElse("");
     if (ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/problem+json")) {
       try {
         JsonNode n = MAPPER.readTree(r.body());
         String type = n.path("type").asText("");
-        if (type.startsWith(DapError.URN_PREFIX)) {
+        if (type.startsWith(ProblemType.PRIODP_URN_PREFIX)) {
+          prioDp = ProblemType.PRIODP_TYPES.stream().filter(p -> p.urn().equals(type)).findFirst()
+              .orElse(null); // a prio-dp type this version does not know: the detail says it
+        } else if (type.startsWith(DapError.URN_PREFIX)) {
           try {
             error = DapError.fromType(type);
           } catch (IllegalArgumentException unknown) {
@@ -360,7 +365,7 @@ public final class HttpHelperPeer implements HelperPeer {
         ? new String(r.body(), 0, Math.min(r.body().length, 200), StandardCharsets.UTF_8)
         : detail;
     return new HelperException("the Helper refused with HTTP " + r.statusCode()
-        + (error == null ? "" : " (" + error.type() + ")") + ": " + body, error, false,
-        r.statusCode(), null);
+        + (error == null ? prioDp == null ? "" : " (" + prioDp.name() + ")" : " (" + error.type() + ")")
+        + ": " + body, error, prioDp, false, r.statusCode(), null);
   }
 }

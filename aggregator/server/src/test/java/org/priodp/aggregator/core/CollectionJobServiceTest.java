@@ -665,6 +665,38 @@ class CollectionJobServiceTest {
     assertEquals(CollectionJobService.Outcome.IDLE, s.service.step(s.lf.leader));
   }
 
+  /**
+   * The Leader's budget (issue 25): with epsilon 1 over the task's life, the first batch is
+   * released; a second job created before the first was stepped fails with privacyBudgetExhausted
+   * before the Helper is asked; a third is refused at creation (the fast, non-authoritative
+   * check).
+   */
+  @Test
+  void aSpentBudgetFailsTheJobBeforeTheHelperIsAskedAndRefusesNewJobs() throws Exception {
+    Setup s = new Setup(fixture(85, DpStrategy.PureDpDiscreteLaplace.parse("1"), null), false,
+        0, seed("aSpentBudgetFailsTheJobBeforeTheHelperIsAskedAndRefusesNewJobs"));
+    s.writeBuckets(3);
+    TaskDefinition leader = s.lf.leader.withPrivacy(new PrivacySettings(
+        new org.priodp.noise.ledger.PrivacyUnit.Report(), java.util.Optional.of(
+            org.priodp.noise.ledger.BudgetCap.life(org.priodp.noise.Budget.PureDp.parse("1")))));
+    CollectionJobRecord first = s.service.create(leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(10, 1)));
+    CollectionJobRecord second = s.service.create(leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(11, 1)));
+    assertEquals(CollectionJobService.Outcome.READY, s.service.step(leader));
+    assertEquals(CollectionJobRecord.State.READY, s.job(first).state());
+    assertEquals(CollectionJobService.Outcome.FAILED, s.service.step(leader));
+    CollectionJobRecord failed = s.job(second);
+    assertEquals(ProblemType.PRIVACY_BUDGET_EXHAUSTED.type(), failed.errorType().orElseThrow());
+    assertTrue(failed.errorDetail().orElseThrow().contains("spent epsilon 1, left 0"),
+        failed.errorDetail().orElseThrow());
+    assertEquals(1, s.leaderShares.noiseDraws());
+    assertEquals(1, s.helperShares.noiseDraws(), "the Helper was not asked for the second batch");
+    Refusal r = assertThrows(Refusal.class, () -> s.service.create(leader, CollectionJobReq.decode(
+        SpecCollector.collectionJobReq(12, 1))));
+    assertEquals(ProblemType.PRIVACY_BUDGET_EXHAUSTED, r.error());
+  }
+
   @Test
   void theLeaseIsCheckedWhenTheResultIsStored() throws Exception {
     Setup s = new Setup(fixture(85, new DpStrategy.NoDifferentialPrivacy(), null), false, 0,

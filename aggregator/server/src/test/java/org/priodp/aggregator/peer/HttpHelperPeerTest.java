@@ -256,6 +256,27 @@ class HttpHelperPeerTest {
         received.get(0).headers().get("content-type"));
   }
 
+  /**
+   * The Helper's budget refusal (issue 25) keeps its prio-dp type, so the Leader's failed
+   * collection job names it; it is not a token problem and not retried.
+   */
+  @Test
+  void aPrioDpProblemTypeIsKeptAndNotTakenForATokenProblem() {
+    script.add(Action.answer(403, Map.of("Content-Type", "application/problem+json"),
+        ("{\"type\":\"urn:priodp:problem:privacyBudgetExhausted\",\"title\":\"x\","
+            + "\"status\":403,\"detail\":\"privacy budget exhausted: epsilon 1\"}").getBytes(StandardCharsets.UTF_8)));
+    AggregateShareReq req = new AggregateShareReq(new CollectionJobReq(new Query.TimeInterval(
+        Interval.of(10, 1)), new byte[0], List.of()),
+        new BatchSelector.TimeInterval(Interval.of(10, 1)), 3, new byte[32]);
+    HelperException e = assertThrows(HelperException.class,
+        () -> peer(Duration.ofSeconds(30), false).aggregateShare(pair.leader, req));
+    assertEquals(org.priodp.aggregator.core.ProblemType.PRIVACY_BUDGET_EXHAUSTED, e.prioDpType().orElseThrow());
+    assertTrue(e.error().isEmpty());
+    assertFalse(e.retryable());
+    assertFalse(e.fixable(), "a spent budget is not the token");
+    assertTrue(e.getMessage().contains("privacy budget exhausted"), e.getMessage());
+  }
+
   @Test
   void aggregateShareSynchronous() {
     AggregateShare share = new AggregateShare(new HpkeCiphertext(new HpkeConfigId(7),
