@@ -227,7 +227,8 @@ public record LedgerHeader(String measure, Rational cost, Rational spent,
   /**
    * Returns the lines {@code collect} prints: what this release cost a privacy unit, what is spent
    * and what is left, and the cap, e.g. "this release cost epsilon 1/30 per privacy unit; spent
-   * 3/10 (worst window), remaining 7/10 of the cap: epsilon 1 per client over any 30-day window".
+   * 3/10 (worst window), remaining 7/10 of the cap: epsilon 1 per client over any 30-day window"
+   * (the total variation, if any, as a power of two rounded up).
    */
   public String describe() {
     StringBuilder b = new StringBuilder();
@@ -237,7 +238,8 @@ public record LedgerHeader(String measure, Rational cost, Rational spent,
         () -> b.append(" (no cap)"));
     cap.ifPresent(c -> b.append(" of the cap: ").append(c));
     if (totalVariation.signum() != 0) {
-      b.append("; the fixed-work samplers add total variation ").append(totalVariation);
+      b.append("; the fixed-work samplers add total variation ")
+          .append(org.priodp.vdaf.dp.StatedGuarantee.powerOfTwo(totalVariation));
     }
     return b.toString();
   }

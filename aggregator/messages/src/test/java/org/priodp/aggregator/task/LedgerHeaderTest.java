@@ -60,5 +60,9 @@ class LedgerHeaderTest {
     assertEquals("this release cost epsilon 1/30 per privacy unit; spent 3/10, remaining 7/10"
         + " of the cap: epsilon 1 per client (1 report per 86400 s) over any 2592000 s window",
         CAPPED.describe());
+    LedgerHeader tv = new LedgerHeader("epsilon", Rational.ONE, Rational.ONE, Optional.empty(),
+        Rational.parse("3/18446744073709551616"), 0, Optional.empty());
+    assertEquals("this release cost epsilon 1 per privacy unit; spent 1 (no cap); the fixed-work"
+        + " samplers add total variation 2^-62.4", tv.describe());
   }
 }
