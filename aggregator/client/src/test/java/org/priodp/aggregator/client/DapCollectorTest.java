@@ -174,18 +174,22 @@ class DapCollectorTest {
       if (gets.incrementAndGet() == 1) {
         return new Response(200, Map.of("Retry-After", "3"), new byte[0]);
       }
-      try {
-        byte[][] shares = aggregateShares(MEASUREMENTS);
-        byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(leaderUrl[0]))
-            .raw(specCollectionJobReq(400_000, 24)).bytes();
-        byte[] resp = new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
-            .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
-        return new Response(200, Map.of("Content-Type",
-            "application/ppm-dap;message=collection-job-resp"), resp);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
+      return new Response(200, Map.of("Content-Type",
+          "application/ppm-dap;message=collection-job-resp"), specResponse(leaderUrl[0]));
     };
+  }
+
+  /** The CollectionJobResp of the time-interval request, written from the spec's structs. */
+  private byte[] specResponse(String leaderUrl) {
+    try {
+      byte[][] shares = aggregateShares(MEASUREMENTS);
+      byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(leaderUrl))
+          .raw(specCollectionJobReq(400_000, 24)).bytes();
+      return new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
+          .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private DapCollector collector(String leaderUrl, DpStrategy strategy, List<Duration> slept,
@@ -228,20 +232,9 @@ class DapCollectorTest {
     String[] url = new String[1];
     String[] header = {"measure=epsilon, cost=\"1/30\", spent=\"1/10\", remaining=\"9/10\","
         + " released=1767225600"};
-    try (FakeHttp leader = new FakeHttp(req -> {
-      try {
-        byte[][] shares = aggregateShares(MEASUREMENTS);
-        byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(url[0]))
-            .raw(specCollectionJobReq(400_000, 24)).bytes();
-        byte[] resp = new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
-            .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
-        return new Response(200, Map.of("Content-Type",
-            "application/ppm-dap;message=collection-job-resp", "Priodp-Privacy-Ledger",
-            header[0]), resp);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    })) {
+    try (FakeHttp leader = new FakeHttp(req -> new Response(200, Map.of("Content-Type",
+        "application/ppm-dap;message=collection-job-resp", "Priodp-Privacy-Ledger", header[0]),
+        specResponse(url[0])))) {
       url[0] = leader.url() + "/";
       DapCollector c = collector(url[0], new DpStrategy.NoDifferentialPrivacy(),
           new ArrayList<>(), Duration.ofMinutes(1));
