@@ -23,7 +23,8 @@ import org.priodp.noise.ledger.PrivacyUnit;
 import org.priodp.vdaf.dp.DpStrategy;
 
 /**
- * What budget, status and the Leader's header read of a ledger, on real SQLite: the fixture's
+ * What budget, status and the Leader's header read of a ledger, on real SQLite and on the
+ * PostgreSQL of PRIODP_PG_URL (skipped without it): the fixture's
  * buckets are 100 s wide from 1000 s; epsilon is 1 per release; one report per client per 100 s,
  * a cap of epsilon 2 over any 300 s window.
  */
@@ -33,15 +34,26 @@ class BudgetStatusTest {
 
   private static final Instant DRAWN = Instant.ofEpochSecond(1_000_000);
 
-  @Test
-  void spentRemainingWhatANewBatchCouldSpendAndTheHeaderOfARelease() {
+  private JdbcDatastore open(String backend, String file) {
+    if (backend.equals("postgresql")) {
+      String url = System.getenv("PRIODP_PG_URL");
+      org.junit.jupiter.api.Assumptions.assumeTrue(url != null && !url.isBlank(),
+          "set PRIODP_PG_URL");
+      return JdbcDatastore.open(url);
+    }
+    return JdbcDatastore.openSqlite(dir.resolve(file));
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "postgresql"})
+  void spentRemainingWhatANewBatchCouldSpendAndTheHeaderOfARelease(String backend) {
     byte[] id = new byte[32];
-    id[0] = 7;
+    new java.security.SecureRandom().nextBytes(id); // a fresh task on a shared database
     Fixture f = new Fixture(4, new TaskId(id), DpStrategy.PureDpDiscreteLaplace.parse("1"),
         Fixture.PRECISION, null, false);
     TaskDefinition task = f.task.withPrivacy(new PrivacySettings(new PrivacyUnit.ClientBound(1,
         100), Optional.of(BudgetCap.window(Budget.PureDp.parse("2"), 300))));
-    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
+    try (JdbcDatastore store = open(backend, "b.db")) {
       f.writeBuckets(store, 6);
       BudgetStatus empty = BudgetStatus.read(store, task, DRAWN).orElseThrow();
       assertEquals(Rational.ZERO, empty.spent());
