@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
+import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteGaussian;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.RandomSource;
 import org.priodp.noise.local.KaryRandomizedResponse;
@@ -144,6 +146,14 @@ public final class TimingAudit {
 
   /** A discrete Laplace sampler (plain or hardened), classified by |z| at its median. */
   public static Target laplace(String name, org.priodp.noise.NoiseSampler sampler, RandomSource rnd) {
+    return noise(name, sampler, rnd);
+  }
+
+  /**
+   * A noise sampler (discrete Laplace or Gaussian, exact or fixed-work), classified by |z| at its
+   * median: small against large noise.
+   */
+  public static Target noise(String name, org.priodp.noise.NoiseSampler sampler, RandomSource rnd) {
     Objects.requireNonNull(sampler, "sampler");
     return new Target() {
       @Override
@@ -166,6 +176,45 @@ public final class TimingAudit {
       @Override
       public String classify(long[] keys, boolean[] inClass1) {
         return splitAtMedian(keys, inClass1, "|z|");
+      }
+    };
+  }
+
+  /**
+   * The random-label control: the same draws as {@code inner}, but each assigned to a class by a
+   * seeded coin instead of by its output. Its |t| shows how large t gets when the classes cannot
+   * differ (dudect's sanity check).
+   */
+  public static Target randomLabels(Target inner, long seed) {
+    Objects.requireNonNull(inner, "inner");
+    return new Target() {
+      @Override
+      public String name() {
+        return inner.name() + " (random labels)";
+      }
+
+      @Override
+      public void prepare() {
+        inner.prepare();
+      }
+
+      @Override
+      public void run() {
+        inner.run();
+      }
+
+      @Override
+      public long key() {
+        return inner.key();
+      }
+
+      @Override
+      public String classify(long[] keys, boolean[] inClass1) {
+        SplittableRandom coin = new SplittableRandom(seed);
+        for (int i = 0; i < keys.length; i++) {
+          inClass1[i] = coin.nextBoolean();
+        }
+        return "random labels (control)";
       }
     };
   }
@@ -286,22 +335,39 @@ public final class TimingAudit {
 
   /**
    * The targets of {@code prio-dp audit timing}, each with its own production source: the plain
-   * and hardened discrete Laplace, and binary RR, k-RR and RAPPOR (with the epsilon of k-RR) both
-   * exact (variable work) and fixed-work (what the client path, {@code LocalRandomization}, uses).
+   * and hardened discrete Laplace; for each sigma^2 the exact and the hardened discrete Gaussian,
+   * with the random-label control on the first exact Gaussian; and binary RR, k-RR and RAPPOR
+   * (with the epsilon of k-RR) both exact (variable work) and fixed-work (what the client path,
+   * {@code LocalRandomization}, uses).
    */
-  public static List<Target> standardTargets(
-      org.priodp.noise.Rational scale, KaryRandomizedResponse krr, SymmetricRappor rappor, long inputSeed) {
+  public static List<Target> standardTargets(org.priodp.noise.Rational scale,
+      List<org.priodp.noise.Rational> sigma2s, KaryRandomizedResponse krr, SymmetricRappor rappor,
+      long inputSeed) {
     DiscreteLaplace plain = DiscreteLaplace.of(scale);
     HardenedDiscreteLaplace hardened = plain.hardened();
-    return List.of(
+    List<Target> gaussians = new ArrayList<>();
+    for (org.priodp.noise.Rational s2 : sigma2s) {
+      DiscreteGaussian exact = DiscreteGaussian.of(s2);
+      HardenedDiscreteGaussian fixed = exact.hardened();
+      gaussians.add(noise("exact discrete Gaussian s2=" + s2, exact, RandomSource.secure()));
+      gaussians.add(noise("hardened discrete Gaussian s2=" + s2, fixed, RandomSource.secure()));
+      if (gaussians.size() == 2) {
+        gaussians.add(randomLabels(noise("exact discrete Gaussian s2=" + s2, exact, RandomSource.secure()),
+            inputSeed + 6));
+      }
+    }
+    List<Target> all = new ArrayList<>(List.of(
         laplace("plain discrete Laplace t=" + scale, plain, RandomSource.secure()),
-        laplace("hardened discrete Laplace t=" + scale, hardened, RandomSource.secure()),
+        laplace("hardened discrete Laplace t=" + scale, hardened, RandomSource.secure())));
+    all.addAll(gaussians);
+    all.addAll(List.of(
         rr(RandomizedResponse.ofEpsilon(krr.epsilon()), false, RandomSource.secure(), new SplittableRandom(inputSeed + 4)),
         rr(RandomizedResponse.ofEpsilon(krr.epsilon()), true, RandomSource.secure(), new SplittableRandom(inputSeed + 5)),
         kRr(krr, false, RandomSource.secure(), new SplittableRandom(inputSeed)),
         kRr(krr, true, RandomSource.secure(), new SplittableRandom(inputSeed + 1)),
         rappor(rappor, false, RandomSource.secure(), new SplittableRandom(inputSeed + 2)),
-        rappor(rappor, true, RandomSource.secure(), new SplittableRandom(inputSeed + 3)));
+        rappor(rappor, true, RandomSource.secure(), new SplittableRandom(inputSeed + 3))));
+    return List.copyOf(all);
   }
 
   // ------------------------------------------------------------------ measurement

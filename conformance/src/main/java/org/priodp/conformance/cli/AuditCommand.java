@@ -36,15 +36,20 @@ public final class AuditCommand implements PrioDpSubcommand {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand (timing)");
   }
 
-  /** The dudect-style timing audit of the plain and hardened Laplace samplers, k-RR and RAPPOR. */
+  /**
+   * The dudect-style timing audit of the exact and hardened Laplace and Gaussian samplers, RR,
+   * k-RR and RAPPOR, with a random-label control.
+   */
   @Command(
       name = "timing",
       mixinStandardHelpOptions = true,
       description = {
         "Tests whether sampler running times depend on the output (dudect).",
         "",
-        "Times every draw of eight targets with System.nanoTime, interleaved after a warm-up: the"
-            + " plain and the hardened (fixed-work) discrete Laplace sampler, and binary and k-ary"
+        "Times every draw of each target with System.nanoTime, interleaved after a warm-up: the"
+            + " plain and the hardened (fixed-work) discrete Laplace sampler, the exact and the"
+            + " hardened discrete Gaussian at each --sigma2 (and the first exact Gaussian again with"
+            + " random class labels, the control), and binary and k-ary"
             + " randomized response and symmetric RAPPOR in their exact and fixed-work forms, each"
             + " with its own production random source. Each"
             + " draw is classified by its output (|z| at or below the median vs above it; for"
@@ -72,6 +77,10 @@ public final class AuditCommand implements PrioDpSubcommand {
     @Option(names = "--scale", defaultValue = "2", paramLabel = "T",
         description = "Scale of the discrete Laplace targets (integer or fraction).")
     String scale;
+
+    @Option(names = "--sigma2", defaultValue = "100,1000000", paramLabel = "S2[,S2...]", split = ",",
+        description = "sigma^2 of the discrete Gaussian targets (integers or fractions).")
+    List<String> sigma2;
 
     @Option(names = "--k", defaultValue = "16", paramLabel = "K", description = "Buckets of the k-RR target.")
     int k;
@@ -102,12 +111,13 @@ public final class AuditCommand implements PrioDpSubcommand {
           + " t(<p90) uses the draws below the 90th percentile of the times%n", TimingAudit.THRESHOLD);
       out.flush();
       List<TimingAudit.Result> results = TimingAudit.run(
-          TimingAudit.standardTargets(t, krr, rappor, System.nanoTime()),
+          TimingAudit.standardTargets(t, sigma2.stream().map(v -> Rational.parsePositive("--sigma2", v)).toList(),
+              krr, rappor, System.nanoTime()),
           measurements, warmup, batch, System::nanoTime, System.nanoTime());
-      out.printf("%-40s %-26s %9s %9s %9s %9s %9s %9s  %s%n",
+      out.printf("%-56s %-26s %9s %9s %9s %9s %9s %9s  %s%n",
           "target", "classes (0 vs 1)", "n0", "n1", "mean0 ns", "mean1 ns", "t", "t(<p90)", "verdict");
       for (TimingAudit.Result r : results) {
-        out.printf("%-40s %-26s %9d %9d %9.1f %9.1f %9.2f %9.2f  %s%n", r.target(), r.classes(),
+        out.printf("%-56s %-26s %9d %9d %9.1f %9.1f %9.2f %9.2f  %s%n", r.target(), r.classes(),
             r.n0(), r.n1(), r.mean0(), r.mean1(), r.t(), r.tCropped(),
             r.leaks() ? "LEAK (|t| > 4.5)" : "no leak detected");
       }

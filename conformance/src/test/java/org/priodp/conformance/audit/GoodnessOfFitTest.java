@@ -55,6 +55,14 @@ class GoodnessOfFitTest {
     assertTrue(r.pValue() > REJECT_BELOW, r.toString());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"1", "25", "10000", "1/3"})
+  void hardenedDiscreteGaussianFits(String sigma2) {
+    Rational s = Rational.parse(sigma2);
+    GoodnessOfFit r = fit("hardened gaussian " + sigma2, DiscreteGaussian.of(s).hardened(), ExactCdf.gaussian(s));
+    assertTrue(r.pValue() > REJECT_BELOW, r.toString());
+  }
+
   // ------------------------------------------------------------------ negative controls
 
   @Test
@@ -75,6 +83,13 @@ class GoodnessOfFitTest {
   void catchesAGaussianWithAFourPercentLargerVariance() {
     GoodnessOfFit r = fit("gaussian 26 as 25", DiscreteGaussian.of(Rational.of(26)),
         ExactCdf.gaussian(Rational.of(25)));
+    assertTrue(r.pValue() < REJECT_BELOW, r.toString());
+  }
+
+  @Test
+  void catchesAHardenedGaussianWithAFourPercentLargerVariance() {
+    GoodnessOfFit r = fit("hardened gaussian 10400 as 10000", DiscreteGaussian.of(Rational.of(10_400)).hardened(),
+        ExactCdf.gaussian(Rational.of(10_000)));
     assertTrue(r.pValue() < REJECT_BELOW, r.toString());
   }
 }

@@ -85,6 +85,22 @@ class TimingAuditTest {
   }
 
   /**
+   * A clock whose readings alternate start/stop; the stop reading adds the cost of the draw just
+   * run: 100 to 119 ns, plus the draw's key when {@code leaky}.
+   */
+  private static LongSupplier syntheticClock(SplittableRandom jitter, long[] key, boolean leaky) {
+    long[] now = {0};
+    boolean[] afterRun = {false};
+    return () -> {
+      if (afterRun[0]) {
+        now[0] += 100 + jitter.nextInt(20) + (leaky ? key[0] : 0);
+      }
+      afterRun[0] = !afterRun[0];
+      return now[0];
+    };
+  }
+
+  /**
    * The pipeline flags a target whose cost grows with its output (a deliberately leaky one) and
    * passes one whose cost does not, with a clock that counts synthetic nanoseconds.
    */
@@ -96,16 +112,7 @@ class TimingAuditTest {
       SplittableRandom rnd = new SplittableRandom(seed);
       SplittableRandom jitter = new SplittableRandom(seed + 1);
       long[] key = new long[1];
-      long[] now = {0};
-      boolean[] afterRun = {false};
-      // each reading alternates start/stop; the stop reading adds the cost of the draw just run
-      LongSupplier clock = () -> {
-        if (afterRun[0]) {
-          now[0] += 100 + jitter.nextInt(20) + (leaky ? key[0] : 0);
-        }
-        afterRun[0] = !afterRun[0];
-        return now[0];
-      };
+      LongSupplier clock = syntheticClock(jitter, key, leaky);
       List<TimingAudit.Result> r = TimingAudit.run(List.of(synthetic(rnd, key)), 20_000, 10, 100, clock, seed);
       TimingAudit.Result result = r.get(0);
       System.out.println((leaky ? "leaky" : "constant") + ": t=" + result.t() + " t(<p90)=" + result.tCropped());
@@ -118,5 +125,40 @@ class TimingAuditTest {
         assertFalse(result.leaks(), "constant work is not flagged: t=" + result.t());
       }
     }
+  }
+
+  /**
+   * The random-label control: the same leaky synthetic target is flagged when classified by its
+   * output and not when classified by a seeded coin, and the control keeps the target's draws.
+   */
+  @Test
+  void randomLabelsHideALeakThatOutputLabelsShow() {
+    long seed = 0x1EA5L;
+    System.out.println("random-label control: seed=0x" + Long.toHexString(seed));
+    SplittableRandom rnd = new SplittableRandom(seed);
+    SplittableRandom jitter = new SplittableRandom(seed + 1);
+    long[] key = new long[1];
+    LongSupplier clock = syntheticClock(jitter, key, true);
+    TimingAudit.Target leaky = synthetic(rnd, key);
+    TimingAudit.Target control = TimingAudit.randomLabels(leaky, seed + 2);
+    assertEquals("synthetic (random labels)", control.name());
+    List<TimingAudit.Result> r = TimingAudit.run(List.of(control), 20_000, 10, 100, clock, seed);
+    TimingAudit.Result result = r.get(0);
+    System.out.println("control: t=" + result.t() + " t(<p90)=" + result.tCropped() + " n0=" + result.n0());
+    assertEquals("random labels (control)", result.classes());
+    assertFalse(result.leaks(), "random labels cannot separate the classes: t=" + result.t());
+    assertTrue(result.n0() > 9_000 && result.n1() > 9_000, "about half each: " + result.n0());
+  }
+
+  @Test
+  void theStandardTargetsIncludeBothGaussianSamplersAndTheControl() {
+    List<String> names = TimingAudit.standardTargets(org.priodp.noise.Rational.of(2),
+        List.of(org.priodp.noise.Rational.of(100), org.priodp.noise.Rational.of(1_000_000)),
+        new org.priodp.noise.local.KaryRandomizedResponse(4, org.priodp.noise.Rational.ONE),
+        org.priodp.noise.local.SymmetricRappor.untruncated(4, org.priodp.noise.Rational.ONE), 1)
+        .stream().map(TimingAudit.Target::name).toList();
+    assertTrue(names.containsAll(List.of("exact discrete Gaussian s2=100", "hardened discrete Gaussian s2=100",
+        "exact discrete Gaussian s2=100 (random labels)", "exact discrete Gaussian s2=1000000",
+        "hardened discrete Gaussian s2=1000000")), names.toString());
   }
 }

@@ -11,7 +11,11 @@ import java.nio.ByteOrder;
  * <p>A subclass may ask for <em>erasure after use</em>: each 64-bit word of the block is
  * overwritten with zeros as soon as it is taken, so that the buffer never holds bits that were
  * already handed out (what a fast-key-erasure generator needs for backtracking resistance; see
- * {@link FastKeyErasureRandomSource}).
+ * {@link FastKeyErasureRandomSource}). The word being handed out bit by bit is kept in a field
+ * that holds only its not-yet-handed-out bits (handed-out bits are shifted out), so with erasure
+ * after use this object holds no bit it has handed out. {@link #fill} writes into the block
+ * itself; an implementation should compute straight into it rather than through a copy it
+ * would then have to erase.
  */
 public abstract class BlockRandomSource implements RandomSource {
   private static final VarHandle LE =

@@ -72,6 +72,17 @@ public final class DiscreteGaussian implements NoiseSampler {
     return sigma2;
   }
 
+  /**
+   * Returns the fixed-work sampler for the same sigma^2 ({@link HardenedDiscreteGaussian}, delta
+   * <= 2^-64 per draw).
+   *
+   * @throws IllegalArgumentException if sigma^2 is beyond its range (the message names the
+   *     largest supported sigma^2)
+   */
+  public HardenedDiscreteGaussian hardened() {
+    return HardenedDiscreteGaussian.of(sigma2);
+  }
+
   @Override
   public long sample(RandomSource rnd) {
     if (inversion != null) {
@@ -119,6 +130,12 @@ public final class DiscreteGaussian implements NoiseSampler {
   @Override
   public BigInteger halfWidth(int draws, double confidence) { // double: a figure shown to people, never used to sample
     return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.gaussianHalfWidth(sigma2, n, c));
+  }
+
+  /** Returns 0: every draw is exact. */
+  @Override
+  public Rational totalVariationPerDraw() {
+    return Rational.ZERO;
   }
 
   @Override

@@ -117,6 +117,12 @@ public final class DiscreteLaplace implements NoiseSampler {
     return Accuracy.halfWidth(draws, confidence, (n, c) -> Accuracy.laplaceHalfWidth(scale, n, c));
   }
 
+  /** Returns 0: every draw is exact. */
+  @Override
+  public Rational totalVariationPerDraw() {
+    return Rational.ZERO;
+  }
+
   @Override
   public String describe() {
     return "discrete Laplace with scale " + scale;

@@ -92,6 +92,15 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   /** The default bound on delta, 2^-64. */
   public static final Rational DEFAULT_DELTA = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(64));
 
+  /**
+   * The largest integer scale the sampler supports with the default delta 2^-64 (about 9.84
+   * 10^13; m = 52 digits and B = 126 bits there; the exact cutoff lies in [MAX_SCALE, MAX_SCALE +
+   * 1)), found by bisection over exact rationals (the test {@code
+   * theLargestScaleIsFoundByBisection}): beyond it the (2^m - 1)(10m + 4) 2^-126 term
+   * of the fixed-point error alone exceeds 2^-64 for every m deep enough for the tail.
+   */
+  public static final Rational MAX_SCALE = Rational.of(98_388_942_814_359L);
+
   private static final int PRECISION = 192;
   private static final int FRACTION_BITS = 126; // units of P, c and U; R_i in units of 2^-127
   private static final int MIN_UNIFORM_BITS = 64;
@@ -130,7 +139,8 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
    *
    * @throws IllegalArgumentException if the scale is not > 0, maxDelta is not in (0, 1), or the
    *     scale is so large that no m <= 62 and B <= 126 meet the bound (for 2^-64: scales above
-   *     about 5 10^13, where the (2^m - 1) 2 eta term of the fixed-point error alone exceeds it)
+   *     {@link #MAX_SCALE}, about 9.84 10^13, where the (2^m - 1) 2 eta term of the fixed-point
+   *     error alone exceeds it; the message names the largest supported scale)
    */
   public static HardenedDiscreteLaplace of(Rational scale, Rational maxDelta) {
     Objects.requireNonNull(scale, "scale");
@@ -138,12 +148,7 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     if (scale.signum() <= 0) {
       throw new IllegalArgumentException("discrete Laplace scale must be > 0, got " + scale);
     }
-    if (maxDelta.signum() <= 0 || maxDelta.compareTo(Rational.ONE) >= 0) {
-      throw new IllegalArgumentException("delta bound must be in (0, 1), got " + maxDelta);
-    }
-    if (maxDelta.compareTo(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100))) < 0) {
-      throw new IllegalArgumentException("delta bound below 2^-100 is not supported, got " + maxDelta);
-    }
+    checkDeltaBound(maxDelta);
     BigInteger a = scale.numerator(); // t = a / b, so 2^i / t = 2^i b / a
     BigInteger b = scale.denominator();
     for (int m = 1; m <= MAX_DIGITS; m++) {
@@ -158,8 +163,11 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
         }
       }
     }
-    throw new IllegalArgumentException("scale " + scale + " is too large for the hardened sampler (needs more than "
-        + MAX_DIGITS + " digits or " + MAX_UNIFORM_BITS + " uniform bits)");
+    throw new IllegalArgumentException("scale " + scale + " is too large for the fixed-work discrete Laplace"
+        + " sampler" + (maxDelta.equals(DEFAULT_DELTA)
+            ? ": the largest supported integer scale is " + MAX_SCALE + " (about 9.84e13) for delta 2^-64"
+            : " with delta " + maxDelta + " (it would need more than " + MAX_DIGITS + " digits or "
+                + MAX_UNIFORM_BITS + " uniform bits)"));
   }
 
   /** 2 (E + 4) / 2^192 >= 2 e^(-2^m/t) > c r^(2^m), the truncation term. */
@@ -219,6 +227,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return delta;
   }
 
+  /** Returns delta: each draw is within this total variation of the exact discrete Laplace. */
+  @Override
+  public Rational totalVariationPerDraw() {
+    return delta;
+  }
+
   /** Returns the number of random bits every sample consumes: B + 1. */
   public long bitsPerSample() {
     return uniformBits + 1L;
@@ -235,29 +249,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     long uLo = (first << 62) | ((rest >>> 1) << (62 - extra));
     long pHi = startHi;
     long pLo = startLo;
+    long[] q = new long[2];
     long g = 0;
     for (int i = digits - 1; i >= 0; i--) {
-      long rHi = ratioHi[i];
-      long rLo = ratioLo[i];
-      // P R_i (units 2^-126 times 2^-127) from its three upper partial products; pHi, rHi < 2^63
-      long lhLo = pLo * rHi;
-      long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
-      long hlLo = pHi * rLo;
-      long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
-      long hhLo = pHi * rHi;
-      long hhHi = Math.multiplyHigh(pHi, rHi);
-      long w1 = lhLo + hlLo;
-      long c1 = carry(lhLo, hlLo, w1);
-      long s2 = lhHi + hlHi;
-      long c2 = carry(lhHi, hlHi, s2);
-      long s3 = s2 + hhLo;
-      c2 += carry(s2, hhLo, s3);
-      long w2 = s3 + c1;
-      c2 += carry(s3, c1, w2);
-      long w3 = hhHi + c2;
-      // back to units of 2^-126: the product shifted right by 127 bits
-      long qHi = (w3 << 1) | (w2 >>> 63);
-      long qLo = (w2 << 1) | (w1 >>> 63);
+      multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
+      long qHi = q[0];
+      long qLo = q[1];
       // digit i is 1 iff U < Q = c r^(g + 2^i): the sign of U - Q (both below 2^127)
       long borrow = lessThan(uLo, qLo);
       long take = (uHi - qHi - borrow) >>> 63;
@@ -272,6 +269,42 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
     return BigInteger.valueOf(sample(rnd));
+  }
+
+  /** Refuses a delta bound outside [2^-100, 1). */
+  static void checkDeltaBound(Rational maxDelta) {
+    if (maxDelta.signum() <= 0 || maxDelta.compareTo(Rational.ONE) >= 0) {
+      throw new IllegalArgumentException("delta bound must be in (0, 1), got " + maxDelta);
+    }
+    if (maxDelta.compareTo(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100))) < 0) {
+      throw new IllegalArgumentException("delta bound below 2^-100 is not supported, got " + maxDelta);
+    }
+  }
+
+  /**
+   * Writes P R (P in units of 2^-126, R in units of 2^-127, both with the top bit of the high
+   * word clear) in units of 2^-126 to {@code q} = {hi, lo}: the three upper partial products
+   * (the low-by-low one dropped) shifted right by 127 bits, with no branch (the class comment
+   * bounds its error).
+   */
+  static void multiply(long pHi, long pLo, long rHi, long rLo, long[] q) {
+    long lhLo = pLo * rHi;
+    long lhHi = Math.multiplyHigh(pLo, rHi) + ((pLo >> 63) & rHi);
+    long hlLo = pHi * rLo;
+    long hlHi = Math.multiplyHigh(pHi, rLo) + ((rLo >> 63) & pHi);
+    long hhLo = pHi * rHi;
+    long hhHi = Math.multiplyHigh(pHi, rHi);
+    long w1 = lhLo + hlLo;
+    long c1 = carry(lhLo, hlLo, w1);
+    long s2 = lhHi + hlHi;
+    long c2 = carry(lhHi, hlHi, s2);
+    long s3 = s2 + hhLo;
+    c2 += carry(s2, hhLo, s3);
+    long w2 = s3 + c1;
+    c2 += carry(s3, c1, w2);
+    long w3 = hhHi + c2;
+    q[0] = (w3 << 1) | (w2 >>> 63);
+    q[1] = (w2 << 1) | (w1 >>> 63);
   }
 
   /** Returns 1 if x < y as unsigned 64-bit integers, else 0, without branches. */
@@ -316,9 +349,13 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
 
   @Override
   public String describe() {
-    return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^"
-        + Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2)) // double: a figure shown to people, never used to sample
+    return "fixed-work discrete Laplace with scale " + scale + " (total variation <= 2^" + log2(delta)
         + " from the exact distribution)";
+  }
+
+  /** Returns log2 of a delta rounded to an integer, for people. */
+  static long log2(Rational delta) {
+    return Math.round(Math.log(Accuracy.toDouble(delta)) / Math.log(2)); // double: a figure shown to people, never used to sample
   }
 
   @Override

@@ -3,15 +3,17 @@ package org.priodp.noise;
 import java.math.BigInteger;
 
 /**
- * An exact sampler of integer noise. The set is closed: the discrete Laplace, its
- * timing-hardened variant, and the discrete Gaussian.
+ * A sampler of integer noise, exact or within a stated total variation of exact. The set is
+ * closed: the discrete Laplace and the discrete Gaussian (Canonne, Kamath and Steinke 2020),
+ * each with its timing-hardened (fixed-work) variant.
  *
  * <p>Each sampler also answers, for people, what its noise looks like: its variance, the
  * half-width of a confidence interval for the sum of independent draws, and a one-line
  * description. These figures are doubles or tail bounds (see {@link Accuracy}); nothing on the
  * sampling path uses them.
  */
-public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLaplace, DiscreteGaussian {
+public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLaplace, DiscreteGaussian,
+    HardenedDiscreteGaussian {
 
   /**
    * Draws one sample.
@@ -23,6 +25,17 @@ public sealed interface NoiseSampler permits DiscreteLaplace, HardenedDiscreteLa
 
   /** Draws one sample of any size. */
   BigInteger sampleBig(RandomSource rnd);
+
+  /**
+   * Returns an exact upper bound on the total variation distance between one draw and the
+   * distribution the sampler stands for: 0 for the exact samplers ({@link DiscreteLaplace},
+   * {@link DiscreteGaussian}), {@code delta()} for the fixed-work ones ({@link
+   * HardenedDiscreteLaplace}, {@link HardenedDiscreteGaussian}). A vector of n independent
+   * draws is within n times this of the exact noise vector, so a mechanism that is (epsilon,
+   * delta_0)-DP with exact noise is (epsilon, delta_0 + (1 + e^epsilon) n tv)-DP with this
+   * sampler.
+   */
+  Rational totalVariationPerDraw();
 
   /** Fills {@code out} with independent samples. */
   default void fill(long[] out, RandomSource rnd) {

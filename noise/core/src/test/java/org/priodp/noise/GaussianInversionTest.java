@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -26,35 +25,9 @@ class GaussianInversionTest {
   private static final int DEPTH = 26;
   private static final BigDecimal SLACK = new BigDecimal("1e-40");
 
-  /** Exact weights e^(-k^2 / (2 sigma^2)) for k = 0 .. K and the normalizer, to about 50 digits. */
-  private static final class Pmf {
-    final BigDecimal[] w;
-    final BigDecimal norm;
-
-    Pmf(Rational sigma2) {
-      // beyond 12 sigma + 20 the weights are below e^-72 of the peak: outside any bracket we test
-      long kMax = 12 * (sigma2.ceil().sqrt().longValueExact() + 1) + 20;
-      w = new BigDecimal[(int) kMax + 1];
-      BigDecimal sum = BigDecimal.ZERO;
-      for (int k = 0; k <= kMax; k++) {
-        w[k] = ExactPmf.expNeg(Rational.of((long) k * k).divide(sigma2.multiply(Rational.of(2))));
-        sum = sum.add(k == 0 ? w[k] : w[k].multiply(BigDecimal.valueOf(2)), ExactPmf.MC);
-      }
-      norm = sum;
-    }
-
-    BigDecimal p(long z) {
-      long k = Math.abs(z);
-      if (k >= w.length) {
-        return BigDecimal.ZERO; // below e^-72 relative: far below every unresolved mass here
-      }
-      return w[(int) k].divide(norm, ExactPmf.MC);
-    }
-  }
-
   private static List<String> enumerate(String what, Function<RandomSource, Long> sampler, Rational claimed,
       long range, BigDecimal maxUnresolved) {
-    Pmf pmf = new Pmf(claimed);
+    GaussianGTest.Pmf pmf = new GaussianGTest.Pmf(claimed);
     Enumeration e = Enumeration.of(sampler, DEPTH);
     List<String> v = e.violations(-range, range, pmf::p, SLACK);
     System.out.println(what + ": depth " + DEPTH + ", unresolved mass "
@@ -117,61 +90,21 @@ class GaussianInversionTest {
   @CsvSource({"1/2, 111", "2, 112", "100, 113", "1000000, 114"})
   void gTestOnAMillionDraws(String sigma2Text, int seed) {
     Rational s2 = Rational.parse(sigma2Text);
-    Pmf pmf = new Pmf(s2);
+    GaussianGTest.Pmf pmf = new GaussianGTest.Pmf(s2);
     int n = 1_000_000;
     DiscreteGaussian dg = DiscreteGaussian.of(s2);
     long[] draws = new long[n];
     dg.fill(draws, RandomSource.seeded(new byte[] {(byte) seed}));
-    // bins of consecutive |z| with expected count >= n/100 on each side (the last bin open)
-    int kMax = pmf.w.length - 1;
-    List<long[]> bins = new ArrayList<>(); // {kFrom, kTo} inclusive on |z|
-    List<Double> probs = new ArrayList<>(); // P[|Z| in bin] (both signs)
-    double acc = 0;
-    int from = 0;
-    for (int k = 0; k <= kMax; k++) {
-      acc += pmf.p(k).doubleValue() * (k == 0 ? 1 : 2); // double: only for the test statistic
-      if (acc >= 0.02 || k == kMax) {
-        bins.add(new long[] {from, k == kMax ? Long.MAX_VALUE : k});
-        probs.add(acc);
-        acc = 0;
-        from = k + 1;
-      }
-    }
-    // expected per (bin, sign): zero is counted on the positive side
-    int nb = bins.size();
-    double[] expected = new double[2 * nb];
-    long[] observed = new long[2 * nb];
-    for (int b = 0; b < nb; b++) {
-      long f = bins.get(b)[0];
-      double p0 = f == 0 ? pmf.p(0).doubleValue() : 0;
-      expected[2 * b] = ((probs.get(b) - p0) / 2 + p0) * n;
-      expected[2 * b + 1] = (probs.get(b) - p0) / 2 * n;
-    }
-    for (long z : draws) {
-      long k = Math.abs(z);
-      int b = 0;
-      while (k > bins.get(b)[1]) {
-        b++;
-      }
-      observed[2 * b + (z < 0 ? 1 : 0)]++;
-    }
-    double g = 0;
-    int df = -1;
-    for (int i = 0; i < observed.length; i++) {
-      if (expected[i] > 0) {
-        df++;
-      }
-      if (observed[i] > 0) {
-        g += 2 * observed[i] * Math.log(observed[i] / expected[i]);
-      }
-    }
-    double limit = df + 7 * Math.sqrt(2.0 * df);
-    System.out.printf("G-test sigma^2 %s seed %d: G = %.1f, df = %d, limit %.1f%n", s2, seed, g, df, limit);
+    double[] gdf = GaussianGTest.gStatistic(pmf, draws);
+    double g = gdf[0];
+    double df = gdf[1];
+    double limit = GaussianGTest.limit(df);
+    System.out.printf("G-test sigma^2 %s seed %d: G = %.1f, df = %.0f, limit %.1f%n", s2, seed, g, df, limit);
     assertTrue(g < limit, "G = " + g + " with df " + df);
   }
 
   /** The entropy of the discrete Gaussian in bits, for people. */
-  private static double entropy(Pmf pmf) { // double: a figure shown to people, never used to sample
+  private static double entropy(GaussianGTest.Pmf pmf) { // double: a figure shown to people, never used to sample
     double h = 0;
     for (int k = 0; k < pmf.w.length; k++) {
       double p = pmf.p(k).doubleValue();
@@ -200,7 +133,7 @@ class GaussianInversionTest {
         dg.sampleReference(ref);
       }
       double refBits = (double) ref.bitsConsumed() / nRef;
-      double h = entropy(new Pmf(s2));
+      double h = entropy(new GaussianGTest.Pmf(s2));
       System.out.printf("sigma^2 %s: entropy %.2f bits, envelope inversion %.2f bits/sample (+%.2f), CKS %.2f (+%.2f) [seeds 9, 10]%n",
           sv, h, bits, bits - h, refBits, refBits - h);
       assertTrue(bits > h - 0.1 && bits < h + 12, "bits " + bits + " entropy " + h);

@@ -64,6 +64,45 @@ class HardenedDiscreteLaplaceTest {
     assertTrue(e.getMessage().contains("too large"), e.getMessage());
   }
 
+  /**
+   * The true cutoff for delta 2^-64, by bisection over integer scales (exact rationals): every
+   * scale up to MAX_SCALE is accepted, MAX_SCALE + 1 is refused with a message naming MAX_SCALE.
+   */
+  @Test
+  void theLargestScaleIsFoundByBisection() {
+    BigInteger lo = BigInteger.valueOf(50_000_000_000_000L); // the cutoff the docs used to state
+    BigInteger hi = BigInteger.valueOf(200_000_000_000_000L);
+    assertTrue(accepts(lo));
+    assertTrue(!accepts(hi));
+    while (hi.subtract(lo).compareTo(BigInteger.ONE) > 0) {
+      BigInteger mid = lo.add(hi).shiftRight(1);
+      if (accepts(mid)) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    System.out.println("largest scale for delta 2^-64: " + lo + " (" + HardenedDiscreteLaplace.of(Rational.of(lo)) + ")");
+    assertEquals(HardenedDiscreteLaplace.MAX_SCALE, Rational.of(lo));
+    assertTrue(accepts(lo) && !accepts(lo.add(BigInteger.ONE)));
+    // monotone below it: a sweep of scales all accepted
+    for (BigInteger t = BigInteger.ONE; t.compareTo(lo) < 0; t = t.multiply(BigInteger.valueOf(7))) {
+      assertTrue(accepts(t), "scale " + t);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> HardenedDiscreteLaplace.of(HardenedDiscreteLaplace.MAX_SCALE.add(Rational.ONE)));
+    assertTrue(e.getMessage().contains("the largest supported integer scale is 98388942814359"), e.getMessage());
+  }
+
+  private static boolean accepts(BigInteger scale) {
+    try {
+      HardenedDiscreteLaplace.of(Rational.of(scale));
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   @Test
   void branchFreeComparisonMatchesUnsignedComparison() {
     long seed = 0xC0FFEEL;

@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.priodp.noise.Budget;
 import org.priodp.noise.DiscreteGaussian;
 import org.priodp.noise.DiscreteLaplace;
+import org.priodp.noise.HardenedDiscreteGaussian;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
@@ -42,15 +43,18 @@ public sealed interface DpStrategy
 
   /**
    * Returns the fixed-work sampler with the same distribution up to a stated total variation
-   * (see {@link org.priodp.noise.HardenedDiscreteLaplace}).
+   * per draw ({@link NoiseSampler#totalVariationPerDraw()}; see {@link
+   * org.priodp.noise.HardenedDiscreteLaplace} and {@link
+   * org.priodp.noise.HardenedDiscreteGaussian}).
    *
-   * @throws IllegalArgumentException if the strategy has no fixed-work sampler (only
-   *     PureDpDiscreteLaplace has one), or its scale is too large for it
+   * @throws IllegalArgumentException if the strategy has no fixed-work sampler (it adds no
+   *     noise), or its scale (sigma^2) is too large for it: the message names the largest
+   *     supported value
    */
   default NoiseSampler hardenedSampler(Sensitivity sensitivity) {
     Objects.requireNonNull(sensitivity, "sensitivity");
     throw new IllegalArgumentException(
-        "the fixed-work sampler exists for PureDpDiscreteLaplace only, not " + describe());
+        "the fixed-work sampler exists for noising strategies only, not " + describe());
   }
 
   /** Returns the budget the strategy spends (epsilon or rho), or empty when it adds no noise. */
@@ -85,8 +89,8 @@ public sealed interface DpStrategy
   String guarantee();
 
   /**
-   * Returns true if the strategy has a fixed-work sampler ({@link #hardenedSampler}): only
-   * PureDpDiscreteLaplace has one (which may still refuse a scale too large for it).
+   * Returns true if the strategy has a fixed-work sampler ({@link #hardenedSampler}): both
+   * noising strategies have one (which may still refuse a scale too large for it).
    */
   boolean hasHardenedSampler();
 
@@ -169,7 +173,7 @@ public sealed interface DpStrategy
     /** Returns the fixed-work discrete Laplace with scale L1 / epsilon. */
     @Override
     public HardenedDiscreteLaplace hardenedSampler(Sensitivity sensitivity) {
-      return laplace(sensitivity).hardened(); // throws for scales beyond about 5 10^13 (delta <= 2^-64)
+      return laplace(sensitivity).hardened(); // throws beyond its largest scale (delta <= 2^-64), naming it
     }
 
     @Override
@@ -230,6 +234,12 @@ public sealed interface DpStrategy
       return Optional.of(gaussian(sensitivity));
     }
 
+    /** Returns the fixed-work discrete Gaussian with sigma^2 = L2^2 / (2 rho). */
+    @Override
+    public HardenedDiscreteGaussian hardenedSampler(Sensitivity sensitivity) {
+      return gaussian(sensitivity).hardened(); // throws above sigma^2 = 10^18, naming it
+    }
+
     @Override
     public Optional<Budget> budget() {
       return Optional.of(new Budget.ZCdp(rho));
@@ -262,7 +272,7 @@ public sealed interface DpStrategy
 
     @Override
     public boolean hasHardenedSampler() {
-      return false;
+      return true;
     }
   }
 }

@@ -6,9 +6,11 @@ import java.util.Optional;
 import org.priodp.field.DecodeException;
 import org.priodp.field.FieldVector;
 import org.priodp.field.PrimeField;
+import org.priodp.noise.HardenedDiscreteGaussian;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.RandomSource;
+import org.priodp.noise.Rational;
 import org.priodp.vdaf.Prio3Variant;
 
 /**
@@ -65,18 +67,21 @@ public final class Prio3DpMechanism {
   }
 
   /**
-   * Returns this mechanism with the fixed-work {@link HardenedDiscreteLaplace} in place of the
-   * exact discrete Laplace sampler: the same scale, but every draw runs the same loop and reads
-   * the same number of random bits whatever the noise, so the time spent noising a share does
-   * not leak the noise; the projection of each draw into the field and its addition to the share
-   * are branch-free as well ({@link PrimeField#setSignedConstantTime}, {@link
-   * PrimeField#addVecConstantTime}). Each draw is within total variation delta <= 2^-64 of the exact
-   * distribution (see {@link HardenedDiscreteLaplace#delta()}), so a share of n =
-   * {@code outputLength()} independently noised coordinates is within n delta of the exact
-   * mechanism, and the guarantee becomes (epsilon, (1 + e^epsilon) n delta)-DP.
+   * Returns this mechanism with the fixed-work sampler in place of the exact one ({@link
+   * HardenedDiscreteLaplace} for PureDpDiscreteLaplace, {@link HardenedDiscreteGaussian} for
+   * ZCdpDiscreteGaussian): the same scale, but every draw runs the same loop and reads the same
+   * number of random bits whatever the noise, so the time spent noising a share does not leak
+   * the noise; the projection of each draw into the field and its addition to the share are
+   * branch-free as well ({@link PrimeField#setSignedConstantTime}, {@link
+   * PrimeField#addVecConstantTime}). Each draw is within total variation delta <= 2^-64 of the
+   * exact distribution ({@link #totalVariation()}), so a share of n = {@code outputLength()}
+   * independently noised coordinates is within n delta of the exact mechanism: the guarantee
+   * becomes (epsilon, (1 + e^epsilon) n delta)-DP for the Laplace, and for the Gaussian (epsilon,
+   * delta_zCDP(epsilon) + (1 + e^epsilon) n delta)-DP for every epsilon, delta_zCDP the exact
+   * mechanism's conversion of rho-zCDP.
    *
-   * @throws IllegalArgumentException if the strategy is not PureDpDiscreteLaplace, or its scale
-   *     is too large for the fixed-work sampler
+   * @throws IllegalArgumentException if the strategy adds no noise, or its scale (sigma^2) is
+   *     too large for the fixed-work sampler (the message names the largest supported value)
    */
   public Prio3DpMechanism withHardenedSampler() {
     return new Prio3DpMechanism(variant, strategy, sensitivity.rule(), true);
@@ -105,6 +110,38 @@ public final class Prio3DpMechanism {
   /** Returns the per-coordinate sampler, or empty for {@link DpStrategy.NoDifferentialPrivacy}. */
   public Optional<NoiseSampler> sampler() {
     return Optional.ofNullable(sampler);
+  }
+
+  /**
+   * Returns an exact upper bound on the total variation distance between one noised share and
+   * the exact mechanism's: n times {@link NoiseSampler#totalVariationPerDraw()} for n = {@code
+   * outputLength()} independent coordinates (total variation is subadditive over independent
+   * coordinates); 0 with the exact sampler or without noise.
+   */
+  public Rational totalVariation() {
+    return sampler == null ? Rational.ZERO
+        : sampler.totalVariationPerDraw().multiply(Rational.of(variant.outputLength()));
+  }
+
+  /**
+   * Returns one line for operators naming the strategy, the noise and the sampler, e.g.
+   * "PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler (total
+   * variation <= 2^-64 per draw)" or "..., exact sampler (running time depends on the noise)";
+   * "NoDifferentialPrivacy, no noise" without noise. The exponent is the largest integer e with
+   * delta <= 2^-e, computed exactly.
+   */
+  public String describeSettings() {
+    if (sampler == null) {
+      return strategy.describe() + ", no noise";
+    }
+    String noise = strategy.sampler(sensitivity).orElseThrow().describe();
+    if (!hardened) {
+      return strategy.describe() + ", " + noise + ", exact sampler (running time depends on the noise)";
+    }
+    Rational delta = sampler.totalVariationPerDraw();
+    int e = delta.denominator().divide(delta.numerator()).bitLength() - 1; // 2^e <= 1/delta
+    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-" + e
+        + " per draw)";
   }
 
   /** Returns true if the strategy adds noise. */
@@ -183,7 +220,7 @@ public final class Prio3DpMechanism {
     }
     long[] noise = field.newArray(n);
     if (hardened) {
-      // The whole share is fixed-work: the draws (HardenedDiscreteLaplace), the projection into
+      // The whole share is fixed-work: the draws (HardenedDiscrete*), the projection into
       // the field and the addition use masks, never a branch on the noise or the share.
       long[] z = new long[n];
       sampler.fill(z, rnd);

@@ -80,13 +80,19 @@ class DpStrategyTest {
   }
 
   @Test
-  void onlyTheLaplaceStrategyHasAFixedWorkSampler() {
+  void bothNoisingStrategiesHaveAFixedWorkSampler() {
     HardenedDiscreteLaplace h = DpStrategy.PureDpDiscreteLaplace.parse("1/2").hardenedSampler(SUMVEC);
     assertEquals(Rational.of(2040), h.scale());
-    for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.hardenedSampler(SUMVEC));
-      assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
-    }
+    org.priodp.noise.HardenedDiscreteGaussian g = DpStrategy.ZCdpDiscreteGaussian.parse("1").hardenedSampler(SUMVEC);
+    assertEquals(DpStrategy.ZCdpDiscreteGaussian.parse("1").gaussian(SUMVEC).sigma2(), g.sigma2());
+    assertEquals(g.delta(), g.totalVariationPerDraw());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new DpStrategy.NoDifferentialPrivacy().hardenedSampler(SUMVEC));
+    assertTrue(e.getMessage().contains("noising strategies only"), e.getMessage());
+    // beyond the Gaussian's range the refusal names the largest sigma^2
+    e = assertThrows(IllegalArgumentException.class,
+        () -> DpStrategy.ZCdpDiscreteGaussian.parse("1e-30").hardenedSampler(SUMVEC));
+    assertTrue(e.getMessage().contains("largest supported sigma^2 is 1000000000000000000"), e.getMessage());
   }
 
   @Test
@@ -122,7 +128,7 @@ class DpStrategyTest {
   void hasHardenedSamplerSaysWhetherHardenedSamplerCanAnswer() {
     assertTrue(DpStrategy.PureDpDiscreteLaplace.parse("1/2").hasHardenedSampler());
     assertFalse(new DpStrategy.NoDifferentialPrivacy().hasHardenedSampler());
-    assertFalse(DpStrategy.ZCdpDiscreteGaussian.parse("1").hasHardenedSampler());
+    assertTrue(DpStrategy.ZCdpDiscreteGaussian.parse("1").hasHardenedSampler());
     for (DpStrategy s : new DpStrategy[] {new DpStrategy.NoDifferentialPrivacy(),
         DpStrategy.PureDpDiscreteLaplace.parse("1/2"), DpStrategy.ZCdpDiscreteGaussian.parse("1")}) {
       if (s.hasHardenedSampler()) {

@@ -273,12 +273,66 @@ class Prio3DpMechanismTest {
   }
 
   @Test
-  void hardenedSamplerIsOnlyForTheDiscreteLaplace() {
+  void describeSettingsNamesTheStrategyTheNoiseAndTheSampler() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
+    DpStrategy eps = DpStrategy.PureDpDiscreteLaplace.parse("1");
+    assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler"
+        + " (total variation <= 2^-64 per draw)", Prio3DpMechanism.of(h, eps).withHardenedSampler().describeSettings());
+    assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, exact sampler"
+        + " (running time depends on the noise)", Prio3DpMechanism.of(h, eps).describeSettings());
+    assertEquals("ZCdpDiscreteGaussian(rho=1/2), discrete Gaussian with sigma^2 2, fixed-work sampler"
+        + " (total variation <= 2^-69 per draw)",
+        Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1/2")).withHardenedSampler().describeSettings());
+    assertEquals("NoDifferentialPrivacy, no noise",
+        Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).describeSettings());
+  }
+
+  @Test
+  void hardenedSamplerIsForNoisingStrategiesOnly() {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1")).withHardenedSampler());
-    assertTrue(e.getMessage().contains("PureDpDiscreteLaplace only"), e.getMessage());
-    assertThrows(IllegalArgumentException.class,
         () -> Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).withHardenedSampler());
+    assertTrue(e.getMessage().contains("noising strategies only"), e.getMessage());
+  }
+
+  @Test
+  void hardenedGaussianNoisesWithFixedRandomnessAndTheBranchFreeProjection() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(30, 7);
+    DpStrategy rho = DpStrategy.ZCdpDiscreteGaussian.parse("1/800"); // sigma^2 = 2/(2/800) = 800: rejection rounds
+    Prio3DpMechanism m = Prio3DpMechanism.of(h, rho).withHardenedSampler();
+    assertTrue(m.hardened());
+    org.priodp.noise.HardenedDiscreteGaussian sampler =
+        (org.priodp.noise.HardenedDiscreteGaussian) m.sampler().orElseThrow();
+    assertEquals(org.priodp.noise.Rational.of(800), sampler.sigma2());
+    assertTrue(m.describeNoise().startsWith("fixed-work discrete Gaussian with sigma^2 800"), m.describeNoise());
+    assertEquals(sampler.delta().multiply(org.priodp.noise.Rational.of(30)), m.totalVariation());
+    assertEquals(org.priodp.noise.Rational.ZERO, Prio3DpMechanism.of(h, rho).totalVariation());
+    org.priodp.field.PrimeField field = h.field();
+    long seed = 0x6A55L;
+    System.out.println("hardenedGaussian: seed=0x" + Long.toHexString(seed));
+    SplittableRandom shareRnd = new SplittableRandom(seed);
+    for (int round = 0; round < 20; round++) {
+      FieldVector share = randomShare(field, 30, shareRnd);
+      long[] words = share.toWords();
+      if (round == 0) {
+        for (int i = 0; i < 30; i++) {
+          field.set(words, i, field.modulus().subtract(java.math.BigInteger.ONE));
+        }
+      }
+      long[] got = words.clone();
+      org.priodp.noise.RandomSource a = org.priodp.noise.SeededRandomSource.fromHex(String.format("8%03x", round));
+      org.priodp.noise.RandomSource b = org.priodp.noise.SeededRandomSource.fromHex(String.format("8%03x", round));
+      m.addNoiseInPlace(got, a);
+      assertEquals(30 * sampler.bitsPerSample(), a.bitsConsumed(), "every share reads the same number of bits");
+      long[] z = new long[30];
+      sampler.fill(z, b);
+      long[] noise = field.newArray(30);
+      for (int i = 0; i < 30; i++) {
+        field.setSigned(noise, i, z[i]);
+      }
+      long[] want = field.newArray(30);
+      field.addVec(words, noise, want, 30);
+      assertArrayEquals(want, got, "round " + round + " (seed=0x" + Long.toHexString(seed) + ")");
+    }
   }
 }

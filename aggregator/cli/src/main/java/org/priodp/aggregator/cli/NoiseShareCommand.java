@@ -44,8 +44,9 @@ public final class NoiseShareCommand implements PrioDpSubcommand {
   String seed;
 
   @Option(names = "--hardened",
-      description = "Draw discrete Laplace noise with the fixed-work sampler (its time and randomness"
-          + " do not depend on the noise; within total variation 2^-64 of the exact distribution).")
+      description = "Draw the noise with the fixed-work sampler (discrete Laplace or Gaussian: its time"
+          + " and randomness do not depend on the noise; within total variation 2^-64 of the exact"
+          + " distribution).")
   boolean hardened;
 
   @Option(names = "--in", paramLabel = "FILE", description = "Read the hex share from FILE (default: stdin).")

@@ -61,7 +61,7 @@ public final class SampleCommand implements PrioDpSubcommand {
           + " for tests only (a warning is printed on stderr).")
   String seed;
 
-  @Option(names = "--hardened", description = "Use the fixed-work discrete Laplace (delta <= 2^-64, printed on stderr).")
+  @Option(names = "--hardened", description = "Use the fixed-work sampler (delta <= 2^-64, printed on stderr).")
   boolean hardened;
 
   /** Converts the mechanism name, listing the choices on a mistake. */
@@ -117,10 +117,16 @@ public final class SampleCommand implements PrioDpSubcommand {
         if (sigma2 == null || scale != null) {
           throw new IllegalArgumentException("discrete-gaussian needs --sigma2 (and no --scale)");
         }
+        DiscreteGaussian dg = DiscreteGaussian.of(Rational.parsePositive("--sigma2", sigma2));
         if (hardened) {
-          throw new IllegalArgumentException("--hardened is available for discrete-laplace only");
+          var h = dg.hardened();
+          double log2Delta = Math.log(org.priodp.noise.Accuracy.toDouble(h.delta())) / Math.log(2);
+          spec.commandLine().getErr().printf("hardened: %s, %d random bits per sample, delta <= 2^%.1f%n",
+              h.direct() ? "one inversion of " + (2 * h.blocks() - 1) + " values" : h.rounds() + " rounds of "
+                  + h.blocks() + " blocks", h.bitsPerSample(), log2Delta);
+          return h;
         }
-        return DiscreteGaussian.of(Rational.parsePositive("--sigma2", sigma2));
+        return dg;
       default:
         throw new IllegalStateException(mechanism.toString());
     }

@@ -300,6 +300,13 @@ public final class ServeCommand implements PrioDpSubcommand {
           TaskRoutes.basePath(t.configuration().leaderAggregatorEndpoint()),
           t.taskId().toBase64Url());
     }
+    for (List<TaskDefinition> byRole : List.of(routes.helperTasks(), routes.leaderTasks())) {
+      for (TaskDefinition t : byRole) { // the sampler of every DP task, named (issue 25: no silent fallback)
+        if (t.mechanism().addsNoise()) {
+          LOG.info("task {}: {}", t.taskId().toBase64Url(), t.mechanism().describeSettings());
+        }
+      }
+    }
     if (tls == null) {
       LOG.warn("serving plain HTTP: DAP requires TLS, so it must be terminated in front of this"
           + " server (or give --tls-cert and --tls-key)");

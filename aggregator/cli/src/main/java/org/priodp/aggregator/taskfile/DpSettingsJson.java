@@ -26,19 +26,33 @@ public final class DpSettingsJson {
 
   /**
    * Returns whether the task's noise is drawn by the fixed-work sampler: "noise_sampler" if
-   * given, else {@link #hardenedByDefault}.
+   * given, else true for every strategy that adds noise (docs/PRIVACY.md, "Timing"). There is no
+   * silent fallback: a task whose scale (sigma^2) is beyond the fixed-work sampler's range is
+   * refused, whether it asked for "hardened" or left the field out, with one line naming the
+   * field, the reason and the largest supported value, and telling the operator to choose
+   * "exact" explicitly.
    */
   static boolean hardenedSampler(JsonNode n, String path, Prio3Variant variant,
       DpStrategy strategy, SensitivityRule rule) {
     Boolean chosen = noiseSampler(n, path);
-    return chosen != null ? chosen : hardenedByDefault(variant, strategy, rule);
+    boolean hardened = chosen != null ? chosen : strategy.hasHardenedSampler();
+    if (hardened) {
+      try {
+        org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(path + ".noise_sampler: "
+            + (chosen == null ? "absent, so \"hardened\"" : "\"hardened\"") + ", but " + e.getMessage()
+            + "; set \"noise_sampler\": \"exact\" to use the exact sampler (its running time depends"
+            + " on the noise: docs/PRIVACY.md, \"Timing\")", e);
+      }
+    }
+    return hardened;
   }
 
   /**
-   * "noise_sampler": "hardened" (the fixed-work discrete Laplace), "exact" (the exact sampler,
-   * pure epsilon-DP, whose running time depends on the noise), or absent: hardened for a discrete
-   * Laplace task whose scale the fixed-work sampler supports, else exact (docs/PRIVACY.md, "Timing").
-   * Returns null for absent.
+   * "noise_sampler": "hardened" (the fixed-work discrete Laplace or Gaussian, within total
+   * variation 2^-64 per draw of the exact one), "exact" (the exact sampler, whose running time
+   * depends on the noise), or absent (hardened). Returns null for absent.
    */
   private static Boolean noiseSampler(JsonNode n, String path) {
     if (!n.has("noise_sampler")) {
@@ -50,20 +64,6 @@ public final class DpSettingsJson {
       default -> throw new IllegalArgumentException(path
           + ".noise_sampler: expected exact or hardened");
     };
-  }
-
-  /** The default sampler: hardened where it applies (a Laplace task of a supported scale). */
-  private static boolean hardenedByDefault(Prio3Variant variant, DpStrategy strategy,
-      SensitivityRule rule) {
-    if (!strategy.hasHardenedSampler()) {
-      return false;
-    }
-    try {
-      org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false; // a scale beyond the fixed-work sampler's range: the exact sampler
-    }
   }
 
   static SensitivityRule sensitivityRule(JsonNode n, String path) {

@@ -40,6 +40,15 @@ class SampleCommandTest {
     assertEquals(10, h.out().lines().count());
     assertTrue(h.err().startsWith("hardened: 7 digits, 72 random bits per sample, delta <= 2^-"), h.err());
     assertTrue(h.err().contains("warning: --insecure-seed"), h.err());
+    CliRun hg = CliRun.of("sample", "--mechanism", "discrete-gaussian", "--sigma2", "10000", "--count", "10", "--hardened",
+        "--insecure-seed", "01");
+    assertEquals(0, hg.code(), hg.err());
+    RandomSource hgRnd = SeededRandomSource.fromHex("01");
+    org.priodp.noise.HardenedDiscreteGaussian hgSampler = org.priodp.noise.HardenedDiscreteGaussian.of(Rational.of(10000));
+    for (String line : hg.out().lines().toList()) {
+      assertEquals(hgSampler.sample(hgRnd), Long.parseLong(line));
+    }
+    assertTrue(hg.err().startsWith("hardened: 13 rounds of 124 blocks, 3328 random bits per sample, delta <= 2^-"), hg.err());
   }
 
   @Test
@@ -62,7 +71,7 @@ class SampleCommandTest {
       {"--mechanism", "discrete-laplace", "--scale", "NaN"},
       {"--mechanism", "discrete-laplace"},
       {"--mechanism", "discrete-gaussian", "--scale", "2"},
-      {"--mechanism", "discrete-gaussian", "--sigma2", "2", "--hardened"},
+      {"--mechanism", "discrete-gaussian", "--sigma2", "1e19", "--hardened"},
       {"--mechanism", "discrete-laplace", "--scale", "1", "--insecure-seed", "xyz"},
       {"--mechanism", "discrete-laplace", "--scale", "1", "--count", "-1"},
     };

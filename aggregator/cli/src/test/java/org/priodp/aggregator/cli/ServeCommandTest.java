@@ -302,6 +302,10 @@ class ServeCommandTest {
       }
     }
     assertFalse(Files.readString(log).contains(Fixture.TOKEN), "the token is never logged");
+    String sampler = "task " + f.taskId.toBase64Url() + ": PureDpDiscreteLaplace(epsilon=";
+    assertTrue(Files.readString(log).lines().anyMatch(l -> l.contains(sampler)
+        && l.contains(", discrete Laplace with scale ") && l.endsWith(
+            ", fixed-work sampler (total variation <= 2^-64 per draw)")), "serve names the sampler of each DP task");
   }
 
   /**

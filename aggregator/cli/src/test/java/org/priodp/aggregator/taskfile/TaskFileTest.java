@@ -204,10 +204,12 @@ class TaskFileTest {
   }
 
   @Test
-  void noiseSamplerSelectsTheFixedWorkLaplaceWhichIsTheDefaultForLaplaceTasks() throws IOException {
+  void noiseSamplerSelectsTheFixedWorkSamplerWhichIsTheDefaultForEveryDpTask() throws IOException {
     String ex = example();
     assertTrue(parse(ex).get(0).mechanism().hardened(), "a Laplace task is hardened by default");
-    assertFalse(parse(ex).get(1).mechanism().hardened(), "a Gaussian task is exact");
+    assertTrue(parse(ex).get(1).mechanism().hardened(), "a Gaussian task is hardened by default");
+    assertTrue(parse(ex).get(1).mechanism().describeNoise().startsWith("fixed-work discrete Gaussian"),
+        parse(ex).get(1).mechanism().describeNoise());
     String hardened = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"hardened\",");
     assertFalse(hardened.equals(ex), "the replacement must apply");
     assertTrue(parse(hardened).get(0).mechanism().hardened());
@@ -215,6 +217,38 @@ class TaskFileTest {
     assertFalse(parse(exact).get(0).mechanism().hardened(), "exact on request");
     String bad = ex.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"fast\",");
     assertTrue(refusal(bad).startsWith("tasks[0].noise_sampler: expected exact or hardened"), refusal(bad));
+  }
+
+  /**
+   * No silent fallback (issue 25): a scale beyond the fixed-work sampler's range is refused
+   * whether "hardened" is asked for or implied, with one line naming the field, the reason, the
+   * largest supported value and the way out; "exact" must be chosen explicitly.
+   */
+  @Test
+  void aScaleBeyondTheFixedWorkRangeIsRefusedUnlessExactIsChosen() throws IOException {
+    String ex = example();
+    // Laplace: Histogram L1 = 2, epsilon 10^-14: scale 2 10^14 > 98388942814359
+    String bigLaplace = ex.replaceFirst("\"budget\": \\{\\s*\"epsilon\": \\[\\[1\\], \\[10\\]\\]\\s*\\}",
+        "\"epsilon\": \"1e-14\"");
+    assertFalse(bigLaplace.equals(ex), "the replacement must apply");
+    String absent = refusal(bigLaplace);
+    assertEquals("tasks[0].noise_sampler: absent, so \"hardened\", but scale 200000000000000 is too large for the"
+        + " fixed-work discrete Laplace sampler: the largest supported integer scale is 98388942814359 (about 9.84e13) for"
+        + " delta 2^-64; set \"noise_sampler\": \"exact\" to use the exact sampler (its running time depends on"
+        + " the noise: docs/PRIVACY.md, \"Timing\")", absent);
+    assertFalse(absent.contains("\n"), "one line");
+    String asked = refusal(bigLaplace.replaceFirst("\"role\": \"helper\",", "\"role\": \"helper\", \"noise_sampler\": \"hardened\","));
+    assertTrue(asked.startsWith("tasks[0].noise_sampler: \"hardened\", but scale 200000000000000"), asked);
+    assertFalse(parse(bigLaplace.replaceFirst("\"role\": \"helper\",",
+        "\"role\": \"helper\", \"noise_sampler\": \"exact\",")).get(0).mechanism().hardened());
+    // Gaussian: rho 10^-19 gives sigma^2 above 10^18
+    String bigGaussian = ex.replace("\"rho\": \"1/2\"", "\"rho\": \"1e-19\"");
+    String gaussian = refusal(bigGaussian);
+    assertTrue(gaussian.startsWith("tasks[1].noise_sampler: absent, so \"hardened\", but sigma^2 "), gaussian);
+    assertTrue(gaussian.contains("the largest supported sigma^2 is 1000000000000000000; set \"noise_sampler\": \"exact\""),
+        gaussian);
+    assertFalse(parse(bigGaussian.replace("\"sensitivity_rule\": \"janus\",",
+        "\"sensitivity_rule\": \"janus\", \"noise_sampler\": \"exact\",")).get(1).mechanism().hardened());
   }
 
   /** The example file with one field added to its first task. */

@@ -56,9 +56,9 @@ public final class TaskDefinition {
   }
 
   /**
-   * Validates the parts; with {@code hardenedSampler} the discrete Laplace noise is drawn by the
-   * fixed-work sampler ({@link Prio3DpMechanism#withHardenedSampler()}). Every problem is an
-   * IllegalArgumentException naming the field.
+   * Validates the parts; with {@code hardenedSampler} the noise (discrete Laplace or Gaussian) is
+   * drawn by the fixed-work sampler ({@link Prio3DpMechanism#withHardenedSampler()}). Every
+   * problem is an IllegalArgumentException naming the field.
    */
   public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
       Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
