@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.priodp.aggregator.core.PrivacySettings;
 import org.priodp.aggregator.core.ProblemType;
 import org.priodp.aggregator.core.TaskDefinition;
-import org.priodp.aggregator.dap.AggregateShareReq;
-import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.datastore.jdbc.JdbcDatastore;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.aggregator.testing.ServeProcess;
@@ -68,14 +64,6 @@ class BudgetRaceTest {
         Optional.of(BudgetCap.life(Budget.PureDp.parse("3")))));
   }
 
-  private HttpRequest post(int port, Fixture f, AggregateShareReq req) {
-    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/tasks/"
-        + f.taskId.toBase64Url() + "/aggregate_shares")).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())
-        .header("Authorization", "Bearer " + Fixture.TOKEN)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(req.encode())).build();
-  }
-
   /**
    * Sends the round's 16 requests at once, request k for bucket k alone, alternating between the
    * ports; returns how many were answered 200 and checks that every other answer is the budget
@@ -84,7 +72,7 @@ class BudgetRaceTest {
   private int round(Fixture f, int[] ports) throws Exception {
     List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
     for (int k = 0; k < CONCURRENT; k++) {
-      answers.add(client.sendAsync(post(ports[k % ports.length], f, f.request(k, k + 1)),
+      answers.add(client.sendAsync(OverlapRaceTest.post(ports[k % ports.length], f, f.request(k, k + 1)),
           HttpResponse.BodyHandlers.ofString()));
     }
     int ok = 0;

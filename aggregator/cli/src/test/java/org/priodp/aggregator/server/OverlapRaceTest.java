@@ -53,7 +53,8 @@ class OverlapRaceTest {
     return out;
   }
 
-  private HttpRequest post(int port, Fixture f, AggregateShareReq req) {
+  /** Returns the Leader's aggregate-share request for {@code req} to the Helper at {@code port}. */
+  static HttpRequest post(int port, Fixture f, AggregateShareReq req) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/tasks/"
         + f.taskId.toBase64Url() + "/aggregate_shares")).timeout(Duration.ofSeconds(60))
         .header("Content-Type", DapMediaType.AGGREGATE_SHARE_REQ.contentType())

@@ -107,8 +107,9 @@ public interface HelperPeer {
     /**
      * Returns whether the operator can fix the cause, so that the same request should be sent
      * again later rather than given up: a {@link #retryable()} failure (the Helper unreachable,
-     * 5xx, a timeout), a refused bearer token (401, 403) or a task the Helper does not know (404,
-     * unrecognizedTask). A problem with the request itself, or an undecodable answer, is not.
+     * 5xx, a timeout), a refused bearer token (401, a 403 without a prio-dp problem type) or a task
+     * the Helper does not know (404, unrecognizedTask). A problem with the request itself (such as
+     * a spent privacy budget), or an undecodable answer, is not.
      */
     public boolean fixable() {
       return retryable || status == 401 || (status == 403 && prioDp.isEmpty()) || status == 404
