@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.noise.Budget;
-import org.priodp.noise.HardenedDiscreteLaplace;
-import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
 import org.priodp.noise.ledger.LedgerEntry;
 import org.priodp.noise.ledger.PrivacyLedger;
@@ -57,23 +55,15 @@ public record StatedGuarantee(Optional<Budget> budget, String sampler, Rational 
   public static StatedGuarantee of(Prio3DpMechanism m) {
     Objects.requireNonNull(m, "m");
     int n = m.variant().outputLength();
-    Optional<NoiseSampler> s = m.sampler();
-    if (s.isEmpty()) {
+    if (!m.addsNoise()) {
       return new StatedGuarantee(Optional.empty(), "none", Rational.ZERO, n);
     }
-    NoiseSampler sampler = s.get();
+    String family = family(m);
     if (!m.hardened()) {
-      return new StatedGuarantee(m.strategy().budget(), "exact " + family(m), Rational.ZERO, n);
+      return new StatedGuarantee(m.strategy().budget(), "exact " + family, Rational.ZERO, n);
     }
-    Rational perDraw;
-    if (sampler instanceof HardenedDiscreteLaplace h) {
-      perDraw = h.delta();
-    } else {
-      throw new IllegalStateException("no stated delta for the fixed-work sampler "
-          + sampler.describe());
-    }
-    return new StatedGuarantee(m.strategy().budget(), "fixed-work " + family(m),
-        perDraw.multiply(Rational.of(n)), n);
+    return new StatedGuarantee(m.strategy().budget(), "fixed-work " + family,
+        m.totalVariation(), n);
   }
 
   private static String family(Prio3DpMechanism m) {

@@ -57,6 +57,12 @@ class StatedGuaranteeTest {
     assertEquals("1/2-zCDP", gauss.text());
     assertEquals("exact discrete Gaussian", gauss.sampler());
     assertThrows(IllegalStateException.class, gauss::delta);
+    StatedGuarantee hardenedGauss = StatedGuarantee.of(Prio3DpMechanism.of(HISTOGRAM_10,
+        DpStrategy.ZCdpDiscreteGaussian.parse("1/2")).withHardenedSampler());
+    assertEquals("fixed-work discrete Gaussian", hardenedGauss.sampler());
+    assertTrue(hardenedGauss.totalVariation().signum() > 0);
+    assertEquals("1/2-zCDP up to total variation "
+        + StatedGuarantee.powerOfTwo(hardenedGauss.totalVariation()), hardenedGauss.text());
     StatedGuarantee none = StatedGuarantee.of(Prio3DpMechanism.of(HISTOGRAM_10,
         new DpStrategy.NoDifferentialPrivacy()));
     assertEquals("none", none.text());
