@@ -238,7 +238,7 @@ public record LedgerHeader(String measure, Rational cost, Rational spent,
         () -> b.append(" (no cap)"));
     cap.ifPresent(c -> b.append(" of the cap: ").append(c));
     if (totalVariation.signum() != 0) {
-      b.append("; the fixed-work samplers add total variation ")
+      b.append("; the fixed-work draws of the spent releases add total variation ")
           .append(org.priodp.vdaf.dp.StatedGuarantee.powerOfTwo(totalVariation));
     }
     return b.toString();

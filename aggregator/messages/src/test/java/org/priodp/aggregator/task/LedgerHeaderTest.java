@@ -63,6 +63,6 @@ class LedgerHeaderTest {
     LedgerHeader tv = new LedgerHeader("epsilon", Rational.ONE, Rational.ONE, Optional.empty(),
         Rational.parse("3/18446744073709551616"), 0, Optional.empty());
     assertEquals("this release cost epsilon 1 per privacy unit; spent 1 (no cap); the fixed-work"
-        + " samplers add total variation 2^-62.4", tv.describe());
+        + " draws of the spent releases add total variation 2^-62.4", tv.describe());
   }
 }
