@@ -41,6 +41,7 @@ module org.priodp.aggregator.cli {
 
   provides org.priodp.aggregator.cli.PrioDpSubcommand with
       org.priodp.aggregator.cli.AccuracyCommand,
+      org.priodp.aggregator.cli.BudgetCommand,
       org.priodp.aggregator.cli.CollectCommand,
       org.priodp.aggregator.cli.CollectionJobsCommand,
       org.priodp.aggregator.cli.DqlCommand,

@@ -189,6 +189,8 @@ class HelpTest {
       java.util.Map.entry("collect ", "needs a running Leader and task new's collector.json"),
       java.util.Map.entry("verify-keys ", "needs task new's leader.json or helper.json"),
       java.util.Map.entry("status ", "needs task new's leader.json and serve's store"),
+      java.util.Map.entry("budget ", "needs task new's leader.json and serve's store"
+          + " (BudgetCommandTest runs it)"),
       java.util.Map.entry("jobs ", "needs task new's leader.json and serve's store"),
       java.util.Map.entry("collection-jobs ", "needs task new's leader.json and serve's store"),
       java.util.Map.entry("keys --db jdbc:sqlite:priodp-helper.db retire ",

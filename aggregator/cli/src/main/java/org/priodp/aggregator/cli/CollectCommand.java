@@ -17,8 +17,12 @@ import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.aggregator.task.TimeText;
 import org.priodp.aggregator.taskfile.CollectorTaskFile;
-import org.priodp.vdaf.dp.UnshardResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.priodp.aggregator.task.LedgerHeader;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
+import org.priodp.vdaf.dp.StatedGuarantee;
+import org.priodp.vdaf.dp.UnshardResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -49,6 +53,9 @@ import picocli.CommandLine.Spec;
       "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400",
       "  prio-dp collect --task task1/collector.json --delete Vz8Xr0c6mC3RAfZkxJxV3g"})
 public final class CollectCommand implements PrioDpSubcommand {
+  /** The prio-dp problem type of a release the task's privacy budget cannot pay for. */
+  static final String PRIVACY_BUDGET_EXHAUSTED = "urn:priodp:problem:privacyBudgetExhausted";
+
   @Spec
   CommandSpec spec;
 
@@ -112,7 +119,12 @@ public final class CollectCommand implements PrioDpSubcommand {
       String hint = e.error().orElse(null) == org.priodp.aggregator.dap.DapError.BATCH_OVERLAP
           ? "; a collection job that is not ready holds an overlapping interval: on the Leader,"
               + " prio-dp collection-jobs --config LEADER_TASK_FILE list shows it and delete"
-              + " frees it" : "";
+              + " frees it"
+          : e.type().equals(PRIVACY_BUDGET_EXHAUSTED) ? "; the task's privacy budget cannot pay"
+              + " for this batch (nothing was drawn). On the Leader, prio-dp budget --config"
+              + " LEADER_TASK_FILE lists the releases and what a batch starting now could still"
+              + " spend; a budget with a window frees up as releases leave it, one over the"
+              + " task's life never does (docs/PRIVACY.md)" : "";
       if (e.status() >= 500) {
         throw new CliIo.Failure(e.getMessage() + hint, null);
       }
@@ -134,10 +146,15 @@ public final class CollectCommand implements PrioDpSubcommand {
     err.flush();
     PrintWriter out = spec.commandLine().getOut();
     Prio3DpMechanism m = Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule());
+    StatedGuarantee guarantee = StatedGuarantee.of(file.mechanism());
     switch (fmt) {
-      case "json" -> out.println(json(p, result, m));
-      case "csv" -> csv(out, result.result());
-      default -> table(out, p, result);
+      case "json" -> out.println(json(p, result, m, guarantee));
+      case "csv" -> {
+        csv(out, result.result());
+        privacy(guarantee, result).forEach(l -> err.println("collect: " + l));
+        err.flush();
+      }
+      default -> table(out, p, result, guarantee);
     }
     out.flush();
     return 0;
@@ -321,7 +338,8 @@ public final class CollectCommand implements PrioDpSubcommand {
     return Instant.ofEpochSecond(Math.multiplyExact(units, precision)).toString();
   }
 
-  private static void table(PrintWriter out, TaskParameters p, CollectionResult c) {
+  private static void table(PrintWriter out, TaskParameters p, CollectionResult c,
+      StatedGuarantee guarantee) {
     UnshardResult r = c.result();
     long precision = p.configuration().timePrecision();
     Interval i = c.interval();
@@ -335,15 +353,56 @@ public final class CollectCommand implements PrioDpSubcommand {
           "[" + r.lower(k) + ", " + r.upper(k) + "]");
     }
     out.printf("  %s%n", r.noiseNote());
-    out.printf("  %s%n", budget(p));
+    for (String line : privacy(guarantee, c)) {
+      out.printf("  %s%n", line);
+    }
   }
 
-  /** Returns the line that says what privacy budget the release of this batch spent. */
-  static String budget(TaskParameters p) {
-    return p.dpStrategy().describeBudget()
-        .map(b -> "privacy budget spent on this batch: " + b
-            + " (" + p.dpStrategy().guarantee() + ")")
-        .orElse("no differential privacy: the task adds no noise");
+  /**
+   * Returns the lines that say what the release guarantees and what it cost (docs/PRIVACY.md
+   * "What collect prints"): the guarantee per report, exactly, with the sampler the Collector's
+   * file names (docs/DAP.md "Timing-hardened noise"); whether this collection was a repeat of a
+   * batch released before (which draws nothing and costs nothing more); and the Leader's ledger
+   * ({@link LedgerHeader}): what the release cost a privacy unit, what is spent and what is left.
+   */
+  public static List<String> privacy(StatedGuarantee guarantee, CollectionResult c) {
+    List<String> lines = new ArrayList<>();
+    lines.add("guarantee of this release: " + guarantee.explain());
+    if (guarantee.budget().isEmpty()) {
+      return lines;
+    }
+    if (c.releasedBefore()) {
+      lines.add("a repeat: the Leader had released this batch before this collect began; it"
+          + " drew no noise again and this collection cost nothing more");
+    }
+    lines.add(c.ledger().map(h -> "privacy ledger (the Leader's, when it answered): "
+        + h.describe() + (c.releasedBefore() ? " (the cost is the batch's first release)" : ""))
+        .orElse("privacy ledger: the Leader did not report its ledger (prio-dp budget on the"
+            + " Leader prints it)"));
+    return lines;
+  }
+
+  /** The privacy part of the JSON output: the guarantee, repeat or not, and the Leader's ledger. */
+  private static Json privacyJson(StatedGuarantee g, CollectionResult c) {
+    Json o = Json.object()
+        .put("guarantee", g.text())
+        .put("sampler", g.sampler())
+        .put("total_variation", g.totalVariation().toString());
+    if (g.budget().orElse(null) instanceof org.priodp.noise.Budget.PureDp) {
+      o.put("delta", g.delta().toString());
+    }
+    o.put("released_before", c.releasedBefore());
+    if (c.ledger().isPresent()) {
+      LedgerHeader h = c.ledger().get();
+      Json l = Json.object()
+          .put("measure", h.measure())
+          .put("cost", h.cost().toString())
+          .put("spent", h.spent().toString());
+      h.remaining().ifPresent(r -> l.put("remaining", r.toString()));
+      h.cap().ifPresent(cap -> l.put("cap", cap));
+      o.put("ledger", l);
+    }
+    return o;
   }
 
   private static void csv(PrintWriter out, UnshardResult r) {
@@ -353,7 +412,8 @@ public final class CollectCommand implements PrioDpSubcommand {
     }
   }
 
-  private static String json(TaskParameters p, CollectionResult c, Prio3DpMechanism m) {
+  private static String json(TaskParameters p, CollectionResult c, Prio3DpMechanism m,
+      StatedGuarantee guarantee) {
     UnshardResult r = c.result();
     long precision = p.configuration().timePrecision();
     java.util.List<BigInteger> lo = new java.util.ArrayList<>();
@@ -381,6 +441,7 @@ public final class CollectCommand implements PrioDpSubcommand {
         .putNumbers("aggregate", r.estimates())
         .putPairs("intervals", lo, hi)
         .put("noise", noise)
+        .put("privacy", privacyJson(guarantee, c))
         .toString();
   }
 }

@@ -40,6 +40,11 @@ final class Json {
     return this;
   }
 
+  Json put(String k, boolean v) {
+    node.put(k, v);
+    return this;
+  }
+
   Json put(String k, long v) {
     node.put(k, v);
     return this;

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
           + " and rejected by reason; the unaggregated backlog, its oldest report and the"
           + " reports waiting for a retry; aggregation jobs by state with their errors; the"
           + " leases held now and by whom; pending collection jobs and why each waits; released"
-          + " batches.",
+          + " batches; the privacy budget spent and left (prio-dp budget has the releases).",
       "Reads only: run it beside serve, on any replica's database, or offline."},
     footer = {"%nExample:",
       "  prio-dp status --config leader.json --db jdbc:sqlite:priodp-leader.db",
@@ -108,6 +108,11 @@ public final class StatusCommand implements PrioDpSubcommand {
     }
     out.println("  released: " + s.releases().batches() + " batch(es)"
         + s.releases().last().map(t -> ", last at " + t).orElse(""));
+    s.budget().ifPresent(budget -> {
+      out.println("  privacy budget: " + budget.capText() + " (unit: "
+          + budget.unit().describe() + "; prio-dp budget lists the releases)");
+      BudgetCommand.summary(budget).forEach(l -> out.println("    " + l));
+    });
   }
 
   private static String rejected(Map<String, Long> byReason) {

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.priodp.aggregator.cli.CollectCommand;
 import org.priodp.aggregator.cli.DapVersionOption;
 import org.priodp.aggregator.cli.LogFormat;
 import org.priodp.aggregator.cli.PrioDpSubcommand;
@@ -47,6 +48,7 @@ import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 import org.priodp.vdaf.dp.SensitivityRule;
+import org.priodp.vdaf.dp.StatedGuarantee;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -138,11 +140,9 @@ public final class DemoCommand implements PrioDpSubcommand {
     int chunk = Math.max(1, (int) Math.round(Math.sqrt(length)));
     Prio3Variant.Histogram variant = new Prio3Variant.Histogram(length, chunk);
     SensitivityRule rule = SensitivityRule.parse("--sensitivity-rule", "priodp");
-    Prio3DpMechanism mechanism = Prio3DpMechanism.of(variant, strategy, rule);
     out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s, %s%n",
         clients, length, chunk, strategy.describeBudget().orElse("no differential privacy"),
         dapVersion.version().tag().toUpperCase(java.util.Locale.ROOT));
-    out.printf("  %s%n", mechanism.describeNoise());
     out.flush();
 
     boolean temporary = dataDir == null;
@@ -209,6 +209,11 @@ public final class DemoCommand implements PrioDpSubcommand {
             s.task().parameters().configuration().leaderAggregatorEndpoint(),
             s.task().parameters().configuration().helperAggregatorEndpoint(),
             s.task().parameters().taskId().toBase64Url());
+        // the noise as the servers draw it: the sampler of the task they were started with
+        Prio3DpMechanism served = s.leaderTask().mechanism();
+        StatedGuarantee guarantee = StatedGuarantee.of(served);
+        out.printf("  noise: %s%s%n", served.describeNoise(), served.addsNoise()
+            ? ", per aggregator" : "");
         out.flush();
 
         // the Clients
@@ -245,6 +250,14 @@ public final class DemoCommand implements PrioDpSubcommand {
             + " opened%n", result.reportCount(), interval.duration().value() * TIME_PRECISION);
         DemoTable.print(out, trueCounts, result.result());
         out.printf("  %s%n", result.result().noiseNote());
+        for (String line : CollectCommand.privacy(guarantee, result)) {
+          out.printf("  %s%n", line);
+        }
+        if (guarantee.budget().isPresent()) {
+          out.printf("  cost to a privacy unit: each simulated client sent 1 report, so this"
+              + " release cost each client %s (a task's privacy_unit and privacy_budget make the"
+              + " Leader keep a ledger: docs/PRIVACY.md)%n", guarantee.text());
+        }
         out.flush();
       } finally {
         s.leader().close();
@@ -253,8 +266,9 @@ public final class DemoCommand implements PrioDpSubcommand {
     }
   }
 
-  /** The two running aggregators and their task. */
-  private record Servers(ProvisionedTask task, Aggregator leader, Aggregator helper) {
+  /** The two running aggregators, their task and the Leader's task as it serves it. */
+  private record Servers(ProvisionedTask task, TaskDefinition leaderTask, Aggregator leader,
+      Aggregator helper) {
   }
 
   /**
@@ -283,14 +297,15 @@ public final class DemoCommand implements PrioDpSubcommand {
               TIME_PRECISION, 1, BatchMode.TIME_INTERVAL, List.of()),
           variant, strategy, rule, random);
       try {
-        Aggregator leader = Aggregator.start(AggregatorConfig.builder(List.of(task.leader()),
+        TaskDefinition leaderTask = task.leader();
+        Aggregator leader = Aggregator.start(AggregatorConfig.builder(List.of(leaderTask),
             leaderStore).port(leaderPort).hpkeKeyAtStart(true)
             .helperPeer(HttpHelperPeer.create(HttpHelperPeer.Options.defaults()))
             .leaderAggregation(leaderOptions).build());
         try {
           Aggregator helper = Aggregator.start(AggregatorConfig.builder(List.of(task.helper()),
               helperStore).port(helperPort).hpkeKeyAtStart(true).build());
-          return new Servers(task, leader, helper);
+          return new Servers(task, leaderTask, leader, helper);
         } catch (IllegalStateException e) {
           leader.close();
           throw e;

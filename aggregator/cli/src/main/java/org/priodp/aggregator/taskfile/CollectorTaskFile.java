@@ -17,11 +17,14 @@ import org.priodp.aggregator.task.TaskParameters;
  * Reads and writes a Collector's task file (collector.json, written by {@code prio-dp task new}):
  * the task's public fields (as {@link ClientTaskFile}) plus {@code collector_auth_token} (or
  * {@code collector_auth_token_env}), {@code collector_hpke_config} (as in a task file) and
- * {@code collector_hpke_private_key} (base64url). Errors name the field.
+ * {@code collector_hpke_private_key} (base64url), and {@code noise_sampler} ("hardened" or
+ * "exact", optional: the aggregators' default), the sampler the aggregators draw with, which
+ * {@code collect} needs to state the guarantee exactly. Errors name the field.
  */
 public final class CollectorTaskFile {
   private static final Set<String> FIELDS = Set.of("collector_auth_token",
-      "collector_auth_token_env", "collector_hpke_config", "collector_hpke_private_key");
+      "collector_auth_token_env", "collector_hpke_config", "collector_hpke_private_key",
+      "noise_sampler");
 
   private CollectorTaskFile() {}
 
@@ -47,11 +50,24 @@ public final class CollectorTaskFile {
       throw new IllegalArgumentException(path + ".collector_hpke_private_key: " + e.getMessage(),
           e);
     }
+    Boolean hardened = n.has("noise_sampler") ? hardened(n.get("noise_sampler"), path) : null;
     try {
-      return new CollectorTask(p, token, config, key);
+      return hardened != null ? new CollectorTask(p, token, config, key, hardened)
+          : new CollectorTask(p, token, config, key);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(path + "." + e.getMessage(), e);
     }
+  }
+
+  /** "noise_sampler": "hardened" (the fixed-work sampler) or "exact", as in a task file. */
+  private static boolean hardened(JsonNode v, String path) {
+    String s = v.isTextual() ? v.asText().toLowerCase(java.util.Locale.ROOT) : "";
+    return switch (s) {
+      case "hardened" -> true;
+      case "exact" -> false;
+      default -> throw new IllegalArgumentException(path
+          + ".noise_sampler: expected exact or hardened");
+    };
   }
 
   private static HpkeKeyPair keyPair(HpkeConfig config, byte[] secret) {
@@ -75,8 +91,8 @@ public final class CollectorTaskFile {
   }
 
   /**
-   * Returns a Collector's task as collector.json's JSON: the public parameters, the token, the HPKE configuration as an object
-   * and the private key in base64url.
+   * Returns a Collector's task as collector.json's JSON: the public parameters, the token, the HPKE configuration as an object,
+   * the private key in base64url and, for a DP task, the aggregators' noise_sampler.
    */
   public static ObjectNode toJson(CollectorTask task) {
     ObjectNode n = ClientTaskFile.toJson(task.parameters());
@@ -90,6 +106,9 @@ public final class CollectorTaskFile {
     c.put("public_key", task.hpkeConfig().publicKey().toBase64Url());
     n.put("collector_hpke_private_key",
         Base64.getUrlEncoder().withoutPadding().encodeToString(task.hpkeKey().secretKey()));
+    if (task.parameters().dpStrategy().budget().isPresent()) {
+      n.put("noise_sampler", task.hardenedSampler() ? "hardened" : "exact");
+    }
     return n;
   }
 }

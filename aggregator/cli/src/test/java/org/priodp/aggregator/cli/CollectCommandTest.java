@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,6 +53,16 @@ class CollectCommandTest {
 
   /** A Leader that defers once (Retry-After 0) and then answers shares summing to 3, 3, 1, 2. */
   private static FakeHttp leader(Path[] collector) throws Exception {
+    return leader(collector, false, null);
+  }
+
+  /**
+   * A Leader that answers shares summing to 3, 3, 1, 2: at once to the POST if {@code
+   * releasedBefore} (a repeat), else after deferring once; with {@code ledger} as its
+   * Priodp-Privacy-Ledger header if not null.
+   */
+  private static FakeHttp leader(Path[] collector, boolean releasedBefore, String ledger)
+      throws Exception {
     AtomicInteger gets = new AtomicInteger();
     byte[][] request = new byte[1][];
     return new FakeHttp(req -> {
@@ -60,10 +71,11 @@ class CollectCommandTest {
         if (req.method().equals("POST")) {
           assertEquals(f.collectorAuthToken().authorizationHeader(), req.header("Authorization"));
           request[0] = req.body();
-          return new Response(200, Map.of("Location", req.path() + "/job", "Retry-After", "0"),
-              new byte[0]);
-        }
-        if (gets.incrementAndGet() == 1) {
+          if (!releasedBefore) {
+            return new Response(200, Map.of("Location", req.path() + "/job", "Retry-After", "0"),
+                new byte[0]);
+          }
+        } else if (gets.incrementAndGet() == 1) {
           return new Response(200, Map.of("Retry-After", "0"), new byte[0]);
         }
         TaskParameters p = f.parameters();
@@ -75,7 +87,9 @@ class CollectCommandTest {
         CollectionJobResp resp = new CollectionJobResp(9, Interval.of(i.start().value(), 1),
             AggregateShareEncryption.seal(p.dapVersion(), f.hpkeConfig(), Role.LEADER, aad, l),
             AggregateShareEncryption.seal(p.dapVersion(), f.hpkeConfig(), Role.HELPER, aad, h));
-        return Response.of(200, resp.encode());
+        return ledger == null ? Response.of(200, resp.encode())
+            : new Response(200, Map.of("Location", "/job",
+                org.priodp.aggregator.task.LedgerHeader.NAME, ledger), resp.encode());
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
@@ -116,10 +130,77 @@ class CollectCommandTest {
       assertTrue(lines[3].matches("\\s+0\\s+3\\s+\\[-\\d+, \\d+\\]\\s*"), lines[3]);
       assertTrue(lines[6].matches("\\s+3\\s+2\\s+\\[-\\d+, \\d+\\]\\s*"), lines[6]);
       assertTrue(r.out().contains("independent noise draws"), r.out());
-      assertTrue(r.out().endsWith("  privacy budget spent on this batch: epsilon = 1 (pure DP)\n"),
-          r.out());
+      // issue 25: the default sampler is the fixed-work one: (epsilon, (1 + e^epsilon) n delta)
+      assertTrue(r.out().endsWith("  guarantee of this release: (1, 2^-60.1)-DP per report:"
+          + " epsilon = 1 with the fixed-work discrete Laplace sampler, the 4 draws of each"
+          + " aggregator within total variation 2^-62 of the exact noise\n"
+          + "  privacy ledger: the Leader did not report its ledger (prio-dp budget on the Leader"
+          + " prints it)\n"), r.out());
       // the query carried the interval in time_precision units: 2026-01-01 is hour 490896
       assertEquals(3, leader.requests.size());
+    }
+  }
+
+  /**
+   * Issue 25: a collector.json that says the aggregators use the exact sampler states pure DP; a
+   * repeat says it cost nothing more; the Leader's ledger header is printed.
+   */
+  @Test
+  void theGuaranteeNamesTheSamplerARepeatCostsNothingAndTheLedgerIsPrinted() throws Exception {
+    Path[] collector = new Path[1];
+    String ledger = "measure=epsilon, cost=\"1\", spent=\"3\", remaining=\"27\","
+        + " released=1767225600, cap=\"epsilon 30 per client over any 2592000 s window\"";
+    try (FakeHttp leader = leader(collector, true, ledger)) {
+      collector[0] = collectorJson(leader.url() + "/", "--epsilon", "1");
+      CliRun r = CliRun.of("collect", "--task", collector[0].toString(), "--interval",
+          "2026-01-01T00:00:00Z/86400");
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.out().contains("  a repeat: the Leader had released this batch before this"
+          + " collect began; it drew no noise again and this collection cost nothing more\n"
+          + "  privacy ledger (the Leader's, when it answered): this release cost epsilon 1 per"
+          + " privacy unit; spent 3, remaining 27 of the cap: epsilon 30 per client over any"
+          + " 2592000 s window (the cost is the batch's first release)\n"), r.out());
+      JsonNode j = new ObjectMapper().readTree(CliRun.of("collect", "--task",
+          collector[0].toString(), "--interval", "2026-01-01T00:00:00Z/86400", "--format", "json")
+          .out()).get("privacy");
+      assertTrue(j.get("released_before").asBoolean(), j.toString());
+      assertEquals("27", j.get("ledger").get("remaining").asText());
+      assertEquals("(1, 2^-60.1)-DP", j.get("guarantee").asText());
+
+      ObjectNode exact = (ObjectNode) new ObjectMapper().readTree(collector[0].toFile());
+      assertEquals("hardened", exact.get("noise_sampler").asText(), "task new writes it");
+      exact.put("noise_sampler", "exact");
+      java.nio.file.Files.writeString(collector[0], exact.toString());
+      CliRun e = CliRun.of("collect", "--task", collector[0].toString(), "--interval",
+          "2026-01-01T00:00:00Z/86400");
+      assertTrue(e.out().contains("  guarantee of this release: 1-DP per report: epsilon = 1"
+          + " with the exact discrete Laplace sampler\n"), e.out());
+    }
+  }
+
+  /**
+   * Issue 25: a Leader that refuses the job because the task's privacy budget cannot pay for it:
+   * collect prints the problem (type and detail) and where to see the ledger.
+   */
+  @Test
+  void aBudgetRefusalNamesTheProblemAndTheLedger() throws Exception {
+    String problem = "{\"type\": \"urn:priodp:problem:privacyBudgetExhausted\", \"title\":"
+        + " \"The task's privacy budget cannot pay for this release\", \"status\": 403,"
+        + " \"detail\": \"privacy budget exhausted: epsilon 3 per report over the task's life;"
+        + " spent epsilon 3, left 0; this release would cost 1\"}";
+    try (FakeHttp leader = new FakeHttp(req -> new Response(403,
+        Map.of("Content-Type", "application/problem+json"),
+        problem.getBytes(StandardCharsets.UTF_8)))) {
+      Path collector = collectorJson(leader.url() + "/", "--epsilon", "1");
+      CliRun r = CliRun.of("collect", "--task", collector.toString(), "--interval",
+          "2026-01-01T00:00:00Z/86400");
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().contains("the Leader refused the collection job:"
+          + " urn:priodp:problem:privacyBudgetExhausted (HTTP 403): privacy budget exhausted:"
+          + " epsilon 3 per report over the task's life; spent epsilon 3, left 0; this release"
+          + " would cost 1; the task's privacy budget cannot pay for this batch (nothing was"
+          + " drawn). On the Leader, prio-dp budget --config LEADER_TASK_FILE lists the"
+          + " releases"), r.err());
     }
   }
 

@@ -89,6 +89,14 @@ class DemoCommandTest {
     assertEquals(0, r.code(), r.out() + r.err());
     String out = r.out();
     assertTrue(out.contains("epsilon = 1/2"), out);
+    // issue 25: the header names the sampler the servers use, and the guarantee is exact
+    assertTrue(out.contains("\n  noise: fixed-work discrete Laplace with scale 4 (total variation"
+        + " <= 2^-64 from the exact distribution), per aggregator\n"), out);
+    assertTrue(out.contains("\n  guarantee of this release: (1/2, 2^-60)-DP per report: epsilon"
+        + " = 1/2 with the fixed-work discrete Laplace sampler, the 6 draws of each aggregator"
+        + " within total variation 2^-61.4 of the exact noise\n"), out);
+    assertTrue(out.contains("\n  cost to a privacy unit: each simulated client sent 1 report, so"
+        + " this release cost each client (1/2, 2^-60)-DP"), out);
     assertTrue(Files.isRegularFile(dir.resolve("helper.sqlite")), "the helper's SQLite store");
     assertTrue(Files.isRegularFile(dir.resolve("leader.sqlite")), "the leader's SQLite store");
     assertTrue(out.contains("the stores were left in " + dir), out);

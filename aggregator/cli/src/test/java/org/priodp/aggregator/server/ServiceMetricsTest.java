@@ -1,6 +1,7 @@
 package org.priodp.aggregator.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,16 +90,24 @@ class ServiceMetricsTest {
     leaderUrl = "http://127.0.0.1:" + leaderPort + "/leader/";
     task = EndToEndTask.create(dir.resolve("task"), leaderUrl,
         "http://127.0.0.1:" + helperPort + "/helper/", "--vdaf", "Prio3Count",
-        "--min-batch-size", "2");
+        "--min-batch-size", "2", "--epsilon", "1");
     taskId = task.leader.taskId().toBase64Url();
     JdbcDatastore helperStore = JdbcDatastore.openSqlite(dir.resolve("helper.db"));
     JdbcDatastore leaderStore = JdbcDatastore.openSqlite(dir.resolve("leader.db"));
     closing.add(helperStore);
     closing.add(leaderStore);
-    helper = Aggregator.start(AggregatorConfig.builder(List.of(task.helper), helperStore)
+    // a budget of epsilon 100 per report over the task's life: the budget gauges are all served
+    org.priodp.aggregator.core.PrivacySettings budget =
+        new org.priodp.aggregator.core.PrivacySettings(
+            new org.priodp.noise.ledger.PrivacyUnit.Report(), java.util.Optional.of(
+                org.priodp.noise.ledger.BudgetCap.life(
+                    org.priodp.noise.Budget.PureDp.parse("100"))));
+    helper = Aggregator.start(AggregatorConfig.builder(List.of(task.helper.withPrivacy(budget)),
+        helperStore)
         .port(helperPort).hpkeKeyAtStart(true).build());
     closing.add(0, helper);
-    leader = Aggregator.start(AggregatorConfig.builder(List.of(task.leader), leaderStore)
+    leader = Aggregator.start(AggregatorConfig.builder(List.of(task.leader.withPrivacy(budget)),
+        leaderStore)
         .port(leaderPort).hpkeKeyAtStart(true)
         .leaderAggregation(new LeaderAggregationDriver.Options(1000, 1, Duration.ofMinutes(1), 5,
             Duration.ofSeconds(1), 1, Duration.ofMillis(100)))
@@ -213,6 +222,23 @@ class ServiceMetricsTest {
   }
 
   /**
+   * Issue 25: both roles export the privacy budget gauges of their DP task, by task and unit
+   * (the values, read every 30 s, are checked in PipelineGaugesTest).
+   */
+  @Test
+  void bothRolesExportTheirTasksPrivacyBudget() {
+    for (String scrape : List.of(leaderScrape, helperScrape)) {
+      for (String name : List.of("spent", "remaining", "cap")) {
+        assertTrue(scrape.contains("# TYPE priodp_privacy_budget_" + name + " gauge"), scrape);
+        assertTrue(scrape.contains("priodp_privacy_budget_" + name + "{task=\"" + taskId
+            + "\",unit=\"epsilon\"}"), scrape);
+      }
+      assertTrue(scrape.contains("priodp_privacy_budget_cap{task=\"" + taskId
+          + "\",unit=\"epsilon\"} 100.0"), scrape);
+    }
+  }
+
+  /**
    * A Leader whose Helper is unreachable counts connection failures and retried jobs; one whose
    * Helper URL answers 404 counts 4xx and retries (a cause the operator can fix), never abandons.
    */
@@ -301,7 +327,7 @@ class ServiceMetricsTest {
     }
     assertTrue(alerts.keySet().containsAll(List.of("PrioDpHelperErrors",
         "PrioDpReportsRejected", "PrioDpAggregationStalled", "PrioDpCollectionJobPending",
-        "PrioDpStoreErrors")), alerts.keySet().toString());
+        "PrioDpStoreErrors", "PrioDpPrivacyBudgetLow")), alerts.keySet().toString());
     assertTrue(Files.readString(monitoring.resolve("prometheus-alerts.yml"))
         .contains("report_too_early: a clock is off"), "the clock-skew hint");
     TreeSet<String> served = metricNames(scrape(leader));

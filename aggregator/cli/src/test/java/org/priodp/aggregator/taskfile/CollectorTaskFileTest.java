@@ -86,4 +86,38 @@ class CollectorTaskFileTest {
         () -> CollectorTaskFile.fromJson(noToken, "collector"));
     assertTrue(e.getMessage().contains("collector_auth_token"), e.getMessage());
   }
+
+  /**
+   * Issue 25: noise_sampler says which sampler the aggregators use, so collect states the
+   * guarantee exactly; absent, the aggregators' default (fixed-work for a Laplace task).
+   */
+  @Test
+  void noiseSamplerIsReadWrittenAndCheckedAgainstTheStrategy() {
+    HpkeKeyPair key = new Hpke(S).generateKeyPair();
+    ObjectNode n = CollectorTaskFile.toJson(file(key));
+    assertEquals("hardened", n.get("noise_sampler").asText());
+    n.remove("noise_sampler");
+    assertTrue(CollectorTaskFile.fromJson(n, "collector").hardenedSampler(), "the default");
+    n.put("noise_sampler", "exact");
+    CollectorTask exact = CollectorTaskFile.fromJson(n, "collector");
+    assertFalse(exact.hardenedSampler());
+    assertFalse(exact.mechanism().hardened());
+    assertEquals("exact", CollectorTaskFile.toJson(exact).get("noise_sampler").asText());
+    n.put("noise_sampler", "fast");
+    assertEquals("collector.noise_sampler: expected exact or hardened",
+        assertThrows(IllegalArgumentException.class,
+            () -> CollectorTaskFile.fromJson(n, "collector")).getMessage());
+    ObjectNode gauss = CollectorTaskFile.toJson(file(key));
+    gauss.putObject("dp_strategy").put("dp_strategy", "ZCdpDiscreteGaussian").put("rho", "1/2");
+    gauss.remove("noise_sampler");
+    // the aggregators' default, whichever it is for a Gaussian (branch gauss adds a fixed-work one)
+    boolean gaussHardened = DpStrategy.ZCdpDiscreteGaussian.parse("1/2").hasHardenedSampler();
+    assertEquals(gaussHardened, CollectorTaskFile.fromJson(gauss, "collector").hardenedSampler());
+    gauss.put("noise_sampler", "hardened");
+    if (!gaussHardened) {
+      assertTrue(assertThrows(IllegalArgumentException.class,
+          () -> CollectorTaskFile.fromJson(gauss, "collector")).getMessage()
+          .startsWith("collector.noise_sampler: hardened: "));
+    }
+  }
 }

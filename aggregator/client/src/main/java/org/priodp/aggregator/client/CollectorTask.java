@@ -6,6 +6,7 @@ import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * What the Collector of a task holds (DAP-18 "Collecting Results"): the public task parameters,
@@ -19,11 +20,38 @@ import org.priodp.aggregator.task.TaskParameters;
  * @param collectorAuthToken the token the Collector presents to the Leader
  * @param hpkeConfig the Collector's HPKE configuration, as the aggregators have it
  * @param hpkeKey the Collector's HPKE key pair
+ * @param hardenedSampler whether the aggregators draw with the fixed-work sampler (collector.json's
+ *     {@code noise_sampler}), which the Collector needs only to state the guarantee exactly
  */
 public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthToken,
-    HpkeConfig hpkeConfig, HpkeKeyPair hpkeKey) {
+    HpkeConfig hpkeConfig, HpkeKeyPair hpkeKey, boolean hardenedSampler) {
 
-  /** Validates that the key pair is the configuration's and that the suite is supported. */
+  /**
+   * Returns the task with the aggregators' default sampler: the fixed-work one where the task's
+   * strategy has one that supports its scale (docs/DAP.md "Timing-hardened noise"), else exact.
+   */
+  public CollectorTask(TaskParameters parameters, AuthToken collectorAuthToken,
+      HpkeConfig hpkeConfig, HpkeKeyPair hpkeKey) {
+    this(parameters, collectorAuthToken, hpkeConfig, hpkeKey, hardenedByDefault(parameters));
+  }
+
+  private static boolean hardenedByDefault(TaskParameters p) {
+    Objects.requireNonNull(p, "parameters");
+    if (!p.dpStrategy().hasHardenedSampler()) {
+      return false;
+    }
+    try {
+      Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule()).withHardenedSampler();
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false; // a scale beyond the fixed-work sampler's range: the exact sampler
+    }
+  }
+
+  /**
+   * Validates that the key pair is the configuration's, that the suite is supported and that a
+   * fixed-work sampler exists for the task's strategy and scale if one is named.
+   */
   public CollectorTask {
     Objects.requireNonNull(parameters, "parameters");
     Objects.requireNonNull(collectorAuthToken, "collector_auth_token");
@@ -38,6 +66,24 @@ public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthTo
       throw new IllegalArgumentException("collector_hpke_private_key: not the private key of"
           + " collector_hpke_config's public key");
     }
+    if (hardenedSampler) {
+      try {
+        Prio3DpMechanism.of(parameters.variant(), parameters.dpStrategy(),
+            parameters.sensitivityRule()).withHardenedSampler();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("noise_sampler: hardened: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Returns the mechanism the aggregators noise with, as this file states it: the task's strategy
+   * and sensitivity rule with the fixed-work or the exact sampler.
+   */
+  public Prio3DpMechanism mechanism() {
+    Prio3DpMechanism m = Prio3DpMechanism.of(parameters.variant(), parameters.dpStrategy(),
+        parameters.sensitivityRule());
+    return hardenedSampler ? m.withHardenedSampler() : m;
   }
 
   @Override

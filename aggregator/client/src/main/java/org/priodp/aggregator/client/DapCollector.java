@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.priodp.aggregator.dap.AggregateShareAad;
 import org.priodp.aggregator.dap.AggregateShareEncryption;
 import org.priodp.aggregator.dap.CollectionJobReq;
@@ -24,6 +25,7 @@ import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
+import org.priodp.aggregator.task.LedgerHeader;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.vdaf.dp.DpUnsharder;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
@@ -193,6 +195,7 @@ public final class DapCollector {
       throw DapProblemException.of("the Leader refused the collection job", r);
     }
     URI job = location(create, r);
+    boolean releasedBefore = r.body().length > 0; // finished before this collection began
     int poll = 0;
     while (r.body().length == 0) {
       if (job == null) {
@@ -221,7 +224,9 @@ public final class DapCollector {
       throw new IOException("the Leader's answer is not a CollectionJobResp: " + e.getMessage(),
           e);
     }
-    CollectionResult result = finish(req, resp);
+    CollectionResult opened = finish(req, resp);
+    CollectionResult result = new CollectionResult(opened.reportCount(), opened.interval(),
+        opened.result(), releasedBefore, ledger(r));
     if (query instanceof Query.LeaderSelected && job != null) {
       // DAP-18 "Collection Job Deletion": the batch is collected. Every leader-selected request
       // is the same bytes, so the Leader answers this job until it is deleted; deleting it lets
@@ -288,6 +293,19 @@ public final class DapCollector {
       waited.total = waited.total.plus(backoff);
       backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF
           : backoff.multipliedBy(2);
+    }
+  }
+
+  /**
+   * Returns the Leader's {@link LedgerHeader} of a finished job's answer, or empty if it sent none
+   * (a Leader that is not prio-dp, or one without a ledger) or one this Collector cannot read.
+   */
+  static Optional<LedgerHeader> ledger(HttpResponse<?> r) {
+    Optional<String> h = r.headers().firstValue(LedgerHeader.NAME);
+    try {
+      return h.map(LedgerHeader::parse);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // a header is prio-dp's extra: the DAP answer stands without it
     }
   }
 

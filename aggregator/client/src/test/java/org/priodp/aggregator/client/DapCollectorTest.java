@@ -2,6 +2,7 @@ package org.priodp.aggregator.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -173,18 +174,22 @@ class DapCollectorTest {
       if (gets.incrementAndGet() == 1) {
         return new Response(200, Map.of("Retry-After", "3"), new byte[0]);
       }
-      try {
-        byte[][] shares = aggregateShares(MEASUREMENTS);
-        byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(leaderUrl[0]))
-            .raw(specCollectionJobReq(400_000, 24)).bytes();
-        byte[] resp = new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
-            .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
-        return new Response(200, Map.of("Content-Type",
-            "application/ppm-dap;message=collection-job-resp"), resp);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
+      return new Response(200, Map.of("Content-Type",
+          "application/ppm-dap;message=collection-job-resp"), specResponse(leaderUrl[0]));
     };
+  }
+
+  /** The CollectionJobResp of the time-interval request, written from the spec's structs. */
+  private byte[] specResponse(String leaderUrl) {
+    try {
+      byte[][] shares = aggregateShares(MEASUREMENTS);
+      byte[] aad = new SpecTls().raw(TASK_ID).raw(specTaskConfiguration(leaderUrl))
+          .raw(specCollectionJobReq(400_000, 24)).bytes();
+      return new SpecTls().u64(MEASUREMENTS.size()).u64(400_003).u64(5)
+          .raw(seal(2, aad, shares[0])).raw(seal(3, aad, shares[1])).bytes();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private DapCollector collector(String leaderUrl, DpStrategy strategy, List<Duration> slept,
@@ -212,6 +217,36 @@ class DapCollectorTest {
       assertEquals(vec(11, 10, 19), r.result().estimates(), "the exact sum without DP");
       assertEquals(BigInteger.ZERO, r.result().halfWidth());
       assertEquals(3, leader.requests.size());
+      assertFalse(r.releasedBefore(), "the job was created by this collection");
+      assertTrue(r.ledger().isEmpty(), "no Priodp-Privacy-Ledger header");
+    }
+  }
+
+  /**
+   * Issue 25: a Leader that answers the creating POST with the finished job had released the batch
+   * before (a repeat); its Priodp-Privacy-Ledger header is read, and one that does not parse is
+   * ignored (the DAP answer stands without it).
+   */
+  @Test
+  void aRepeatIsToldAndTheLeadersLedgerHeaderIsRead() throws Exception {
+    String[] url = new String[1];
+    String[] header = {"measure=epsilon, cost=\"1/30\", spent=\"1/10\", remaining=\"9/10\","
+        + " released=1767225600"};
+    try (FakeHttp leader = new FakeHttp(req -> new Response(200, Map.of("Content-Type",
+        "application/ppm-dap;message=collection-job-resp", "Priodp-Privacy-Ledger", header[0]),
+        specResponse(url[0])))) {
+      url[0] = leader.url() + "/";
+      DapCollector c = collector(url[0], new DpStrategy.NoDifferentialPrivacy(),
+          new ArrayList<>(), Duration.ofMinutes(1));
+      CollectionResult r = c.collect(new Query.TimeInterval(Interval.of(400_000, 24)),
+          (p, w, t) -> { });
+      assertTrue(r.releasedBefore());
+      assertEquals(org.priodp.aggregator.task.LedgerHeader.parse(header[0]), r.ledger()
+          .orElseThrow());
+      header[0] = "measure=epsilon, cost=1/30";
+      r = c.collect(new Query.TimeInterval(Interval.of(400_000, 24)), (p, w, t) -> { });
+      assertTrue(r.ledger().isEmpty(), "an unreadable header is ignored");
+      assertEquals(vec(11, 10, 19), r.result().estimates());
     }
   }
 
@@ -251,6 +286,7 @@ class DapCollectorTest {
       assertEquals(vec(11, 10, 19), r.result().estimates());
       String collection = "/tasks/" + new TaskId(TASK_ID).toBase64Url() + "/collection_jobs";
       assertEquals(List.of("POST " + collection, "DELETE " + jobPath), seen);
+      assertTrue(r.releasedBefore(), "answered at once: released before this collection");
     }
   }
 

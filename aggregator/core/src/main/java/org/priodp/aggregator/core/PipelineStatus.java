@@ -18,15 +18,16 @@ import org.priodp.aggregator.datastore.TaskCounter;
  * DAP-18 "Upload Request", "Leader Initialization", "Helper Initialization", "Collection Job
  * Initialization"): role and DAP version, the persisted counters ({@link PipelineCounters}), the
  * Leader's unaggregated backlog, both roles' aggregation jobs by state and error, the leases
- * held now, the pending collection jobs with why each waits, and the released batches. Built by
- * {@link PipelineStatusService}; a later part (the privacy budget spent) is a new component.
+ * held now, the pending collection jobs with why each waits, the released batches and, for a
+ * task that adds noise, its privacy ledger ({@link BudgetStatus}, issue 25). Built by {@link
+ * PipelineStatusService}.
  */
 public record PipelineStatus(TaskId taskId, Role role, DapVersion dapVersion, long timePrecision,
     Instant at,
     List<TaskCounter> counters, StatusRepository.Backlog backlog,
     List<StatusRepository.JobGroup> leaderJobs, List<StatusRepository.JobGroup> helperJobs,
     List<StatusRepository.Lease> leases, List<PendingCollection> pendingCollections,
-    StatusRepository.Releases releases) {
+    StatusRepository.Releases releases, Optional<BudgetStatus> budget) {
 
   /** A pending collection job: its id, batch (as text), creation time and why it waits (its reason). */
   public record PendingCollection(CollectionJobId jobId, String batch, Instant createdAt,
@@ -56,6 +57,7 @@ public record PipelineStatus(TaskId taskId, Role role, DapVersion dapVersion, lo
     leases = List.copyOf(leases);
     pendingCollections = List.copyOf(pendingCollections);
     Objects.requireNonNull(releases, "releases");
+    Objects.requireNonNull(budget, "budget");
   }
 
   /** Returns when the oldest unaggregated report was made (its time_precision unit's start). */

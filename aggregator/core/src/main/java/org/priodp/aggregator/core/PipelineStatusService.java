@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.Role;
@@ -47,7 +48,9 @@ public final class PipelineStatusService {
         task.taskId(), task.role(), task.dapVersion(), task.configuration().timePrecision(),
         now, tx.counters().all(),
         tx.status().backlog(now), tx.status().leaderJobs(), tx.status().helperJobs(),
-        tx.status().leases(now), List.of(), tx.status().releases()));
+        tx.status().leases(now), List.of(), tx.status().releases(),
+        task.mechanism().addsNoise() ? Optional.of(BudgetStatus.read(tx, task, now))
+            : Optional.empty()));
     if (task.role() != Role.LEADER) {
       return read;
     }
@@ -61,7 +64,7 @@ public final class PipelineStatusService {
     return new PipelineStatus(read.taskId(), read.role(), read.dapVersion(),
         read.timePrecision(), read.at(),
         read.counters(), read.backlog(), read.leaderJobs(), read.helperJobs(), read.leases(),
-        pending, read.releases());
+        pending, read.releases(), read.budget());
   }
 
   /**

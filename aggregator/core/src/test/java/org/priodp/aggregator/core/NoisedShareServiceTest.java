@@ -99,6 +99,45 @@ class NoisedShareServiceTest {
     }
   }
 
+  /**
+   * The pipeline hears of a batch's release once: not of a repeat (answered from the stored
+   * share), nor of a restarted service sealing a share a crash left unsealed twice.
+   */
+  @Test
+  void thePipelineHearsOfEachFirstReleaseOnceAndNeverOfARepeat() throws Exception {
+    Fixture f = Fixture.laplace(10);
+    AggregateShareReq req = f.request(0, 3);
+    AggregateShareReq other = f.request(3, 5);
+    List<String> heard = new ArrayList<>();
+    PipelineObserver recorder = new PipelineObserver() {
+      @Override
+      public void shareReleased(org.priodp.aggregator.dap.TaskId task,
+          org.priodp.aggregator.dap.Role role) {
+        heard.add(task.equals(f.taskId) + " " + role);
+      }
+    };
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("p.db"))) {
+      f.writeBuckets(store, 5);
+      NoisedShareService s = new NoisedShareService(store, RandomSource.seeded(new byte[] {1}),
+          Clock.systemUTC(), ReleaseObserver.NONE, recorder);
+      s.release(f.task, req);
+      s.release(f.task, req);
+      assertEquals(List.of("true HELPER"), heard, "a repeat is not a release");
+      NoisedShareService crashing = new NoisedShareService(store,
+          RandomSource.seeded(new byte[] {2}), Clock.systemUTC(), (t, b) -> {
+            throw new IllegalStateException("crash");
+          }, recorder);
+      assertThrows(IllegalStateException.class, () -> crashing.release(f.task, other));
+      NoisedShareService restarted = new NoisedShareService(store,
+          RandomSource.seeded(new byte[] {3}), Clock.systemUTC(), ReleaseObserver.NONE, recorder);
+      restarted.release(f.task, other);
+      restarted.release(f.task, other);
+      restarted.release(f.task, req);
+      assertEquals(List.of("true HELPER", "true HELPER"), heard,
+          "the batch a crash left unsealed is released once, by the restarted service");
+    }
+  }
+
   @Test
   void fiftyConcurrentIdenticalRequestsDrawOnce() throws Exception {
     Fixture f = Fixture.laplace(2);

@@ -92,7 +92,7 @@ public final class Aggregator implements AutoCloseable {
           config.clock(), config.leaderAggregation().leaseDuration(),
           CollectionJobService.DEFAULT_RETRY_DELAY, config.replicaId(), observer);
       router.collectionJobs(new CollectionJobsRoute(service, RETRY_AFTER_SECONDS,
-          DapRouter.DEFAULT_MAX_BODY));
+          DapRouter.DEFAULT_MAX_BODY, store, config.clock()));
       return new CollectionJobDriver(service, tasks::leaderTasks,
           CollectionJobDriver.DEFAULT_WORKERS,
           CollectionJobDriver.DEFAULT_POLL);
@@ -101,7 +101,9 @@ public final class Aggregator implements AutoCloseable {
         tasks::leaderTasks,
         config.clock(), config.random(), new DaemonThreads("priodp-leader-aggregation"),
         config.leaderAggregation(), config.replicaId(), observer));
-    gauges = peer.map(p -> new PipelineGauges(store, tasks::leaderTasks, config.metrics(),
+    // the pipeline gauges of the Leader's tasks (with a Helper peer), the budget gauges of all
+    gauges = Optional.of(new PipelineGauges(store,
+        peer.isPresent() ? tasks::leaderTasks : List::of, tasks::tasks, config.metrics(),
         config.clock()));
     retention = config.reportRetention().map(r -> new RetentionCollector(aggregationJobs,
         tasks::tasks, r, config.metrics().registry()));

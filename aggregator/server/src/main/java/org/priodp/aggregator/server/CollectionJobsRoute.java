@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.time.Clock;
+import org.priodp.aggregator.core.BudgetStatus;
 import org.priodp.aggregator.core.CollectionJobService;
 import org.priodp.aggregator.core.ProblemType;
 import org.priodp.aggregator.core.TaskDefinition;
@@ -13,6 +15,8 @@ import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
+import org.priodp.aggregator.datastore.Datastore;
+import org.priodp.aggregator.task.LedgerHeader;
 
 /**
  * The Leader's collection-job resources (DAP-18 "Collection Job Initialization", "Collection Job
@@ -26,7 +30,10 @@ import org.priodp.aggregator.datastore.CollectionJobRecord;
  *       and answered like a GET on its Location.
  *   <li>{@code GET} on {@code {leader}tasks/{task-id}/collection_jobs/{collection-job-id}}: while
  *       pending, 200 with Location, Retry-After and an empty body; when ready, 200 with the
- *       CollectionJobResp (from then on the Collector has the batch); when failed, the problem
+ *       CollectionJobResp (from then on the Collector has the batch) and, when the route reads
+ *       the ledger, the prio-dp header {@link LedgerHeader#NAME} (what the release cost a privacy
+ *       unit, what is spent and left, read from the ledger at the time of the answer; the DAP
+ *       body is the same bytes with or without it); when failed, the problem
  *       document of its error (a refusal the Helper did not type is a 502); 404 for a deleted or
  *       unknown job.
  *   <li>{@code DELETE} on it: 200 and the job is deleted; 404 if unknown or deleted already. A
@@ -41,12 +48,27 @@ public final class CollectionJobsRoute implements TaskResource {
   private final CollectionJobService service;
   private final int retryAfterSeconds;
   private final int maxBody;
+  private final Datastore ledgerStore; // null: no ledger header
+  private final Clock clock;
 
   /**
    * Creates the route over the service; {@code retryAfterSeconds} is suggested to a Collector
-   * polling a pending job, bodies above {@code maxBody} bytes are refused (413).
+   * polling a pending job, bodies above {@code maxBody} bytes are refused (413). A finished job's
+   * answer carries no ledger header.
    */
   public CollectionJobsRoute(CollectionJobService service, int retryAfterSeconds, int maxBody) {
+    this(service, retryAfterSeconds, maxBody, null, Clock.systemUTC());
+  }
+
+  /**
+   * Creates the route as {@link #CollectionJobsRoute(CollectionJobService, int, int)} whose
+   * finished jobs' answers carry the {@link LedgerHeader} read from {@code ledgerStore}'s ledger
+   * at {@code clock}'s time (null: none).
+   */
+  public CollectionJobsRoute(CollectionJobService service, int retryAfterSeconds, int maxBody,
+      Datastore ledgerStore, Clock clock) {
+    this.ledgerStore = ledgerStore;
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.service = Objects.requireNonNull(service, "service");
     if (retryAfterSeconds < 0) {
       throw new IllegalArgumentException("retryAfterSeconds must not be negative");
@@ -109,6 +131,11 @@ public final class CollectionJobsRoute implements TaskResource {
     return switch (job.state()) {
       case READY -> {
         h.put("Content-Type", DapMediaType.COLLECTION_JOB_RESP.contentType());
+        if (ledgerStore != null) {
+          BudgetStatus.read(ledgerStore, task, clock.instant())
+              .flatMap(b -> b.header(job.batch()))
+              .ifPresent(l -> h.put(LedgerHeader.NAME, l.format()));
+        }
         yield new HttpReply(200, h, job.response().orElseThrow().toByteArray());
       }
       case PENDING, DELETED -> {

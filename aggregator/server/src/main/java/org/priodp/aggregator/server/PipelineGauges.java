@@ -9,10 +9,12 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.priodp.aggregator.core.BudgetStatus;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.CollectionJobRecord;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.server.internal.Causes;
+import org.priodp.noise.Accuracy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * of {@link ServiceMetrics} (DAP-18 "Collecting Results"): the pending collection jobs, the age
  * of the oldest, and whether uploaded reports still wait for or are in an aggregation job. One
  * short task transaction per Leader task and period, whatever the scrape rate; a failed read is
- * logged and the gauges keep their last values. {@link #close} stops it.
+ * logged and the gauges keep their last values. With the tasks of both roles it also reads each
+ * DP task's privacy ledger ({@link BudgetStatus}: spent, remaining, cap; issue 25) into the
+ * budget gauges. {@link #close} stops it.
  */
 public final class PipelineGauges implements AutoCloseable {
   /** The default period between two reads. */
@@ -30,6 +34,7 @@ public final class PipelineGauges implements AutoCloseable {
 
   private final Datastore store;
   private final java.util.function.Supplier<List<TaskDefinition>> leaderTasks;
+  private final java.util.function.Supplier<List<TaskDefinition>> budgetTasks;
   private final ServiceMetrics metrics;
   private final Clock clock;
   private ScheduledExecutorService pool;
@@ -38,7 +43,19 @@ public final class PipelineGauges implements AutoCloseable {
   public PipelineGauges(Datastore store,
       java.util.function.Supplier<List<TaskDefinition>> leaderTasks, ServiceMetrics metrics,
       Clock clock) {
+    this(store, leaderTasks, List::of, metrics, clock);
+  }
+
+  /**
+   * Creates the reader of the Leader tasks {@code leaderTasks} supplies and of the privacy
+   * ledgers of the tasks {@code budgetTasks} supplies (both roles); nothing runs yet.
+   */
+  public PipelineGauges(Datastore store,
+      java.util.function.Supplier<List<TaskDefinition>> leaderTasks,
+      java.util.function.Supplier<List<TaskDefinition>> budgetTasks, ServiceMetrics metrics,
+      Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
+    this.budgetTasks = Objects.requireNonNull(budgetTasks, "budgetTasks");
     this.leaderTasks = Objects.requireNonNull(leaderTasks, "leaderTasks");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -62,6 +79,16 @@ public final class PipelineGauges implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.warn("reading the pipeline gauges of task {} failed: {}", t.taskId().toBase64Url(),
             Causes.forLog(e));
+      }
+    }
+    for (TaskDefinition t : budgetTasks.get()) {
+      try {
+        BudgetStatus.read(store, t, now).ifPresent(b -> metrics.privacyBudget(t.taskId(),
+            b.measure(), Accuracy.toDouble(b.spent()), b.remaining().map(Accuracy::toDouble),
+            b.cap().map(c -> Accuracy.toDouble(c.total().parameter()))));
+      } catch (RuntimeException e) {
+        LOG.warn("reading the privacy budget gauges of task {} failed: {}",
+            t.taskId().toBase64Url(), Causes.forLog(e));
       }
     }
   }

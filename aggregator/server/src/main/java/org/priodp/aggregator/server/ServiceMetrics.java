@@ -65,6 +65,12 @@ import org.priodp.aggregator.dap.TaskId;
  *   <li>{@code priodp_shares_released_total{task,role}}: batches whose aggregate share this
  *       aggregator released for the first time (a repeat answered from the stored share is not
  *       counted), on the Leader at collection and on the Helper at aggregate_shares;
+ *   <li>{@code priodp_privacy_budget_spent{task,unit}}, {@code
+ *       priodp_privacy_budget_remaining{task,unit}} and {@code priodp_privacy_budget_cap{task,unit}}
+ *       ({@code unit} {@code epsilon} or {@code rho}): gauges of each DP task's privacy ledger
+ *       (issue 25; docs/PRIVACY.md "Privacy over time"), what one privacy unit has lost in the
+ *       worst window, what the cap leaves and the cap (the last two for a capped task only),
+ *       read with the pipeline gauges; both roles;
  *   <li>{@code priodp_batch_overlap_refusals_total}: requests refused with batchOverlap;
  *   <li>{@code priodp_store_errors_total}: requests that failed (500) on a store error;
  *   <li>{@code priodp_retention_deleted_total}: rows deleted by the retention rounds;
@@ -96,6 +102,7 @@ public final class ServiceMetrics implements PipelineObserver {
   private final Counter overlaps;
   private final Counter storeErrors;
   private final Map<String, AtomicLong> gauges = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> doubleGauges = new ConcurrentHashMap<>();
 
   /** Creates a registry with the service's meters and the JVM binders. */
   public ServiceMetrics() {
@@ -246,6 +253,35 @@ public final class ServiceMetrics implements PipelineObserver {
         + " (0 if none)", "seconds", task).set(Math.max(0, oldestPending.getSeconds()));
     gauge("priodp.reports.outstanding", "1 while uploaded reports wait for or are in an"
         + " aggregation job, else 0", null, task).set(reportsOutstanding ? 1 : 0);
+  }
+
+  /**
+   * Sets the gauges of a task's privacy ledger (read by {@link PipelineGauges}): the spend of the
+   * worst window and, for a capped task, what the cap leaves and the cap, in {@code measure}
+   * ("epsilon" or "rho"). The values are figures for people (doubles); the ledger is exact.
+   */
+  void privacyBudget(TaskId task, String measure, double spent, Optional<Double> remaining,
+      Optional<Double> cap) {
+    budgetGauge("priodp.privacy.budget.spent", "what one privacy unit has lost, worst window",
+        task, measure).accept(spent);
+    remaining.ifPresent(r -> budgetGauge("priodp.privacy.budget.remaining", "what the privacy"
+        + " budget cap leaves, worst window", task, measure).accept(r));
+    cap.ifPresent(c -> budgetGauge("priodp.privacy.budget.cap", "the privacy budget cap per"
+        + " privacy unit", task, measure).accept(c));
+  }
+
+  /** Returns the setter of a ledger gauge; the value is held as its IEEE 754 bits. */
+  private java.util.function.DoubleConsumer budgetGauge(String name, String description,
+      TaskId task, String measure) {
+    AtomicLong bits = doubleGauges.computeIfAbsent(name + "/" + task(task) + "/" + measure,
+        k -> {
+          AtomicLong b = new AtomicLong(Double.doubleToLongBits(0));
+          Gauge.builder(name, b, x -> Double.longBitsToDouble(x.get()))
+              .description(description).tags("task", task(task), "unit", measure)
+              .register(registry);
+          return b;
+        });
+    return v -> bits.set(Double.doubleToLongBits(v));
   }
 
   private AtomicLong gauge(String name, String description, String unit, TaskId task) {

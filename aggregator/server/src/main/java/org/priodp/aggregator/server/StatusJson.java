@@ -10,9 +10,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.priodp.aggregator.core.BudgetStatus;
 import org.priodp.aggregator.core.PipelineCounters;
 import org.priodp.aggregator.core.PipelineStatus;
+import org.priodp.aggregator.datastore.LedgerRecord;
 import org.priodp.aggregator.datastore.StatusRepository;
+import org.priodp.noise.Budget;
+import org.priodp.noise.ledger.LedgerEntry;
+import org.priodp.noise.ledger.PrivacyUnit;
 
 /**
  * Renders {@link PipelineStatus}es as the JSON of {@code GET /admin/status} and of {@code
@@ -90,7 +95,55 @@ public final class StatusJson {
     released.put("batches", s.releases().batches());
     released.put("last", text(s.releases().last()));
     t.put("released", released);
+    t.put("privacy_budget", s.budget().map(StatusJson::budget).orElse(null));
     return t;
+  }
+
+  /**
+   * Returns a task's privacy ledger as JSON (issue 25; docs/PRIVACY.md "Privacy over time"): the
+   * unit, the cap, the spend of the worst window, what the cap leaves and what a batch starting
+   * now could still spend (exact rationals as text, in {@code measure}), the stated guarantee, and
+   * each release with its batch, span, group size, per-report and per-unit cost, total variation,
+   * sampler and draw time.
+   */
+  public static Map<String, Object> budget(BudgetStatus b) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("unit", b.unit().describe());
+    if (b.unit() instanceof PrivacyUnit.ClientBound c) {
+      m.put("unit_max_reports", c.maxReports());
+      m.put("unit_period_seconds", c.periodSeconds());
+    }
+    m.put("cap", b.cap().map(c -> c.describe(b.unit())).orElse(null));
+    m.put("measure", b.measure());
+    m.put("cap_total", b.cap().map(c -> c.total().parameter().toString()).orElse(null));
+    m.put("window_seconds", b.cap().flatMap(c -> c.windowSeconds()).orElse(null));
+    m.put("spent", b.spent().toString());
+    m.put("remaining", b.remaining().map(Object::toString).orElse(null));
+    m.put("remaining_for_a_batch_starting_now", b.remainingNow().map(Object::toString)
+        .orElse(null));
+    m.put("guarantee", b.statement().map(g -> g.describe()).orElse(null));
+    m.put("guarantee_epsilon", b.statement().map(g -> g.epsilon().toString()).orElse(null));
+    m.put("guarantee_delta", b.statement().map(g -> g.delta().toString()).orElse(null));
+    List<Object> releases = new ArrayList<>();
+    for (LedgerRecord r : b.releases()) {
+      LedgerEntry e = r.entry();
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("batch", e.batch());
+      x.put("span_start", Instant.ofEpochSecond(e.span().start()).toString());
+      x.put("span_end", Instant.ofEpochSecond(e.span().end()).toString());
+      x.put("mechanism", e.perReport().perRelease() instanceof Budget.PureDp
+          ? "discrete Laplace" : "discrete Gaussian");
+      x.put("sampler", r.sampler());
+      x.put("per_report", e.perReport().perRelease().parameter().toString());
+      x.put("group_size", e.groupSize());
+      x.put("per_unit", e.perUnit().perRelease().parameter().toString());
+      x.put("cost", b.cost(r).toString());
+      x.put("total_variation", e.perUnit().totalVariation().toString());
+      x.put("drawn_at", Instant.ofEpochSecond(e.drawnAt()).toString());
+      releases.add(x);
+    }
+    m.put("releases", releases);
+    return m;
   }
 
   private static Map<String, Object> counted(PipelineStatus s, String countedName, String key,

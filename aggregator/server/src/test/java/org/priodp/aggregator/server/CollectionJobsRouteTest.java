@@ -81,6 +81,8 @@ class CollectionJobsRouteTest {
     final MutableClock clock = new MutableClock(Instant.ofEpochSecond(5000));
     final CollectionJobDriver driver;
     final DapRouter leader;
+    /** The Leader's handler whose finished jobs carry the Priodp-Privacy-Ledger header. */
+    final DapRouter leaderWithLedger;
 
     /** A time-interval task whose both stores hold buckets 0..3. */
     Pair(DpStrategy strategy, boolean asyncHelper, long seed) {
@@ -112,6 +114,9 @@ class CollectionJobsRouteTest {
       driver = new CollectionJobDriver(service, List.of(lf.leader), 1, Duration.ofSeconds(1));
       leader = DapRouter.builder(List.of(lf.leader), leaderStore).aggregateShares(leaderShares)
           .collectionJobs(new CollectionJobsRoute(service, 2, DapRouter.DEFAULT_MAX_BODY)).build();
+      leaderWithLedger = DapRouter.builder(List.of(lf.leader), leaderStore)
+          .aggregateShares(leaderShares).collectionJobs(new CollectionJobsRoute(service, 2,
+              DapRouter.DEFAULT_MAX_BODY, leaderStore, clock)).build();
     }
 
     String jobs() {
@@ -220,6 +225,34 @@ class CollectionJobsRouteTest {
     assertArrayEquals(ready.body(), again.body());
     assertEquals(1, p.leaderShares.noiseDraws());
     assertEquals(1, p.helperShares.noiseDraws());
+  }
+
+  /**
+   * Issue 25: a finished job's answer carries the Priodp-Privacy-Ledger header, read from the
+   * Leader's ledger when it answers; the DAP body is the same bytes, which a Collector written
+   * from the spec's structs opens; a pending job's answer has no header.
+   */
+  @Test
+  void aFinishedJobCarriesTheLedgerHeaderAndTheSameDapBytes() throws Exception {
+    Pair p = new Pair(DpStrategy.PureDpDiscreteLaplace.parse("1/2"), false, seed("ledgerHeader"));
+    byte[] cjr = SpecCollector.collectionJobReq(10, 3);
+    HttpReply created = p.leaderWithLedger.handle("POST", p.jobs(), COLLECTOR, REQ, cjr);
+    String location = created.headers().get("Location");
+    assertFalse(created.headers().containsKey("Priodp-Privacy-Ledger"), "pending: no header");
+    assertEquals(1, p.driver.runOnce());
+    HttpReply plain = p.get(location);
+    HttpReply ready = p.leaderWithLedger.handle("GET", location, COLLECTOR, null, null);
+    assertArrayEquals(plain.body(), ready.body(), "the DAP answer is unchanged");
+    assertFalse(plain.headers().containsKey("Priodp-Privacy-Ledger"));
+    unshard(p, ready, cjr);
+    String header = ready.headers().get("Priodp-Privacy-Ledger");
+    // one report per unit (the default), no cap, the exact sampler (tv 0): the release cost
+    // epsilon 1/2, all of it spent, drawn at the clock's 5000 s
+    assertEquals("measure=epsilon, cost=\"1/2\", spent=\"1/2\", released=5000", header);
+    org.priodp.aggregator.task.LedgerHeader.parse(header);
+    // a repeat answers the same header: nothing more was spent
+    assertEquals(header, p.leaderWithLedger.handle("POST", p.jobs(), COLLECTOR, REQ, cjr)
+        .headers().get("Priodp-Privacy-Ledger"));
   }
 
   @Test

@@ -72,4 +72,48 @@ class PipelineGaugesTest {
       assertEquals(5400, gauge(metrics, "priodp.collection.job.oldest.pending", task));
     }
   }
+
+  /**
+   * Issue 25: the privacy budget gauges of a capped DP task (both roles; here a Helper's store):
+   * spent in the worst window, what the cap leaves and the cap, by task and unit, as the ledger
+   * holds them at each read.
+   */
+  @Test
+  void readsEachDpTasksLedgerIntoTheBudgetGauges() {
+    org.priodp.aggregator.testing.Fixture f = new org.priodp.aggregator.testing.Fixture(72,
+        org.priodp.vdaf.dp.DpStrategy.PureDpDiscreteLaplace.parse("1/2"));
+    TaskDefinition task = f.task.withPrivacy(new org.priodp.aggregator.core.PrivacySettings(
+        new org.priodp.noise.ledger.PrivacyUnit.Report(), java.util.Optional.of(
+            org.priodp.noise.ledger.BudgetCap.life(org.priodp.noise.Budget.PureDp.parse("2")))));
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    ServiceMetrics metrics = new ServiceMetrics();
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
+      f.writeBuckets(store, 3);
+      PipelineGauges gauges = new PipelineGauges(store, List::of, () -> List.of(task), metrics,
+          clock);
+      gauges.refresh();
+      assertEquals(0, budget(metrics, "priodp.privacy.budget.spent", task));
+      assertEquals(2, budget(metrics, "priodp.privacy.budget.remaining", task));
+      assertEquals(2, budget(metrics, "priodp.privacy.budget.cap", task));
+      org.priodp.aggregator.core.NoisedShareService s =
+          new org.priodp.aggregator.core.NoisedShareService(store,
+              org.priodp.noise.RandomSource.seeded(new byte[] {72}), clock);
+      s.release(task, f.request(0, 1));
+      s.release(task, f.request(1, 2));
+      s.release(task, f.request(0, 1)); // a repeat costs nothing
+      gauges.refresh();
+      assertEquals(1, budget(metrics, "priodp.privacy.budget.spent", task));
+      assertEquals(1, budget(metrics, "priodp.privacy.budget.remaining", task));
+      assertEquals(2, budget(metrics, "priodp.privacy.budget.cap", task));
+      String scrape = metrics.scrape();
+      org.junit.jupiter.api.Assertions.assertTrue(scrape.contains(
+          "priodp_privacy_budget_remaining{task=\"" + task.taskId().toBase64Url()
+              + "\",unit=\"epsilon\"} 1.0"), scrape);
+    }
+  }
+
+  private static double budget(ServiceMetrics m, String name, TaskDefinition t) {
+    return m.registry().get(name).tag("task", t.taskId().toBase64Url()).tag("unit", "epsilon")
+        .gauge().value();
+  }
 }
