@@ -447,26 +447,57 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       long kx = x << j;
       long ys = y + s;
       long big = ys * (2 * kx + ys); // N = (z + s)^2 - (kx)^2 < 2^62
-      // e^(-N / (2 sigma^2)) = product of R_i over the set bits of N, in units of 2^-126
-      long pHi = 1L << 62;
-      long pLo = 0;
-      for (int i = 0; i < productBits; i++) {
-        HardenedDiscreteLaplace.multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
-        long qHi = q[0];
-        long qLo = q[1];
-        long mask = -((big >>> i) & 1);
-        pHi = (qHi & mask) | (pHi & ~mask);
-        pLo = (qLo & mask) | (pLo & ~mask);
-      }
+      acceptanceThreshold(big, q);
+      long pHi = q[0];
+      long pLo = q[1];
       long vHi = rnd.nextBits(62);
       long vLo = rnd.nextLong();
       long accept = HardenedDiscreteLaplace.lessThan(vHi, vLo, pHi, pLo);
-      long value = (kx + y) ^ -s; // z, or -(z + 1) = ~z for s = 1
+      long value = candidate(kx, y, s);
       long take = -(accept & (done ^ 1));
       result = (value & take) | (result & ~take);
       done |= accept;
     }
     return result;
+  }
+
+  /**
+   * Writes e^(-N / (2 sigma^2)) in units of 2^-126 to {@code q} = {hi, lo}: the acceptance
+   * threshold of a round (the class comment, rejection rounds), the product of R_i over the set
+   * bits i of N, every product formed and kept or dropped by a mask. {@link #sample} runs it; the
+   * test's exact enumeration runs it on every candidate.
+   */
+  void acceptanceThreshold(long big, long[] q) {
+    long pHi = 1L << 62;
+    long pLo = 0;
+    for (int i = 0; i < productBits; i++) {
+      HardenedDiscreteLaplace.multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
+      long qHi = q[0];
+      long qLo = q[1];
+      long mask = -((big >>> i) & 1);
+      pHi = (qHi & mask) | (pHi & ~mask);
+      pLo = (qLo & mask) | (pLo & ~mask);
+    }
+    q[0] = pHi;
+    q[1] = pLo;
+  }
+
+  /** The candidate of a round: z = kx + y for s = 0, -(z + 1) = ~z for s = 1 (the class comment). */
+  static long candidate(long kx, long y, long s) {
+    return (kx + y) ^ -s;
+  }
+
+  /**
+   * Returns the stored cumulative threshold T_i in units of 2^-126 (0 for i = 0), i in [0,
+   * {@link #thresholdCount()}): the blocks' CDT in rejection mode, the whole CDT when direct.
+   */
+  BigInteger threshold(int i) {
+    return BigInteger.valueOf(thresholdHi[i]).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(thresholdLo[i])));
+  }
+
+  /** Returns the number of inversion outcomes: X in rejection mode, 2X - 1 when direct. */
+  int thresholdCount() {
+    return thresholdHi.length;
   }
 
   @Override
