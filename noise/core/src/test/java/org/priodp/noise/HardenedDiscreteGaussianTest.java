@@ -195,6 +195,20 @@ class HardenedDiscreteGaussianTest {
         r.failMass().doubleValue(), r.mass().subtract(BigDecimal.ONE).doubleValue()); // doubles: printed for people
   }
 
+  /**
+   * Rejection rounds with k = 1 are never used: at the top of the direct range (floor(sigma) =
+   * 15) direct inversion meets even the smallest supported bound, 2^-100.
+   */
+  @Test
+  void directInversionMeetsTheSmallestSupportedBound() {
+    Rational smallest = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100));
+    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.parse("255999/1000"), smallest);
+    System.out.println(h + " at delta bound 2^-100: delta 2^" + HardenedDiscreteLaplace.log2(h.delta()));
+    assertTrue(h.direct(), h.toString());
+    assertTrue(h.blocks() < 256, "K " + h.blocks());
+    assertTrue(HardenedDiscreteGaussian.of(Rational.of(256), smallest).blockBits() >= 1);
+  }
+
   @Test
   void aLooserBoundNeedsFewerRounds() {
     HardenedDiscreteGaussian loose = HardenedDiscreteGaussian.of(Rational.of(10000), Rational.of(1, 1000));
