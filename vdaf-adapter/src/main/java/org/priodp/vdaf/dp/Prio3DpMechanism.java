@@ -1,6 +1,7 @@
 package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.field.DecodeException;
@@ -218,33 +219,48 @@ public final class Prio3DpMechanism {
     if (sampler == null) {
       return;
     }
-    long[] noise = field.newArray(n);
-    if (hardened) {
-      // The whole share is fixed-work: the draws (HardenedDiscrete*), the projection into
-      // the field and the addition use masks, never a branch on the noise or the share.
-      long[] z = new long[n];
-      sampler.fill(z, rnd);
-      for (int i = 0; i < n; i++) {
-        field.setSignedConstantTime(noise, i, z[i]);
+    addNoise(words, rnd, new long[n], field.newArray(n));
+  }
+
+  /**
+   * Adds the noise to {@code words} through the scratch arrays {@code z} (the n draws) and {@code
+   * noise} (their n field elements), and zeroes both before returning, also when a draw throws:
+   * the noise of a share should not outlive the call in memory. (Best effort: Java promises
+   * neither that a garbage collector has not copied an array before, nor anything about the
+   * BigInteger draws of a sampler whose draws do not fit a long.)
+   */
+  void addNoise(long[] words, RandomSource rnd, long[] z, long[] noise) {
+    PrimeField field = variant.field();
+    int n = variant.outputLength();
+    try {
+      if (hardened) {
+        // The whole share is fixed-work: the draws (HardenedDiscrete*), the projection into
+        // the field and the addition use masks, never a branch on the noise or the share.
+        sampler.fill(z, rnd);
+        for (int i = 0; i < n; i++) {
+          field.setSignedConstantTime(noise, i, z[i]);
+        }
+        field.addVecConstantTime(words, noise, words, n);
+        return;
       }
-      field.addVecConstantTime(words, noise, words, n);
-      return;
+      // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
+      // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
+      // released (never resampled silently).
+      if (sampler.drawsFitLong()) {
+        sampler.fill(z, rnd);
+        for (int i = 0; i < n; i++) {
+          field.setSigned(noise, i, z[i]);
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          setProjected(field, noise, i, sampler.sampleBig(rnd));
+        }
+      }
+      field.addVec(words, noise, words, n);
+    } finally {
+      Arrays.fill(z, 0L);
+      Arrays.fill(noise, 0L);
     }
-    // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
-    // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
-    // released (never resampled silently).
-    if (sampler.drawsFitLong()) {
-      long[] z = new long[n];
-      sampler.fill(z, rnd);
-      for (int i = 0; i < n; i++) {
-        field.setSigned(noise, i, z[i]);
-      }
-    } else {
-      for (int i = 0; i < n; i++) {
-        setProjected(field, noise, i, sampler.sampleBig(rnd));
-      }
-    }
-    field.addVec(words, noise, words, n);
   }
 
   /** Stores the projection of any integer z into the field: z mod p (so z < 0 gives p - |z|). */
