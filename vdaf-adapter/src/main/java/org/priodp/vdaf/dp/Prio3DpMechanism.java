@@ -127,9 +127,10 @@ public final class Prio3DpMechanism {
   /**
    * Returns one line for operators naming the strategy, the noise and the sampler, e.g.
    * "PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler (total
-   * variation <= 2^-64 per draw)" or "..., exact sampler (running time depends on the noise)";
-   * "NoDifferentialPrivacy, no noise" without noise. The exponent is the largest integer e with
-   * delta <= 2^-e, computed exactly.
+   * variation <= 2^-64 per draw, <= 2^-60 per share of 16)" or "..., exact sampler (running time
+   * depends on the noise)"; "NoDifferentialPrivacy, no noise" without noise. The per-share figure
+   * is {@link #totalVariation()}, n times the per-draw delta for a share of n coordinates; each
+   * exponent is the largest integer e with the bound <= 2^-e, computed exactly.
    */
   public String describeSettings() {
     if (sampler == null) {
@@ -139,10 +140,15 @@ public final class Prio3DpMechanism {
     if (!hardened) {
       return strategy.describe() + ", " + noise + ", exact sampler (running time depends on the noise)";
     }
-    Rational delta = sampler.totalVariationPerDraw();
-    int e = delta.denominator().divide(delta.numerator()).bitLength() - 1; // 2^e <= 1/delta
-    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-" + e
-        + " per draw)";
+    int n = variant.outputLength();
+    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-"
+        + exponent(sampler.totalVariationPerDraw()) + " per draw, <= 2^-" + exponent(totalVariation())
+        + " per share of " + n + ")";
+  }
+
+  /** The largest integer e with x <= 2^-e, computed exactly (x in (0, 1)). */
+  private static int exponent(Rational x) {
+    return x.denominator().divide(x.numerator()).bitLength() - 1; // 2^e <= 1/x
   }
 
   /** Returns true if the strategy adds noise. */

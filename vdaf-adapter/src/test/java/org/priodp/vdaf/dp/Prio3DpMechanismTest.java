@@ -347,11 +347,12 @@ class Prio3DpMechanismTest {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
     DpStrategy eps = DpStrategy.PureDpDiscreteLaplace.parse("1");
     assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler"
-        + " (total variation <= 2^-64 per draw)", Prio3DpMechanism.of(h, eps).withHardenedSampler().describeSettings());
+        + " (total variation <= 2^-64 per draw, <= 2^-62 per share of 4)",
+        Prio3DpMechanism.of(h, eps).withHardenedSampler().describeSettings());
     assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, exact sampler"
         + " (running time depends on the noise)", Prio3DpMechanism.of(h, eps).describeSettings());
     assertEquals("ZCdpDiscreteGaussian(rho=1/2), discrete Gaussian with sigma^2 2, fixed-work sampler"
-        + " (total variation <= 2^-69 per draw)",
+        + " (total variation <= 2^-69 per draw, <= 2^-67 per share of 4)",
         Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1/2")).withHardenedSampler().describeSettings());
     assertEquals("NoDifferentialPrivacy, no noise",
         Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).describeSettings());
