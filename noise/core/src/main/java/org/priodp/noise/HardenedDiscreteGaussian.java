@@ -21,7 +21,11 @@ import org.priodp.noise.internal.FixedPointExp;
  * <h2>Method for sigma >= 16: a fixed number of rejection rounds, constant-time selection</h2>
  *
  * Write w(z) = e^(-z^2 / (2 sigma^2)) and pick a block width k = 2^j (the largest power of two
- * at most floor(sigma)/8, or 1 when floor(sigma) < 16) and a number of blocks X (below). One
+ * at most floor(sigma)/8, so k >= 2 here) and a number of blocks X (below). (The factory would
+ * fall back to rejection rounds with k = 1 if direct inversion missed the bound for some
+ * floor(sigma) < 16, but that never happens for a supported bound >= 2^-100: K stays near 200
+ * there, so its threshold term (2K - 2) 5 2^-126 is below 2^-114; the test {@code
+ * directInversionMeetsTheSmallestSupportedBound} checks it at the top of the direct range.) One
  * round draws
  *
  * <ul>
@@ -50,9 +54,14 @@ import org.priodp.noise.internal.FixedPointExp;
  * <b>Direct inversion.</b> Couple the sampler with the exact inversion of the continuous U_c
  * of which it reads u = floor(U_c 2^126). At a threshold with exact value T and stored T', |T' -
  * T| <= e, the decisions [u 2^-126 >= T'] and [U_c >= T] differ only if U_c lies in [T - e, T + e
- * + 2^-126): probability at most 2e + 2^-126. The stored T_i are the exact ones rounded down to
- * 2^-126, computed from 192-bit values of w within 4 units of 2^-192 each ({@link
- * FixedPointExp}), so e < 2^-126 + 16K 2^-192 <= 2 2^-126: at most 5 2^-126 per threshold. The
+ * + 2^-126): probability at most 2e + 2^-126. The stored T_i are quotients of 192-bit sums
+ * rounded down to 2^-126: with E_y the 192-bit value of w(y) ({@link FixedPointExp}: |E_y - 2^192
+ * w(y)| <= 4), A' = sum_(y < i) E_y and S' = sum_y E_y the normalising sum over all n = 2K - 1
+ * outcomes, and A, S the exact sums, T'_i = floor(2^126 A'/S') 2^-126. Since A <= S, the
+ * quotient errs by |A'/S' - A/S| = |(A' - 2^192 A) - (A/S)(S' - 2^192 S)| / S' <= (4i + 4n)/S'
+ * <= 8n/S', and S' >= E_0 >= 2^192 - 4 (w(0) = 1), so by less than 8n 2^-192 (1 + 2^-189) <
+ * 16K 2^-192 <= 2^-176 (K <= 2^12, the most the factory tries); with the rounding down e <
+ * 2^-126 + 2^-176 <= 2 2^-126: at most 5 2^-126 per threshold. The
  * exact inversion returns the discrete Gaussian conditioned on (-K, K), within P[|Z| >= K] <=
  * tail(K) (below) of the discrete Gaussian, so delta = tail(K) + (2K - 2) 5 2^-126.
  *
@@ -65,13 +74,17 @@ import org.priodp.noise.internal.FixedPointExp;
  *   <li><b>a decision in the first R rounds differs.</b> At a comparison with exact threshold T
  *       and stored T', |T' - T| <= e, the decisions [u 2^-126 >= T'] and [U_c >= T] differ only
  *       if U_c lies in [T - e, T + e + 2^-126): probability at most 2e + 2^-126. The stored T_i
- *       are T_i rounded down to 2^-126, computed from 192-bit values of w within 4 units of
- *       2^-192 each ({@link FixedPointExp}), so e < 2^-126 + 8X 2^-192 <= 2 2^-126 (X <=
- *       2^20): 5 2^-126 per threshold, (X - 1) 5 2^-126 per round. The acceptance threshold is
- *       a product of at most L stored factors, each rounded down from 192 bits to units of
- *       2^-127, with the product formed as in {@link HardenedDiscreteLaplace} (its class
- *       comment: each multiplication adds less than 5 2^-126), so e <= (5L + 2) 2^-126 and the
- *       acceptance decision differs with probability at most (10L + 5) 2^-126. Per round:
+ *       are quotients A'/S' of 192-bit sums over the X block weights w(kx) rounded down to
+ *       2^-126, as in direct inversion: the quotient errs by at most (4i + 4X)/S' <= 8X/S' <
+ *       8X 2^-192 (1 + 2^-189) < 2^-176 (X <= 2^12, the most blocks the factory tries), so e <
+ *       2^-126 + 2^-176 <= 2 2^-126: 5 2^-126 per threshold, (X - 1) 5 2^-126 per round. The
+ *       acceptance threshold is a product of at most L stored factors, each rounded down from
+ *       192 bits to units of 2^-127, with the product formed as in {@link
+ *       HardenedDiscreteLaplace} (its class comment: each multiplication adds less than 5
+ *       2^-126), so e <= (5L + 2) 2^-126 and the acceptance decision differs with probability
+ *       at most (10L + 5) 2^-126. The bound is conservative here: the + 2 is the Laplace
+ *       sampler's error of its stored constant c, while this product starts from 1, which is
+ *       exact; and the 5 per multiplication allows P <= 2 where here P <= 1. Per round:
  *       (5(X - 1) + 10L + 5) 2^-126; over R rounds, R times that (union bound; y and s are
  *       exact).
  *   <li><b>I accepts none of the first R rounds.</b> Probability (1 - p)^R, p the exact
@@ -447,21 +460,13 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
       long kx = x << j;
       long ys = y + s;
       long big = ys * (2 * kx + ys); // N = (z + s)^2 - (kx)^2 < 2^62
-      // e^(-N / (2 sigma^2)) = product of R_i over the set bits of N, in units of 2^-126
-      long pHi = 1L << 62;
-      long pLo = 0;
-      for (int i = 0; i < productBits; i++) {
-        HardenedDiscreteLaplace.multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
-        long qHi = q[0];
-        long qLo = q[1];
-        long mask = -((big >>> i) & 1);
-        pHi = (qHi & mask) | (pHi & ~mask);
-        pLo = (qLo & mask) | (pLo & ~mask);
-      }
+      acceptanceThreshold(big, q);
+      long pHi = q[0];
+      long pLo = q[1];
       long vHi = rnd.nextBits(62);
       long vLo = rnd.nextLong();
       long accept = HardenedDiscreteLaplace.lessThan(vHi, vLo, pHi, pLo);
-      long value = (kx + y) ^ -s; // z, or -(z + 1) = ~z for s = 1
+      long value = candidate(kx, y, s);
       long take = -(accept & (done ^ 1));
       result = (value & take) | (result & ~take);
       done |= accept;
@@ -469,6 +474,51 @@ public final class HardenedDiscreteGaussian implements NoiseSampler {
     return result;
   }
 
+  /**
+   * Writes e^(-N / (2 sigma^2)) in units of 2^-126 to {@code q} = {hi, lo}: the acceptance
+   * threshold of a round (the class comment, rejection rounds), the product of R_i over the set
+   * bits i of N, every product formed and kept or dropped by a mask. {@link #sample} runs it; the
+   * test's exact enumeration runs it on every candidate.
+   */
+  void acceptanceThreshold(long big, long[] q) {
+    long pHi = 1L << 62;
+    long pLo = 0;
+    for (int i = 0; i < productBits; i++) {
+      HardenedDiscreteLaplace.multiply(pHi, pLo, ratioHi[i], ratioLo[i], q);
+      long qHi = q[0];
+      long qLo = q[1];
+      long mask = -((big >>> i) & 1);
+      pHi = (qHi & mask) | (pHi & ~mask);
+      pLo = (qLo & mask) | (pLo & ~mask);
+    }
+    q[0] = pHi;
+    q[1] = pLo;
+  }
+
+  /** The candidate of a round: z = kx + y for s = 0, -(z + 1) = ~z for s = 1 (the class comment). */
+  static long candidate(long kx, long y, long s) {
+    return (kx + y) ^ -s;
+  }
+
+  /**
+   * Returns the stored cumulative threshold T_i in units of 2^-126 (0 for i = 0), i in [0,
+   * {@link #thresholdCount()}): the blocks' CDT in rejection mode, the whole CDT when direct.
+   */
+  BigInteger threshold(int i) {
+    return BigInteger.valueOf(thresholdHi[i]).shiftLeft(64).or(new BigInteger(Long.toUnsignedString(thresholdLo[i])));
+  }
+
+  /** Returns the number of inversion outcomes: X in rejection mode, 2X - 1 when direct. */
+  int thresholdCount() {
+    return thresholdHi.length;
+  }
+
+  /**
+   * Returns {@link #sample} as a BigInteger. Not fixed-work: {@link BigInteger#valueOf} returns a
+   * cached instance for small values and allocates a new one otherwise, so its time and
+   * allocation depend on the value. The Prio3 noising path never calls it (it uses {@link #fill}
+   * and the field's constant-time projection, {@code PrimeField.setSignedConstantTime}).
+   */
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
     return BigInteger.valueOf(sample(rnd));

@@ -266,6 +266,12 @@ public final class HardenedDiscreteLaplace implements NoiseSampler {
     return (g ^ negative) - negative;
   }
 
+  /**
+   * Returns {@link #sample} as a BigInteger. Not fixed-work: {@link BigInteger#valueOf} returns a
+   * cached instance for small values and allocates a new one otherwise, so its time and
+   * allocation depend on the value. The Prio3 noising path never calls it (it uses {@link #fill}
+   * and the field's constant-time projection, {@code PrimeField.setSignedConstantTime}).
+   */
   @Override
   public BigInteger sampleBig(RandomSource rnd) {
     return BigInteger.valueOf(sample(rnd));

@@ -1,6 +1,7 @@
 package org.priodp.noise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +19,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * G-test on seeded draws, with a negative control (sigma^2 off by 5%) that the same test
  * rejects; its delta recomputed independently (the exact tail mass and the exact acceptance
  * probability of a round, in 60-digit decimals) and compared with {@link
- * HardenedDiscreteGaussian#delta()}; the same number of random bits for every draw.
+ * HardenedDiscreteGaussian#delta()}; the exact output distribution enumerated from the stored
+ * tables and the sampler's own fixed-point product ({@link HardenedGaussianEnumeration}), its
+ * exact total variation below delta, with negative controls (plausible bugs enumerated the same
+ * way) that it rejects; the same number of random bits for every draw.
  */
 class HardenedDiscreteGaussianTest {
   private static final MathContext MC = new MathContext(60);
@@ -145,6 +149,64 @@ class HardenedDiscreteGaussianTest {
         HardenedDiscreteGaussian.tailBound(s2.numerator(), s2.denominator(), bigK),
         HardenedDiscreteGaussian.perRoundError(h.blocks(), h.productBits()), h.rounds() - 1, power(q, h.rounds() - 1));
     assertTrue(fewer.compareTo(HardenedDiscreteGaussian.DEFAULT_DELTA) > 0, "R is minimal");
+  }
+
+  /**
+   * The exact output distribution of {@code sample()}, enumerated from the stored tables and the
+   * sampler's own fixed-point product ({@link HardenedGaussianEnumeration}), is within delta of
+   * N_Z(0, sigma^2) and has total mass 1: an independent check of the class comment's bound.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"1/2", "2", "100", "255", "256", "12345/7", "10000", "1000000", "100000000"})
+  void theExactlyEnumeratedDistributionIsWithinDelta(String sigma2Text) {
+    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.parse(sigma2Text));
+    HardenedGaussianEnumeration.Result r = HardenedGaussianEnumeration.enumerate(h, HardenedGaussianEnumeration.Variant.EXACT);
+    print(h, HardenedGaussianEnumeration.Variant.EXACT, r);
+    assertTrue(r.mass().subtract(BigDecimal.ONE).abs().compareTo(BigDecimal.ONE.movePointLeft(60)) <= 0,
+        "total mass " + r.mass());
+    assertTrue(r.tv().compareTo(HardenedGaussianEnumeration.decimal(h.delta())) <= 0,
+        "exact TV " + r.tv() + " above delta " + h.delta());
+    assertTrue(r.within(h.delta()));
+  }
+
+  /**
+   * The negative controls: the same enumeration with a plausible bug built in (too few rounds,
+   * the all-fail output counted twice, a sign mapping that doubles 0, a biased offset, an
+   * acceptance that ignores the sign, a direct inversion off by one) is rejected: TV above delta
+   * or mass not 1.
+   */
+  @ParameterizedTest
+  @CsvSource({"256, ONE_ROUND", "256, TWO_ROUNDS", "256, FAIL_COUNTED_TWICE", "256, SIGN_DOUBLES_ZERO",
+      "256, BIASED_OFFSET", "256, ACCEPTANCE_IGNORES_SIGN", "12345/7, TWO_ROUNDS", "12345/7, FAIL_COUNTED_TWICE",
+      "12345/7, SIGN_DOUBLES_ZERO", "12345/7, BIASED_OFFSET", "1000000, ONE_ROUND", "1000000, FAIL_COUNTED_TWICE",
+      "1000000, SIGN_DOUBLES_ZERO", "1000000, BIASED_OFFSET", "1000000, ACCEPTANCE_IGNORES_SIGN",
+      "1/2, DIRECT_OFF_BY_ONE", "100, DIRECT_OFF_BY_ONE"})
+  void theEnumerationRejectsPlausibleBugs(String sigma2Text, HardenedGaussianEnumeration.Variant variant) {
+    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.parse(sigma2Text));
+    HardenedGaussianEnumeration.Result r = HardenedGaussianEnumeration.enumerate(h, variant);
+    print(h, variant, r);
+    assertFalse(r.within(h.delta()), variant + " passed: mass " + r.mass() + ", TV " + r.tv());
+  }
+
+  private static void print(HardenedDiscreteGaussian h, HardenedGaussianEnumeration.Variant variant,
+      HardenedGaussianEnumeration.Result r) {
+    System.out.printf("%s %s: exact TV %.4e = 2^%.2f, delta 2^%.2f, all-rounds-fail mass %.3e, mass - 1 = %.3e%n",
+        h, variant, r.tv().doubleValue(), r.log2Tv(), Math.log(decimal(h.delta()).doubleValue()) / Math.log(2),
+        r.failMass().doubleValue(), r.mass().subtract(BigDecimal.ONE).doubleValue()); // doubles: printed for people
+  }
+
+  /**
+   * Rejection rounds with k = 1 are never used: at the top of the direct range (floor(sigma) =
+   * 15) direct inversion meets even the smallest supported bound, 2^-100.
+   */
+  @Test
+  void directInversionMeetsTheSmallestSupportedBound() {
+    Rational smallest = Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(100));
+    HardenedDiscreteGaussian h = HardenedDiscreteGaussian.of(Rational.parse("255999/1000"), smallest);
+    System.out.println(h + " at delta bound 2^-100: delta 2^" + HardenedDiscreteLaplace.log2(h.delta()));
+    assertTrue(h.direct(), h.toString());
+    assertTrue(h.blocks() < 256, "K " + h.blocks());
+    assertTrue(HardenedDiscreteGaussian.of(Rational.of(256), smallest).blockBits() >= 1);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.priodp.vdaf.dp;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import org.priodp.field.DecodeException;
@@ -126,9 +127,10 @@ public final class Prio3DpMechanism {
   /**
    * Returns one line for operators naming the strategy, the noise and the sampler, e.g.
    * "PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler (total
-   * variation <= 2^-64 per draw)" or "..., exact sampler (running time depends on the noise)";
-   * "NoDifferentialPrivacy, no noise" without noise. The exponent is the largest integer e with
-   * delta <= 2^-e, computed exactly.
+   * variation <= 2^-64 per draw, <= 2^-60 per share of 16)" or "..., exact sampler (running time
+   * depends on the noise)"; "NoDifferentialPrivacy, no noise" without noise. The per-share figure
+   * is {@link #totalVariation()}, n times the per-draw delta for a share of n coordinates; each
+   * exponent is the largest integer e with the bound <= 2^-e, computed exactly.
    */
   public String describeSettings() {
     if (sampler == null) {
@@ -138,10 +140,15 @@ public final class Prio3DpMechanism {
     if (!hardened) {
       return strategy.describe() + ", " + noise + ", exact sampler (running time depends on the noise)";
     }
-    Rational delta = sampler.totalVariationPerDraw();
-    int e = delta.denominator().divide(delta.numerator()).bitLength() - 1; // 2^e <= 1/delta
-    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-" + e
-        + " per draw)";
+    int n = variant.outputLength();
+    return strategy.describe() + ", " + noise + ", fixed-work sampler (total variation <= 2^-"
+        + exponent(sampler.totalVariationPerDraw()) + " per draw, <= 2^-" + exponent(totalVariation())
+        + " per share of " + n + ")";
+  }
+
+  /** The largest integer e with x <= 2^-e, computed exactly (x in (0, 1)). */
+  private static int exponent(Rational x) {
+    return x.denominator().divide(x.numerator()).bitLength() - 1; // 2^e <= 1/x
   }
 
   /** Returns true if the strategy adds noise. */
@@ -218,33 +225,48 @@ public final class Prio3DpMechanism {
     if (sampler == null) {
       return;
     }
-    long[] noise = field.newArray(n);
-    if (hardened) {
-      // The whole share is fixed-work: the draws (HardenedDiscrete*), the projection into
-      // the field and the addition use masks, never a branch on the noise or the share.
-      long[] z = new long[n];
-      sampler.fill(z, rnd);
-      for (int i = 0; i < n; i++) {
-        field.setSignedConstantTime(noise, i, z[i]);
+    addNoise(words, rnd, new long[n], field.newArray(n));
+  }
+
+  /**
+   * Adds the noise to {@code words} through the scratch arrays {@code z} (the n draws) and {@code
+   * noise} (their n field elements), and zeroes both before returning, also when a draw throws:
+   * the noise of a share should not outlive the call in memory. (Best effort: Java promises
+   * neither that a garbage collector has not copied an array before, nor anything about the
+   * BigInteger draws of a sampler whose draws do not fit a long.)
+   */
+  void addNoise(long[] words, RandomSource rnd, long[] z, long[] noise) {
+    PrimeField field = variant.field();
+    int n = variant.outputLength();
+    try {
+      if (hardened) {
+        // The whole share is fixed-work: the draws (HardenedDiscrete*), the projection into
+        // the field and the addition use masks, never a branch on the noise or the share.
+        sampler.fill(z, rnd);
+        for (int i = 0; i < n; i++) {
+          field.setSignedConstantTime(noise, i, z[i]);
+        }
+        field.addVecConstantTime(words, noise, words, n);
+        return;
       }
-      field.addVecConstantTime(words, noise, words, n);
-      return;
+      // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
+      // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
+      // released (never resampled silently).
+      if (sampler.drawsFitLong()) {
+        sampler.fill(z, rnd);
+        for (int i = 0; i < n; i++) {
+          field.setSigned(noise, i, z[i]);
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          setProjected(field, noise, i, sampler.sampleBig(rnd));
+        }
+      }
+      field.addVec(words, noise, words, n);
+    } finally {
+      Arrays.fill(z, 0L);
+      Arrays.fill(noise, 0L);
     }
-    // A sampler whose draws fit a long takes the long path: a draw beyond the long range has
-    // probability below exp(-2^23), and if it ever happens the sampler throws and nothing is
-    // released (never resampled silently).
-    if (sampler.drawsFitLong()) {
-      long[] z = new long[n];
-      sampler.fill(z, rnd);
-      for (int i = 0; i < n; i++) {
-        field.setSigned(noise, i, z[i]);
-      }
-    } else {
-      for (int i = 0; i < n; i++) {
-        setProjected(field, noise, i, sampler.sampleBig(rnd));
-      }
-    }
-    field.addVec(words, noise, words, n);
   }
 
   /** Stores the projection of any integer z into the field: z mod p (so z < 0 gives p - |z|). */

@@ -206,6 +206,76 @@ class Prio3DpMechanismTest {
         Prio3DpMechanism.of(v, eps, SensitivityRule.JANUS_COMPATIBLE).describeNoise());
   }
 
+  /**
+   * The draws and their field elements do not outlive the call: both scratch arrays are zero
+   * afterwards, on every path (fixed-work, exact long, exact BigInteger), and the noise added is
+   * still exactly the sampled one.
+   */
+  @ParameterizedTest
+  @MethodSource("mechanisms")
+  void theScratchArraysAreZeroedAfterNoising(Prio3Variant variant, DpStrategy strategy) {
+    Prio3DpMechanism exact = Prio3DpMechanism.of(variant, strategy);
+    Prio3DpMechanism hardened;
+    try {
+      hardened = exact.withHardenedSampler();
+    } catch (IllegalArgumentException e) {
+      hardened = exact; // beyond the fixed-work range: the exact path twice
+    }
+    for (Prio3DpMechanism m : new Prio3DpMechanism[] {exact, hardened}) {
+      PrimeField field = variant.field();
+      int n = variant.outputLength();
+      FieldVector share = randomShare(field, n, new SplittableRandom(7));
+      long[] words = share.toWords();
+      long[] z = new long[n];
+      long[] noise = field.newArray(n);
+      m.addNoise(words, SeededRandomSource.fromHex("77"), z, noise);
+      assertArrayEquals(new long[n], z, m + ": draws left in memory");
+      assertArrayEquals(field.newArray(n), noise, m + ": noise left in memory");
+      NoiseSampler sampler = m.sampler().orElseThrow();
+      RandomSource again = SeededRandomSource.fromHex("77");
+      FieldVector diff = FieldVector.ofWords(field, words).sub(share);
+      for (int i = 0; i < n; i++) {
+        BigInteger draw = sampler.sampleBig(again);
+        assertEquals(draw.mod(field.modulus()), diff.get(i), m + " coordinate " + i);
+      }
+    }
+  }
+
+  /** A draw that throws midway (here: the random source fails) still leaves both arrays zero. */
+  @Test
+  void theScratchArraysAreZeroedWhenADrawThrows() {
+    Prio3Variant.Histogram h = new Prio3Variant.Histogram(50, 7);
+    Prio3DpMechanism m = Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1/8")).withHardenedSampler();
+    RandomSource seeded = SeededRandomSource.fromHex("78");
+    RandomSource failing = new RandomSource() {
+      private int calls;
+
+      @Override
+      public int nextBit() {
+        return (int) nextBits(1);
+      }
+
+      @Override
+      public long nextBits(int k) {
+        if (++calls > 41) { // midway through the 50 draws
+          throw new IllegalStateException("source failed");
+        }
+        return seeded.nextBits(k);
+      }
+
+      @Override
+      public long bitsConsumed() {
+        return seeded.bitsConsumed();
+      }
+    };
+    long[] words = randomShare(h.field(), 50, new SplittableRandom(8)).toWords();
+    long[] z = new long[50];
+    long[] noise = h.field().newArray(50);
+    assertThrows(IllegalStateException.class, () -> m.addNoise(words, failing, z, noise));
+    assertArrayEquals(new long[50], z, "draws left in memory");
+    assertArrayEquals(h.field().newArray(50), noise, "noise left in memory");
+  }
+
   @Test
   void hardenedSamplerNoisesWithFixedRandomnessPerShare() {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(50, 7);
@@ -277,11 +347,12 @@ class Prio3DpMechanismTest {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(4, 2);
     DpStrategy eps = DpStrategy.PureDpDiscreteLaplace.parse("1");
     assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, fixed-work sampler"
-        + " (total variation <= 2^-64 per draw)", Prio3DpMechanism.of(h, eps).withHardenedSampler().describeSettings());
+        + " (total variation <= 2^-64 per draw, <= 2^-62 per share of 4)",
+        Prio3DpMechanism.of(h, eps).withHardenedSampler().describeSettings());
     assertEquals("PureDpDiscreteLaplace(epsilon=1), discrete Laplace with scale 2, exact sampler"
         + " (running time depends on the noise)", Prio3DpMechanism.of(h, eps).describeSettings());
     assertEquals("ZCdpDiscreteGaussian(rho=1/2), discrete Gaussian with sigma^2 2, fixed-work sampler"
-        + " (total variation <= 2^-69 per draw)",
+        + " (total variation <= 2^-69 per draw, <= 2^-67 per share of 4)",
         Prio3DpMechanism.of(h, DpStrategy.ZCdpDiscreteGaussian.parse("1/2")).withHardenedSampler().describeSettings());
     assertEquals("NoDifferentialPrivacy, no noise",
         Prio3DpMechanism.of(h, new DpStrategy.NoDifferentialPrivacy()).describeSettings());
