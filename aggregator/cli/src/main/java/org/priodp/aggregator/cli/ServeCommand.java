@@ -303,7 +303,10 @@ public final class ServeCommand implements PrioDpSubcommand {
     for (List<TaskDefinition> byRole : List.of(routes.helperTasks(), routes.leaderTasks())) {
       for (TaskDefinition t : byRole) { // the sampler of every DP task, named (issue 25: no silent fallback)
         if (t.mechanism().addsNoise()) {
-          LOG.info("task {}: {}", t.taskId().toBase64Url(), t.mechanism().describeSettings());
+          LOG.info("task {}: {}; privacy unit {}, {}", t.taskId().toBase64Url(),
+              t.mechanism().describeSettings(), t.privacy().unit().describe(),
+              t.privacy().cap().map(c -> "budget " + c.describe(t.privacy().unit()))
+                  .orElse("no privacy budget (the ledger records, nothing caps)"));
         }
       }
     }

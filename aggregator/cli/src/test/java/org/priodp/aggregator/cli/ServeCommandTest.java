@@ -305,7 +305,9 @@ class ServeCommandTest {
     String sampler = "task " + f.taskId.toBase64Url() + ": PureDpDiscreteLaplace(epsilon=";
     assertTrue(Files.readString(log).lines().anyMatch(l -> l.contains(sampler)
         && l.contains(", discrete Laplace with scale ") && l.contains(
-            ", fixed-work sampler (total variation <= 2^-64 per draw, <= 2^-")), "serve names the sampler of each DP task");
+            ", fixed-work sampler (total variation <= 2^-64 per draw, <= 2^-")
+        && l.contains("; privacy unit report, no privacy budget")),
+        "serve names the sampler, the privacy unit and the budget of each DP task");
   }
 
   /**

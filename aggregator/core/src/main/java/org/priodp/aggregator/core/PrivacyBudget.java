@@ -48,7 +48,22 @@ public final class PrivacyBudget {
     NoiseSampler sampler = task.mechanism().sampler().orElseThrow();
     Rational tv = sampler.totalVariationPerDraw().multiply(Rational.of(task.variant().outputLength()));
     return Optional.of(new ReleaseGuarantee(task.dpStrategy().budget().orElseThrow(),
-        tv.compareTo(Rational.ONE) > 0 ? Rational.ONE : tv));
+        tv.compareTo(Rational.ONE) > 0 ? Rational.ONE : roundedUp(tv)));
+  }
+
+  /** The grid the ledger keeps total variations on: multiples of 2^-128. */
+  static final int TOTAL_VARIATION_BITS = 128;
+
+  /**
+   * Returns {@code tv} rounded up to a multiple of 2^-{@value #TOTAL_VARIATION_BITS}: still an
+   * upper bound of the distance (larger by less than 2^-128), and short enough to store and sum
+   * (a fixed-work Gaussian's exact delta has hundreds of digits).
+   */
+  static Rational roundedUp(Rational tv) {
+    java.math.BigInteger[] qr = tv.numerator().shiftLeft(TOTAL_VARIATION_BITS)
+        .divideAndRemainder(tv.denominator());
+    java.math.BigInteger units = qr[1].signum() == 0 ? qr[0] : qr[0].add(java.math.BigInteger.ONE);
+    return Rational.of(units, java.math.BigInteger.ONE.shiftLeft(TOTAL_VARIATION_BITS));
   }
 
   /**

@@ -216,6 +216,38 @@ class PrivacyBudgetTest {
     }
   }
 
+  /**
+   * A zCDP task with the fixed-work Gaussian (the default): its per-draw total variation is an
+   * exact rational of hundreds of digits; the ledger stores it rounded up to a multiple of
+   * 2^-128 and reads it back, so every release after the first can be charged (a first release
+   * used to succeed and every later one to fail reading its own ledger).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void aHardenedGaussianTaskChargesEveryReleaseAndStatesItsTotalVariation(String backend) {
+    Fixture f = fixture(DpStrategy.ZCdpDiscreteGaussian.parse("1/8"));
+    TaskDefinition task = hardened(f).withPrivacy(new PrivacySettings(new PrivacyUnit.Report(),
+        Optional.of(BudgetCap.life(Budget.ZCdp.parse("3/8")))));
+    Rational exact = task.mechanism().totalVariation();
+    assertTrue(exact.denominator().bitLength() > 256, "the exact total variation is long: " + exact);
+    try (JdbcDatastore store = open(backend)) {
+      f.writeBuckets(store, 5);
+      NoisedShareService s = service(store);
+      for (int i = 0; i < 3; i++) {
+        s.release(task, f.request(i, i + 1));
+      }
+      Refusal r = assertThrows(Refusal.class, () -> s.release(task, f.request(3, 4)));
+      assertEquals(ProblemType.PRIVACY_BUDGET_EXHAUSTED, r.error());
+      List<LedgerRecord> rows = ledger(store, task);
+      assertEquals(3, rows.size());
+      Rational stored = rows.get(0).entry().perReport().totalVariation();
+      Rational grid = Rational.of(java.math.BigInteger.ONE, java.math.BigInteger.ONE.shiftLeft(128));
+      assertTrue(stored.compareTo(exact) >= 0, "rounded up: " + stored + " >= " + exact);
+      assertTrue(stored.subtract(exact).compareTo(grid) < 0, "by less than 2^-128");
+      assertTrue(stored.toString().length() < 100, stored.toString());
+    }
+  }
+
   @Test
   void aZCdpTaskTakesARhoBudgetAndAPureTaskEither() {
     Fixture z = fixture(DpStrategy.ZCdpDiscreteGaussian.parse("1/8"));

@@ -45,6 +45,8 @@ import org.priodp.aggregator.task.LedgerHeader;
  * event loop. Thread-safe.
  */
 public final class CollectionJobsRoute implements TaskResource {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(CollectionJobsRoute.class);
   private final CollectionJobService service;
   private final int retryAfterSeconds;
   private final int maxBody;
@@ -125,6 +127,21 @@ public final class CollectionJobsRoute implements TaskResource {
     return answer(task, service.create(task, req));
   }
 
+  /**
+   * Returns the prio-dp ledger header of a finished job, or empty (with one WARN) if the ledger
+   * cannot be read: the header is a courtesy, the DAP answer never fails for it.
+   */
+  private java.util.Optional<String> ledgerHeader(TaskDefinition task, CollectionJobRecord job) {
+    try {
+      return BudgetStatus.read(ledgerStore, task, clock.instant())
+          .flatMap(b -> b.header(job.batch())).map(LedgerHeader::format);
+    } catch (RuntimeException e) {
+      LOG.warn("task {}: the {} header is left out: {}", task.taskId().toBase64Url(),
+          LedgerHeader.NAME, e.toString());
+      return java.util.Optional.empty();
+    }
+  }
+
   private HttpReply answer(TaskDefinition task, CollectionJobRecord job) {
     Map<String, String> h = new LinkedHashMap<>();
     h.put("Location", location(task, job.jobId()));
@@ -132,9 +149,7 @@ public final class CollectionJobsRoute implements TaskResource {
       case READY -> {
         h.put("Content-Type", DapMediaType.COLLECTION_JOB_RESP.contentType());
         if (ledgerStore != null) {
-          BudgetStatus.read(ledgerStore, task, clock.instant())
-              .flatMap(b -> b.header(job.batch()))
-              .ifPresent(l -> h.put(LedgerHeader.NAME, l.format()));
+          ledgerHeader(task, job).ifPresent(l -> h.put(LedgerHeader.NAME, l));
         }
         yield new HttpReply(200, h, job.response().orElseThrow().toByteArray());
       }

@@ -28,17 +28,32 @@ final class JdbcLedger extends TaskScoped implements LedgerRepository {
 
   private static LedgerRecord row(ResultSet rs) throws SQLException {
     String kind = rs.getString(6);
-    Rational parameter = Rational.parse(rs.getString(7));
+    Rational parameter = stored(rs.getString(7));
     Budget perReport = switch (kind) {
       case "epsilon" -> new Budget.PureDp(parameter);
       case "rho" -> new Budget.ZCdp(parameter);
       default -> throw new IllegalStateException("privacy_ledger: unknown kind '" + kind + "'");
     };
-    ReleaseGuarantee g = new ReleaseGuarantee(perReport, Rational.parse(rs.getString(8)));
+    ReleaseGuarantee g = new ReleaseGuarantee(perReport, stored(rs.getString(8)));
     long groupSize = rs.getLong(5);
     LedgerEntry e = new LedgerEntry(rs.getString(2), new Span(rs.getLong(3), rs.getLong(4)), groupSize, g,
         g.forGroup(groupSize), rs.getLong(12));
     return new LedgerRecord(BatchIdentifier.of(rs.getBytes(1)), e, rs.getString(10), rs.getString(11));
+  }
+
+  /**
+   * Reads a rational this class stored ({@link Rational#toString}: "p/q" or "p"), exactly and
+   * without the size limits {@link Rational#parse} puts on what people type.
+   */
+  static Rational stored(String text) {
+    int slash = text.indexOf('/');
+    try {
+      return slash < 0 ? Rational.of(new java.math.BigInteger(text))
+          : Rational.of(new java.math.BigInteger(text.substring(0, slash)),
+              new java.math.BigInteger(text.substring(slash + 1)));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new IllegalStateException("privacy_ledger: '" + text + "' is not a stored rational", e);
+    }
   }
 
   @Override
