@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.LeaseHeartbeat;
 import org.priodp.aggregator.core.PrivacyBudget;
 import org.priodp.aggregator.core.TaskDefinition;
 import org.priodp.aggregator.datastore.DatastoreException;
@@ -387,7 +388,7 @@ public final class ServeCommand implements PrioDpSubcommand {
       return name;
     }
     if (port == 0) {
-      return LeaderAggregationDriver.defaultOwner();
+      return LeaseHeartbeat.defaultOwner();
     }
     String host;
     try {

@@ -266,22 +266,6 @@ public final class LeaderAggregationDriver implements AutoCloseable {
     return m;
   }
 
-  /**
-   * Returns a lease owner name for this process: {@code host/pid}, which changes at each start,
-   * so a restart cannot reclaim its leases ({@code serve} names its replica {@code host:port} or
-   * {@code --replica-id} instead).
-   */
-  public static String defaultOwner() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      host = "unknown-host";
-    }
-    String name = host + "/" + ProcessHandle.current().pid();
-    return name.length() > 100 ? name.substring(0, 100) : name;
-  }
-
   /** Returns the tasks this driver aggregates. */
   public List<TaskDefinition> tasks() {
     return List.copyOf(served().values());

@@ -89,6 +89,22 @@ public final class LeaseHeartbeat implements AutoCloseable {
     }
   }
 
+  /**
+   * Returns a lease owner name for this process: {@code host/pid}, which changes at each start,
+   * so a restart cannot reclaim its leases ({@code serve} names its replica {@code host:port} or
+   * {@code --replica-id} instead).
+   */
+  public static String defaultOwner() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "unknown-host";
+    }
+    String name = host + "/" + ProcessHandle.current().pid();
+    return name.length() > 100 ? name.substring(0, 100) : name;
+  }
+
   /** Returns the pause between two renewals: a third of the lease. */
   public Duration period() {
     return lease.dividedBy(3);

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
+import org.priodp.aggregator.core.LeaseHeartbeat;
 import org.priodp.aggregator.core.PipelineObserver;
 import org.priodp.aggregator.core.ReleaseObserver;
 import org.priodp.aggregator.core.TaskDefinition;
@@ -259,7 +260,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
           asyncAggregation, Optional.ofNullable(helperPeer), leaderAggregation,
-          replicaId != null ? replicaId : LeaderAggregationDriver.defaultOwner(),
+          replicaId != null ? replicaId : LeaseHeartbeat.defaultOwner(),
           Optional.ofNullable(reportRetention), hpkeKeyAtStart,
           metrics != null ? metrics : new ServiceMetrics(), clock,
           noise != null ? noise : RandomSource.secure(),
