@@ -10,6 +10,7 @@ import org.priodp.noise.HardenedDiscreteGaussian;
 import org.priodp.noise.HardenedDiscreteLaplace;
 import org.priodp.noise.NoiseSampler;
 import org.priodp.noise.Rational;
+import org.priodp.noise.ledger.ZCdpConversion;
 
 /**
  * A differential-privacy strategy for aggregate shares: which noise each aggregator adds, with
@@ -33,7 +34,9 @@ import org.priodp.noise.Rational;
 public sealed interface DpStrategy
     permits DpStrategy.NoDifferentialPrivacy,
         DpStrategy.PureDpDiscreteLaplace,
-        DpStrategy.ZCdpDiscreteGaussian {
+        DpStrategy.ZCdpDiscreteGaussian,
+        DpStrategy.ReportBudgetDiscreteLaplace,
+        DpStrategy.ReportBudgetDiscreteGaussian {
 
   /**
    * Returns the sampler every aggregator uses for each coordinate, or empty when the strategy
@@ -62,9 +65,37 @@ public sealed interface DpStrategy
 
   /**
    * Returns the strategy's code in prio-dp's DP-binding task extension (DpBindingV1, see the
-   * aggregator's {@code DpBinding}): 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian.
+   * aggregator's {@code DpBinding}): 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian,
+   * 3 ReportBudgetDiscreteLaplace, 4 ReportBudgetDiscreteGaussian.
    */
   int bindingCode();
+
+  /**
+   * Returns the exact parameter the DP binding digests: the budget (epsilon or rho) of a fixed
+   * strategy, the fixed delta of ReportBudgetDiscreteGaussian, empty otherwise.
+   */
+  default Optional<Rational> bindingParameter() {
+    return budget().map(Budget::parameter);
+  }
+
+  /**
+   * Returns whether the strategy's epsilon comes from the reports' privacy budgets, one release
+   * at a time (draft-ietf-ppm-dap-attribution-00, sections 3 and 5), rather than from the task:
+   * then only {@link #forRelease} gives a strategy that can noise.
+   */
+  default boolean budgetFromReports() {
+    return false;
+  }
+
+  /**
+   * Returns the strategy a release noises with when its epsilon is {@code epsilon}: this strategy
+   * for a fixed one (the argument is ignored), the concrete pure-DP or zCDP strategy for a
+   * report-budget one (attribution draft section 5, "optimization and safeguard").
+   */
+  default DpStrategy forRelease(Rational epsilon) {
+    Objects.requireNonNull(epsilon, "epsilon");
+    return this;
+  }
 
   /** Returns a one-line description for people, e.g. "PureDpDiscreteLaplace(epsilon=1/2)". */
   String describe();
@@ -274,5 +305,172 @@ public sealed interface DpStrategy
     public boolean hasHardenedSampler() {
       return true;
     }
+  }
+
+  /**
+   * Pure epsilon-DP with epsilon taken per release from the reports' privacy budgets
+   * (draft-ietf-ppm-dap-attribution-00, sections 3 and 5): discrete Laplace noise with scale L1
+   * sensitivity / epsilon_release, epsilon_release the collection job's min_dp_budget or else
+   * the least privacy_budget of the batch's reports. The strategy itself cannot noise; {@link
+   * #forRelease} gives the {@link PureDpDiscreteLaplace} of one release.
+   */
+  record ReportBudgetDiscreteLaplace() implements DpStrategy {
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      throw noEpsilon(this);
+    }
+
+    @Override
+    public NoiseSampler hardenedSampler(Sensitivity sensitivity) {
+      throw noEpsilon(this);
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.empty();
+    }
+
+    @Override
+    public boolean budgetFromReports() {
+      return true;
+    }
+
+    /** Returns PureDpDiscreteLaplace(epsilon). */
+    @Override
+    public PureDpDiscreteLaplace forRelease(Rational epsilon) {
+      return new PureDpDiscreteLaplace(epsilon);
+    }
+
+    @Override
+    public int bindingCode() {
+      return 3;
+    }
+
+    @Override
+    public String describe() {
+      return name();
+    }
+
+    @Override
+    public String name() {
+      return "ReportBudgetDiscreteLaplace";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of();
+    }
+
+    @Override
+    public String guarantee() {
+      return "pure DP at each release's epsilon";
+    }
+
+    @Override
+    public boolean hasHardenedSampler() {
+      return true;
+    }
+
+    @Override
+    public Optional<String> describeBudget() {
+      return Optional.of("epsilon from the reports' privacy_budget");
+    }
+  }
+
+  /**
+   * (epsilon, delta)-DP with epsilon taken per release from the reports' privacy budgets and the
+   * deployment's fixed delta (draft-ietf-ppm-dap-attribution-00, section 3.2): discrete Gaussian
+   * noise at the rho whose zCDP implies (epsilon_release, delta)-DP, rho a rational lower bound of
+   * (sqrt(L + epsilon) - sqrt(L))^2 with L = ln(1/delta) ({@link ZCdpConversion#rhoFor}), so
+   * sigma^2 = L2^2 / (2 rho). {@link #forRelease} gives the {@link ZCdpDiscreteGaussian} of one
+   * release.
+   *
+   * @param delta the deployment's fixed delta, in (0, 1)
+   */
+  record ReportBudgetDiscreteGaussian(Rational delta) implements DpStrategy {
+    /** Validates that 0 < delta < 1. */
+    public ReportBudgetDiscreteGaussian {
+      Objects.requireNonNull(delta, "delta");
+      if (delta.signum() <= 0 || delta.compareTo(Rational.ONE) >= 0) {
+        throw new IllegalArgumentException("delta must be in (0, 1), got " + delta);
+      }
+    }
+
+    /** Parses delta from a decimal or a fraction ("0.000000001", "1/1000000000"). */
+    public static ReportBudgetDiscreteGaussian parse(String delta) {
+      return new ReportBudgetDiscreteGaussian(Rational.parsePositive("delta", delta));
+    }
+
+    @Override
+    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      throw noEpsilon(this);
+    }
+
+    @Override
+    public NoiseSampler hardenedSampler(Sensitivity sensitivity) {
+      throw noEpsilon(this);
+    }
+
+    @Override
+    public Optional<Budget> budget() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Rational> bindingParameter() {
+      return Optional.of(delta);
+    }
+
+    @Override
+    public boolean budgetFromReports() {
+      return true;
+    }
+
+    /** Returns ZCdpDiscreteGaussian(rho) with rho = {@link ZCdpConversion#rhoFor}(epsilon, delta). */
+    @Override
+    public ZCdpDiscreteGaussian forRelease(Rational epsilon) {
+      return new ZCdpDiscreteGaussian(ZCdpConversion.rhoFor(epsilon, delta));
+    }
+
+    @Override
+    public int bindingCode() {
+      return 4;
+    }
+
+    @Override
+    public String describe() {
+      return "ReportBudgetDiscreteGaussian(delta=" + delta + ")";
+    }
+
+    @Override
+    public String name() {
+      return "ReportBudgetDiscreteGaussian";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return Map.of("delta", delta.toString());
+    }
+
+    @Override
+    public String guarantee() {
+      return "(epsilon, delta)-DP at each release's epsilon";
+    }
+
+    @Override
+    public boolean hasHardenedSampler() {
+      return true;
+    }
+
+    @Override
+    public Optional<String> describeBudget() {
+      return Optional.of("epsilon from the reports' privacy_budget, delta = " + delta);
+    }
+  }
+
+  /** The refusal of the report-budget strategies to noise without a release epsilon. */
+  private static IllegalArgumentException noEpsilon(DpStrategy s) {
+    return new IllegalArgumentException(s.name() + " takes epsilon from the reports' privacy"
+        + " budgets: build the mechanism of a release with forRelease(epsilon)");
   }
 }

@@ -47,6 +47,11 @@ public final class Prio3DpMechanism {
       boolean hardened) {
     this.variant = Objects.requireNonNull(variant, "variant");
     this.strategy = Objects.requireNonNull(strategy, "strategy");
+    if (strategy.budgetFromReports()) {
+      // attribution draft section 5: the scale depends on the release's epsilon
+      throw new IllegalArgumentException(strategy.name() + " noises at each release's epsilon:"
+          + " build the mechanism from strategy.forRelease(epsilon)");
+    }
     this.sensitivity = Sensitivity.of(variant, rule);
     this.hardened = hardened;
     this.sampler = hardened
@@ -54,7 +59,12 @@ public final class Prio3DpMechanism {
         : strategy.sampler(sensitivity).orElse(null);
   }
 
-  /** Returns the mechanism for a variant and strategy under prio-dp's sensitivity rule. */
+  /**
+   * Returns the mechanism for a variant and strategy under prio-dp's sensitivity rule.
+   *
+   * @throws IllegalArgumentException for a strategy whose epsilon comes from the reports
+   *     ({@link DpStrategy#budgetFromReports()}): build it from {@code forRelease(epsilon)}
+   */
   public static Prio3DpMechanism of(Prio3Variant variant, DpStrategy strategy) {
     return new Prio3DpMechanism(variant, strategy, SensitivityRule.PRIODP, false);
   }

@@ -138,4 +138,43 @@ class DpStrategyTest {
       }
     }
   }
+
+  // ------------------------------------------------------------------ report budgets (attribution draft)
+
+  @Test
+  void reportBudgetLaplaceIsPureDpAtTheReleaseEpsilon() {
+    DpStrategy open = new DpStrategy.ReportBudgetDiscreteLaplace();
+    assertTrue(open.budgetFromReports());
+    assertTrue(open.budget().isEmpty());
+    DpStrategy at = open.forRelease(Rational.of(1, 2));
+    assertEquals(new DpStrategy.PureDpDiscreteLaplace(Rational.of(1, 2)), at);
+    DiscreteLaplace dl = (DiscreteLaplace) at.sampler(SUMVEC).orElseThrow();
+    assertEquals(Rational.of(2040), dl.scale()); // 1020 / (1/2)
+    assertThrows(IllegalArgumentException.class, () -> open.sampler(SUMVEC));
+    assertThrows(IllegalArgumentException.class, () -> open.hardenedSampler(SUMVEC));
+    assertEquals(3, open.bindingCode());
+    assertTrue(open.bindingParameter().isEmpty());
+  }
+
+  @Test
+  void reportBudgetGaussianIsZcdpAtTheConvertedRho() {
+    DpStrategy.ReportBudgetDiscreteGaussian open =
+        DpStrategy.ReportBudgetDiscreteGaussian.parse("1/1000000000");
+    DpStrategy.ZCdpDiscreteGaussian at = open.forRelease(Rational.of(1, 2));
+    assertEquals(org.priodp.noise.ledger.ZCdpConversion.rhoFor(Rational.of(1, 2),
+        Rational.of(1, 1_000_000_000)), at.rho());
+    assertEquals(Optional.of(Rational.of(1, 1_000_000_000)), open.bindingParameter());
+    assertEquals(Map.of("delta", "1/1000000000"), open.parameters());
+    assertEquals(4, open.bindingCode());
+    assertThrows(IllegalArgumentException.class, () -> open.sampler(SUMVEC));
+    assertThrows(IllegalArgumentException.class, () -> DpStrategy.ReportBudgetDiscreteGaussian.parse("1"));
+    assertThrows(IllegalArgumentException.class, () -> DpStrategy.ReportBudgetDiscreteGaussian.parse("0"));
+  }
+
+  @Test
+  void fixedStrategiesIgnoreTheReleaseEpsilon() {
+    DpStrategy s = DpStrategy.PureDpDiscreteLaplace.parse("1");
+    assertFalse(s.budgetFromReports());
+    assertEquals(s, s.forRelease(Rational.of(1, 2)));
+  }
 }

@@ -406,4 +406,17 @@ class Prio3DpMechanismTest {
       assertArrayEquals(want, got, "round " + round + " (seed=0x" + Long.toHexString(seed) + ")");
     }
   }
+
+  @Test
+  void refusesAReportBudgetStrategyWithoutAReleaseEpsilon() {
+    Prio3Variant v = new Prio3Variant.Histogram(4, 2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Prio3DpMechanism.of(v, new DpStrategy.ReportBudgetDiscreteLaplace()));
+    assertTrue(e.getMessage().contains("forRelease"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Prio3DpMechanism.of(v,
+        DpStrategy.ReportBudgetDiscreteGaussian.parse("1/1000000000")));
+    Prio3DpMechanism m = Prio3DpMechanism.of(v,
+        new DpStrategy.ReportBudgetDiscreteLaplace().forRelease(Rational.of(1, 2)));
+    assertEquals("discrete Laplace with scale 4", m.describeNoise()); // L1 2 / (1/2)
+  }
 }

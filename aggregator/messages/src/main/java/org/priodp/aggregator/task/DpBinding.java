@@ -11,7 +11,6 @@ import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
 import org.priodp.aggregator.dap.internal.DapWriter;
 import org.priodp.field.Field64;
-import org.priodp.noise.Budget;
 import org.priodp.noise.Rational;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -37,8 +36,9 @@ import org.priodp.vdaf.dp.SensitivityRule;
  *   opaque vdaf_configuration&lt;0..2^16-1&gt;; // Prio3Variant.vdafConfiguration()
  *   uint8 field;                       // 0 Field64, 1 Field128
  *   uint8 proofs;
- *   uint8 strategy;                    // 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian
- *   opaque numerator&lt;0..2^16-1&gt;;    // epsilon or rho, unsigned big-endian, empty for none
+ *   uint8 strategy;                    // 0 none, 1 PureDpDiscreteLaplace, 2 ZCdpDiscreteGaussian,
+ *                                      // 3 ReportBudgetDiscreteLaplace, 4 ReportBudgetDiscreteGaussian
+ *   opaque numerator&lt;0..2^16-1&gt;;    // epsilon, rho or (4) delta, unsigned big-endian, empty for none and 3
  *   opaque denominator&lt;0..2^16-1&gt;;  // in lowest terms
  *   uint8 sensitivity_rule;            // 0 prio-dp, 1 Janus-compatible
  * } DpBindingV1;
@@ -63,7 +63,7 @@ public final class DpBinding {
         .u8(variant.field() == Field64.FIELD ? 0 : 1)
         .u8(variant.proofs());
     w.u8(strategy.bindingCode());
-    Rational budget = strategy.budget().map(Budget::parameter).orElse(null);
+    Rational budget = strategy.bindingParameter().orElse(null);
     w.vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.numerator()))
         .vector(2, 0, 0xffff, budget == null ? new byte[0] : unsigned(budget.denominator()))
         .u8(rule == SensitivityRule.PRIODP ? 0 : 1);
