@@ -285,7 +285,7 @@ public final class ServeCommand implements PrioDpSubcommand {
     for (TaskDefinition t : routes.helperTasks()) {
       LOG.info("task {} (helper, {}): POST {}", t.taskId().toBase64Url(), t.dapVersion().tag(),
           TaskRoutes.aggregateSharesPath(t));
-      if (t.mechanism().addsNoise() && !t.bindsDpSettings()) {
+      if (t.addsNoise() && !t.bindsDpSettings()) {
         LOG.info("task {} adds noise ({}) without the opt-in dp_binding extension: a Collector"
             + " configured with other DP settings still opens its shares (see docs/DAP.md)",
             t.taskId().toBase64Url(), t.dpStrategy().describe());
@@ -303,9 +303,12 @@ public final class ServeCommand implements PrioDpSubcommand {
     }
     for (List<TaskDefinition> byRole : List.of(routes.helperTasks(), routes.leaderTasks())) {
       for (TaskDefinition t : byRole) { // the sampler of every DP task, named (issue 25: no silent fallback)
-        if (t.mechanism().addsNoise()) {
+        if (t.addsNoise()) {
           LOG.info("task {}: {}; privacy unit {}, {}", t.taskId().toBase64Url(),
-              t.mechanism().describeSettings(), t.privacy().unit().describe(),
+              t.dpStrategy().budgetFromReports()
+                  ? t.dpStrategy().describe() + " at each release's epsilon, "
+                      + (t.hardenedSampler() ? "fixed-work" : "exact") + " sampler"
+                  : t.mechanism().describeSettings(), t.privacy().unit().describe(),
               t.privacy().cap().map(c -> "budget " + c.describe(t.privacy().unit()))
                   .orElse("no privacy budget (the ledger records, nothing caps)"));
         }

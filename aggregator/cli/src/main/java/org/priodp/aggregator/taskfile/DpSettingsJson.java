@@ -36,7 +36,8 @@ public final class DpSettingsJson {
       DpStrategy strategy, SensitivityRule rule) {
     Boolean chosen = noiseSampler(n, path);
     boolean hardened = chosen != null ? chosen : strategy.hasHardenedSampler();
-    if (hardened) {
+    if (hardened && !strategy.budgetFromReports()) {
+      // a report-budget strategy's scale depends on each release's epsilon: checked at release
       try {
         org.priodp.vdaf.dp.Prio3DpMechanism.of(variant, strategy, rule).withHardenedSampler();
       } catch (IllegalArgumentException e) {
@@ -101,8 +102,23 @@ public final class DpSettingsJson {
         Rational rho = n.has("budget") ? value.square().divide(Rational.of(2)) : value;
         return TaskFile.wrap(path, () -> new DpStrategy.ZCdpDiscreteGaussian(rho));
       }
+      case "ReportBudgetDiscreteLaplace" -> {
+        TaskFile.only(n, path, Set.of("dp_strategy"));
+        return new DpStrategy.ReportBudgetDiscreteLaplace();
+      }
+      case "ReportBudgetDiscreteGaussian" -> {
+        TaskFile.only(n, path, Set.of("dp_strategy", "delta"));
+        JsonNode d = TaskFile.need(n, path, "delta");
+        if (!d.isTextual()) {
+          throw new IllegalArgumentException(path + ".delta: expected a string such as"
+              + " \"1/1000000000\" (numbers are refused to avoid binary floating point)");
+        }
+        return TaskFile.wrap(path + ".delta",
+            () -> DpStrategy.ReportBudgetDiscreteGaussian.parse(d.asText()));
+      }
       default -> throw new IllegalArgumentException(path + ".dp_strategy: unknown strategy '"
-          + kind + "' (NoDifferentialPrivacy, PureDpDiscreteLaplace, ZCdpDiscreteGaussian)");
+          + kind + "' (NoDifferentialPrivacy, PureDpDiscreteLaplace, ZCdpDiscreteGaussian,"
+          + " ReportBudgetDiscreteLaplace, ReportBudgetDiscreteGaussian)");
     }
   }
 

@@ -27,6 +27,8 @@ import org.priodp.aggregator.dap.VerifyResp;
 import org.priodp.aggregator.datastore.AggregationJobRecord;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.BucketBudgets;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.aggregator.datastore.ReportTimes;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
@@ -420,7 +422,7 @@ public final class AggregationJobService {
 
   /** One report after decryption, validation and VDAF verification, before commitment. */
   private record Prepared(ReportId reportId, long time, ReportError error, FieldVector outShare,
-      byte[] outbound) {}
+      byte[] outbound, Optional<MicroEpsilon> budget) {}
 
   /**
    * Runs the shared intake and then the Helper's ping-pong initialization on the Leader's message
@@ -434,13 +436,14 @@ public final class AggregationJobService {
     ReportIntake.Prepared p = (ReportIntake.Prepared) in;
     if (pingPong.helperInitialized(p.init(), v.payload().toByteArray())
         instanceof PingPong.FinishedWithOutbound f) {
-      return new Prepared(p.reportId(), p.time(), null, f.outShare(), f.outbound().encode());
+      return new Prepared(p.reportId(), p.time(), null, f.outShare(), f.outbound().encode(),
+          p.budget());
     }
     return reject(p.reportId(), p.time(), ReportError.VDAF_VERIFY_ERROR);
   }
 
   private static Prepared reject(ReportId id, long time, ReportError error) {
-    return new Prepared(id, time, error, null, null);
+    return new Prepared(id, time, error, null, null, Optional.empty());
   }
 
   private static AggregationJobResp commit(TaskTransaction tx, TaskDefinition task, Prio3 prio3,
@@ -474,7 +477,7 @@ public final class AggregationJobService {
         continue;
       }
       Bucket b = buckets.computeIfAbsent(bucket, k -> Bucket.load(tx, task, prio3, k));
-      b.add(p.outShare(), p.reportId(), p.time());
+      b.add(p.outShare(), p.reportId(), p.time(), p.budget());
       tx.clientReports().insertAggregated(p.reportId(), id, p.time());
       resps.add(VerifyResp.continueWith(p.reportId(), p.outbound()));
     }
@@ -502,30 +505,35 @@ public final class AggregationJobService {
     private long count;
     private final byte[] checksum;
     private ReportTimes times; // null: no time added
+    private BucketBudgets budgets;
 
-    private Bucket(BatchIdentifier id, FieldVector share, long count, byte[] checksum) {
+    private Bucket(BatchIdentifier id, FieldVector share, long count, byte[] checksum,
+        BucketBudgets budgets) {
       this.id = id;
       this.share = share;
       this.count = count;
       this.checksum = checksum;
+      this.budgets = budgets;
     }
 
     static Bucket load(TaskTransaction tx, TaskDefinition task, Prio3 prio3, BatchIdentifier id) {
       Optional<BatchAggregation> existing = tx.batchBuckets().get(id);
       if (existing.isEmpty()) {
         return new Bucket(id, FieldVector.zeros(prio3.field(), prio3.outputLength()), 0,
-            new byte[32]);
+            new byte[32], BucketBudgets.EMPTY);
       }
       BatchAggregation a = existing.get();
       return new Bucket(id, FieldVector.decode(prio3.field(), a.aggregateShare().toByteArray(),
-          prio3.outputLength()), a.reportCount(), a.checksum().toByteArray());
+          prio3.outputLength()), a.reportCount(), a.checksum().toByteArray(), a.budgets());
     }
 
     /**
-     * Adds a report's output share and its time (time_precision units), whose range the bucket
-     * keeps for the span of a leader-selected batch (issue 25).
+     * Adds a report's output share, its time (time_precision units), whose range the bucket
+     * keeps for the span of a leader-selected batch (issue 25), and its privacy_budget, whose
+     * least value the bucket keeps (attribution draft section 5).
      */
-    void add(FieldVector outShare, ReportId reportId, long time) {
+    void add(FieldVector outShare, ReportId reportId, long time, Optional<MicroEpsilon> budget) {
+      budgets = budgets.union(BucketBudgets.ofReport(budget));
       times = times == null ? new ReportTimes(time, time) : times.union(new ReportTimes(time, time));
       share = share.add(outShare);
       count++;
@@ -545,7 +553,7 @@ public final class AggregationJobService {
 
     BatchAggregation toAggregation(TaskDefinition task) {
       return new BatchAggregation(task.taskId(), id, ByteString.copyOf(new byte[0]),
-          ByteString.copyOf(share.encode()), count, ByteString.copyOf(checksum));
+          ByteString.copyOf(share.encode()), count, ByteString.copyOf(checksum), budgets);
     }
   }
 }

@@ -61,7 +61,7 @@ public record BudgetStatus(PrivacyUnit unit, Optional<BudgetCap> cap, String mea
 
   /** Returns the task's budget status read in one transaction, empty for a task without noise. */
   public static Optional<BudgetStatus> read(Datastore store, TaskDefinition task, Instant now) {
-    if (!task.mechanism().addsNoise()) {
+    if (!task.addsNoise()) {
       return Optional.empty();
     }
     return Optional.of(store.inTaskTransaction(task.taskId(), tx -> read(tx, task, now)));
@@ -74,7 +74,8 @@ public record BudgetStatus(PrivacyUnit unit, Optional<BudgetCap> cap, String mea
         task.privacy().cap());
     // an empty uncapped ledger has no currency of its own: the task's
     boolean rho = records.isEmpty() && task.privacy().cap().isEmpty()
-        ? task.dpStrategy().budget().orElseThrow() instanceof org.priodp.noise.Budget.ZCdp
+        ? task.dpStrategy().forRelease(Rational.ONE).budget().orElseThrow()
+            instanceof org.priodp.noise.Budget.ZCdp
         : ledger.inRho();
     long precision = task.configuration().timePrecision();
     Optional<Rational> remaining = ledger.cap().map(c -> ledger.remaining());

@@ -227,11 +227,7 @@ public final class CollectionJobService {
       throw Refusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
           + " takes no aggregation parameter, so it must be empty");
     }
-    if (!req.extensions().isEmpty()) {
-      throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "extensions: this Leader"
-          + " supports no collection job extensions, got type "
-          + req.extensions().get(0).extensionType());
-    }
+    ReleaseBudget.minDpBudget(task, req.extensions()); // attribution draft section 5
     if (!(req.query() instanceof Query.TimeInterval q)) {
       return createLeaderSelected(task, req);
     }

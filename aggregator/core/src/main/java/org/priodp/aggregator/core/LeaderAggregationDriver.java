@@ -596,7 +596,7 @@ public final class LeaderAggregationDriver implements AutoCloseable {
         }
         buckets.computeIfAbsent(bucket,
             k -> AggregationJobService.Bucket.load(tx, task, prio3, k))
-            .add(outShares.get(i), in.reportId(), time);
+            .add(outShares.get(i), in.reportId(), time, in.budget());
         committed.put(in.reportId(), time);
       }
       tx.clientReports().insertAggregated(job.jobId(), committed);

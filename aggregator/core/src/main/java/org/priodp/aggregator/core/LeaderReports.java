@@ -32,7 +32,8 @@ final class LeaderReports {
   private LeaderReports() {}
 
   /** A report after the Leader's initialization, before the Helper's answer. */
-  record Initialized(ReportId reportId, long time, PingPong.Continued state) {}
+  record Initialized(ReportId reportId, long time, PingPong.Continued state,
+      Optional<org.priodp.aggregator.task.MicroEpsilon> budget) {}
 
   /** Returns whether a released time-interval batch covers {@code time} (time_precision units). */
   static boolean collected(List<CollectedInterval> ranges, long time) {
@@ -93,9 +94,10 @@ final class LeaderReports {
       reject(rejected, r.reportId(), r.error());
       return Optional.empty();
     }
-    PingPong.Continued state = pingPong.leaderInitialized(((ReportIntake.Prepared) in).init());
+    ReportIntake.Prepared prepared = (ReportIntake.Prepared) in;
+    PingPong.Continued state = pingPong.leaderInitialized(prepared.init());
     inits.add(new VerifyInit(report.helperReportShare(), state.outbound().encode()));
-    return Optional.of(new Initialized(in.reportId(), in.time(), state));
+    return Optional.of(new Initialized(in.reportId(), in.time(), state, prepared.budget()));
   }
 
   /**

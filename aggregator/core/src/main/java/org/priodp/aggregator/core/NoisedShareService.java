@@ -21,6 +21,7 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.BucketBudgets;
 import org.priodp.aggregator.datastore.CollectedInterval;
 import org.priodp.aggregator.datastore.Datastore;
 import org.priodp.aggregator.datastore.NoisedAggregateShare;
@@ -29,6 +30,7 @@ import org.priodp.aggregator.datastore.TaskTransaction;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.field.PrimeField;
 import org.priodp.noise.RandomSource;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * Produces the aggregate share that an aggregator releases for a batch, noised exactly once (DAP-18
@@ -39,13 +41,16 @@ import org.priodp.noise.RandomSource;
  * <p>For a request it: checks the batch mode (invalidMessage), the selector's consistency with the
  * query, that a time-interval batch names at least one bucket (its interval in time_precision
  * units, DAP-18 "Times, Durations and Intervals") and lies within the task_interval extension
- * (batchInvalid), and the collection job extensions (unsupportedExtension). Then, in one database
+ * (batchInvalid), and the collection job extensions (only min_dp_budget, {@link ReleaseBudget}:
+ * unsupportedExtension, invalidExtension). Then, in one database
  * transaction serialized per task across every process on the database: it returns the stored
  * share if this exact request (same SHA-256 of its encoding) was answered before, refuses any
  * other request for the same batch or for a time interval overlapping a released one
  * (batchOverlap), merges the host's batch buckets (vector sum, count sum, checksum XOR), checks
  * the minimum batch size (invalidBatchSize), the aggregation parameter (invalidMessage) and the
- * Leader's report count and checksum (batchMismatch), charges the release to the task's privacy
+ * Leader's report count and checksum (batchMismatch), applies min_dp_budget's safeguard to the
+ * buckets' least privacy_budget (batchMismatch) and picks the release epsilon ({@link
+ * ReleaseBudget}), charges the release to the task's privacy
  * ledger or refuses it when the budget cannot pay for it ({@link PrivacyBudget}, prio-dp's
  * privacyBudgetExhausted; issue 25), draws noise and inserts the noised share with the range it
  * covers. After the commit it seals the share to the Collector with the task's
@@ -254,16 +259,12 @@ public final class NoisedShareService {
             + " task_interval extension of the task");
       }
     }
-    if (!req.collectionJobReq().extensions().isEmpty()) {
-      throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, taskId, "collection_job_req.extensions:"
-          + " this aggregator supports no collection job extensions, got type "
-          + req.collectionJobReq().extensions().get(0).extensionType());
-    }
+    ReleaseBudget.minDpBudget(task, req.collectionJobReq().extensions());
   }
 
   /** The merged batch buckets of a batch: the host's un-noised aggregate. */
   private record Merged(ByteString aggParam, byte[] share, long reportCount, byte[] checksum,
-      int buckets) {
+      int buckets, BucketBudgets budgets) {
   }
 
   private static Merged merge(TaskTransaction tx, TaskDefinition task, AggregateShareReq req) {
@@ -286,6 +287,7 @@ public final class NoisedShareService {
     byte[] checksum = new byte[AggregateShareReq.CHECKSUM_LENGTH];
     ByteString aggParam = null;
     int used = 0;
+    BucketBudgets budgets = BucketBudgets.EMPTY;
     for (BatchAggregation b : buckets) {
       if (selector instanceof BatchSelector.TimeInterval t) {
         BatchSelector bucket = BatchSelector.decode(b.batch().bytes());
@@ -314,10 +316,11 @@ public final class NoisedShareService {
         checksum[k] ^= b.checksum().byteAt(k);
       }
       used++;
+      budgets = budgets.union(b.budgets());
     }
     byte[] share = new byte[n * field.encodedSize()];
     field.encode(sum, n, share, 0);
-    return new Merged(aggParam, share, count, checksum, used);
+    return new Merged(aggParam, share, count, checksum, used, budgets);
   }
 
   private NoisedAggregateShare draw(TaskTransaction tx, TaskDefinition task,
@@ -344,12 +347,15 @@ public final class NoisedShareService {
       throw Refusal.of(DapError.BATCH_MISMATCH, taskId, "checksum differs from this"
           + " aggregator's checksum for the batch");
     }
+    // attribution draft section 5: the min_dp_budget safeguard and the release epsilon
+    Prio3DpMechanism mechanism = ReleaseBudget.mechanism(task,
+        ReleaseBudget.minDpBudget(task, req.collectionJobReq().extensions()), m.budgets());
     byte[] noised;
-    if (task.mechanism().addsNoise()) {
+    if (mechanism.addsNoise()) {
       // the budget is decided and charged in this transaction, before the noise is drawn
-      PrivacyBudget.charge(tx, task, req.batchSelector(), batch, clock.instant());
+      PrivacyBudget.charge(tx, task, mechanism, req.batchSelector(), batch, clock.instant());
       synchronized (rnd) {
-        noised = task.mechanism().addNoiseToAggShare(m.share(), rnd);
+        noised = mechanism.addNoiseToAggShare(m.share(), rnd);
       }
       draws.incrementAndGet();
     } else {

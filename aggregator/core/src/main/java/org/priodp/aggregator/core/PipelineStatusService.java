@@ -49,7 +49,7 @@ public final class PipelineStatusService {
         now, tx.counters().all(),
         tx.status().backlog(now), tx.status().leaderJobs(), tx.status().helperJobs(),
         tx.status().leases(now), List.of(), tx.status().releases(),
-        task.mechanism().addsNoise() ? Optional.of(BudgetStatus.read(tx, task, now))
+        task.addsNoise() ? Optional.of(BudgetStatus.read(tx, task, now))
             : Optional.empty()));
     if (task.role() != Role.LEADER) {
       return read;

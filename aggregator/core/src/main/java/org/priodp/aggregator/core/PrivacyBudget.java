@@ -19,6 +19,7 @@ import org.priodp.noise.ledger.LedgerEntry;
 import org.priodp.noise.ledger.PrivacyLedger;
 import org.priodp.noise.ledger.ReleaseGuarantee;
 import org.priodp.noise.ledger.Span;
+import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * Charges a task's releases to its privacy ledger and refuses those its budget cannot pay for
@@ -42,12 +43,24 @@ public final class PrivacyBudget {
    * sampler's total variation over the share's coordinates; empty for a task without noise.
    */
   public static Optional<ReleaseGuarantee> perReport(TaskDefinition task) {
-    if (!task.mechanism().addsNoise()) {
+    if (!task.addsNoise() || task.dpStrategy().budgetFromReports()) {
+      return Optional.empty(); // a report-budget task's releases differ: perReport(task, mechanism)
+    }
+    return perReport(task, task.mechanism());
+  }
+
+  /**
+   * Returns what one release noised by {@code mechanism} gives one report (for a report-budget
+   * task, the mechanism of that release's epsilon, {@link TaskDefinition#mechanismAt}); empty
+   * without noise.
+   */
+  static Optional<ReleaseGuarantee> perReport(TaskDefinition task, Prio3DpMechanism mechanism) {
+    if (!mechanism.addsNoise()) {
       return Optional.empty();
     }
-    NoiseSampler sampler = task.mechanism().sampler().orElseThrow();
+    NoiseSampler sampler = mechanism.sampler().orElseThrow();
     Rational tv = sampler.totalVariationPerDraw().multiply(Rational.of(task.variant().outputLength()));
-    return Optional.of(new ReleaseGuarantee(task.dpStrategy().budget().orElseThrow(),
+    return Optional.of(new ReleaseGuarantee(mechanism.strategy().budget().orElseThrow(),
         tv.compareTo(Rational.ONE) > 0 ? Rational.ONE : roundedUp(tv)));
   }
 
@@ -67,15 +80,15 @@ public final class PrivacyBudget {
   }
 
   /**
-   * Inside the task transaction that is about to draw the batch's noise: builds the ledger entry
-   * of the release, refuses with {@link ProblemType#PRIVACY_BUDGET_EXHAUSTED} if the task's cap
+   * Inside the task transaction that is about to draw the batch's noise with {@code mechanism}:
+   * builds the ledger entry of the release, refuses with {@link ProblemType#PRIVACY_BUDGET_EXHAUSTED} if the task's cap
    * cannot pay for it, and otherwise inserts it. Does nothing for a task without noise.
    *
    * @throws Refusal if the budget is exhausted; nothing was written
    */
-  static void charge(TaskTransaction tx, TaskDefinition task, BatchSelector selector,
-      BatchIdentifier batch, Instant now) {
-    Optional<ReleaseGuarantee> perReport = perReport(task);
+  static void charge(TaskTransaction tx, TaskDefinition task, Prio3DpMechanism mechanism,
+      BatchSelector selector, BatchIdentifier batch, Instant now) {
+    Optional<ReleaseGuarantee> perReport = perReport(task, mechanism);
     if (perReport.isEmpty()) {
       return;
     }
@@ -86,7 +99,7 @@ public final class PrivacyBudget {
       throw Refusal.of(ProblemType.PRIVACY_BUDGET_EXHAUSTED, task.taskId(),
           r.describe(task.privacy().unit()));
     }
-    String sampler = task.mechanism().describeNoise();
+    String sampler = mechanism.describeNoise();
     tx.ledger().insert(new LedgerRecord(batch, entry,
         sampler.length() > LedgerRecord.MAX_SAMPLER ? sampler.substring(0, LedgerRecord.MAX_SAMPLER) : sampler,
         task.dpSettingsText()));

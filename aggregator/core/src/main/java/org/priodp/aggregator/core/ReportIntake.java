@@ -19,6 +19,7 @@ import org.priodp.aggregator.dap.ReportShare;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.datastore.HelperHpkeKey;
 import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.vdaf.Prio3;
 
 /**
@@ -65,11 +66,13 @@ final class ReportIntake {
   }
 
   /** A report ready for the ping-pong exchange: this aggregator's {@code verify_init} result. */
-  record Prepared(ReportId reportId, long time, Prio3.VerifyInitResult init) implements Outcome {
+  record Prepared(ReportId reportId, long time, Prio3.VerifyInitResult init,
+      Optional<MicroEpsilon> budget) implements Outcome {
     /** Rejects null parts. */
     Prepared {
       Objects.requireNonNull(reportId, "reportId");
       Objects.requireNonNull(init, "init");
+      Objects.requireNonNull(budget, "budget");
     }
   }
 
@@ -142,9 +145,14 @@ final class ReportIntake {
       if (invalid.isPresent()) {
         return new Rejected(reportId, time, invalid.get());
       }
+      ReportBudgetRules.Verdict budget = ReportBudgetRules.check(task,
+          share.reportMetadata().publicExtensions(), plaintext.privateExtensions());
+      if (budget.error().isPresent()) {
+        return new Rejected(reportId, time, budget.error().get());
+      }
       try {
         return new Prepared(reportId, time, prio3.verifyInit(verifyKey, ctx, aggregatorId,
-            reportId.bytes(), publicShare, inputShare));
+            reportId.bytes(), publicShare, inputShare), budget.budget());
       } catch (IllegalArgumentException e) { // VdafException
         return new Rejected(reportId, time, ReportError.VDAF_VERIFY_ERROR);
       }
@@ -169,7 +177,8 @@ final class ReportIntake {
         }
       }
       return ReportExtension.validate(share.reportMetadata().publicExtensions(),
-          plaintext.privateExtensions(), type -> false).map(f -> ReportError.INVALID_MESSAGE);
+          plaintext.privateExtensions(), ReportBudgetRules.recognized(task))
+          .map(f -> ReportError.INVALID_MESSAGE);
     }
 
     /** Returns whether the time (time_precision units) lies beyond now plus the clock skew. */

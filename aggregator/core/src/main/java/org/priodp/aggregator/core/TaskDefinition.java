@@ -36,7 +36,8 @@ public final class TaskDefinition {
   private final Prio3Variant variant;
   private final DpStrategy dpStrategy;
   private final SensitivityRule sensitivityRule;
-  private final Prio3DpMechanism mechanism;
+  private final Prio3DpMechanism mechanism; // null: a report-budget strategy (mechanismAt)
+  private final boolean hardenedSampler;
   private final HpkeConfig collectorHpkeConfig;
   private final AuthToken authToken;
   private final java.util.SortedMap<Integer, org.priodp.aggregator.dap.ByteString> vdafVerifyKeys;
@@ -110,6 +111,13 @@ public final class TaskDefinition {
         attributionCodePoints);
     this.attribution = org.priodp.aggregator.task.AttributionSettings.of(configuration,
         attributionCodePoints);
+    this.hardenedSampler = hardenedSampler;
+    if (dpStrategy.budgetFromReports()) {
+      // attribution draft section 5: the noise depends on each release's epsilon (mechanismAt);
+      // the fixed-work sampler's range is checked at release
+      this.mechanism = null;
+      return;
+    }
     Prio3DpMechanism exact = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
     if (hardenedSampler) {
       try {
@@ -136,6 +144,7 @@ public final class TaskDefinition {
     this.dpStrategy = t.dpStrategy;
     this.sensitivityRule = t.sensitivityRule;
     this.mechanism = t.mechanism;
+    this.hardenedSampler = t.hardenedSampler;
     this.collectorHpkeConfig = t.collectorHpkeConfig;
     this.authToken = t.authToken;
     this.vdafVerifyKeys = keys;
@@ -201,7 +210,9 @@ public final class TaskDefinition {
    */
   public TaskDefinition withPrivacy(PrivacySettings settings) {
     Objects.requireNonNull(settings, "privacy settings");
-    settings.checkFits(mechanism.addsNoise() ? dpStrategy.budget() : java.util.Optional.empty());
+    // a report-budget strategy's releases are all of one kind: that of its strategy at any epsilon
+    settings.checkFits(!addsNoise() ? java.util.Optional.empty()
+        : dpStrategy.forRelease(org.priodp.noise.Rational.ONE).budget());
     return new TaskDefinition(this, vdafVerifyKeys, collectorAuthToken, dapVersion, settings);
   }
 
@@ -220,7 +231,7 @@ public final class TaskDefinition {
     f.put("dp_strategy", dpStrategy.name());
     new java.util.TreeMap<>(dpStrategy.parameters()).forEach((k, v) -> f.put("dp_strategy." + k, v));
     f.put("sensitivity_rule", sensitivityRule.spelling());
-    f.put("noise_sampler", !mechanism.addsNoise() ? "none" : mechanism.hardened() ? "hardened" : "exact");
+    f.put("noise_sampler", !addsNoise() ? "none" : hardenedSampler ? "hardened" : "exact");
     f.putAll(privacy.fields());
     return PrivacySettings.canonicalText(f);
   }
@@ -337,9 +348,46 @@ public final class TaskDefinition {
     return sensitivityRule;
   }
 
-  /** Returns the noise mechanism for the variant, strategy and rule. */
+  /**
+   * Returns the noise mechanism for the variant, strategy and rule.
+   *
+   * @throws IllegalStateException for a report-budget strategy, whose mechanism depends on each
+   *     release's epsilon: use {@link #mechanismAt}
+   */
   public Prio3DpMechanism mechanism() {
+    if (mechanism == null) {
+      throw new IllegalStateException(dpStrategy.name() + " noises at each release's epsilon:"
+          + " use mechanismAt(epsilon)");
+    }
     return mechanism;
+  }
+
+  /** Returns whether the task draws its noise with the fixed-work sampler. */
+  public boolean hardenedSampler() {
+    return hardenedSampler;
+  }
+
+  /** Returns whether the task's releases are noised (every strategy but NoDifferentialPrivacy). */
+  public boolean addsNoise() {
+    return mechanism == null || mechanism.addsNoise();
+  }
+
+  /**
+   * Returns the mechanism of a release whose epsilon is {@code epsilon}
+   * (draft-ietf-ppm-dap-attribution-00, section 5): for a report-budget strategy the concrete
+   * strategy at that epsilon ({@link DpStrategy#forRelease}) with the task's sampler; for any
+   * other strategy {@link #mechanism()}, whatever the epsilon.
+   *
+   * @throws IllegalArgumentException if the fixed-work sampler cannot serve the scale at this
+   *     epsilon (the message names the largest supported scale)
+   */
+  public Prio3DpMechanism mechanismAt(org.priodp.noise.Rational epsilon) {
+    if (mechanism != null) {
+      return mechanism;
+    }
+    Prio3DpMechanism m = Prio3DpMechanism.of(variant, dpStrategy.forRelease(epsilon),
+        sensitivityRule);
+    return hardenedSampler ? m.withHardenedSampler() : m;
   }
 
   /** Returns the Collector's HPKE configuration. */

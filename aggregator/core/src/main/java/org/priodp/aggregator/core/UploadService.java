@@ -41,8 +41,10 @@ import org.priodp.aggregator.datastore.TaskTransaction;
  *   <li>the time, in time_precision units, lies more than the clock skew (default five minutes)
  *       after now: {@code report_too_early};
  *   <li>the time lies outside the task's {@code task_interval} extension: {@code report_dropped};
- *   <li>a public extension that is unrecognized (the registry holds only {@code reserved(0)},
- *       so every type is): DAP-19's {@code unsupported_extension}; repeated or out of order:
+ *   <li>a public extension that is unrecognized (every type but the attribution draft's
+ *       privacy_budget under the task's code point): DAP-19's {@code unsupported_extension};
+ *       a malformed privacy_budget: {@code invalid_message}; none in a report-budget task:
+ *       {@code report_dropped} ({@link ReportBudgetRules}); repeated or out of order:
  *       {@code invalid_message}; in DAP-18 both are {@code invalid_message} (DAP-18 allows
  *       aborting the whole request; one bad report does not fail the others here) ({@link
  *       org.priodp.aggregator.dap.DapVersion#uploadExtensionError}).
@@ -166,7 +168,7 @@ public final class UploadService {
     long latest = latestAcceptedTime(task.configuration().timePrecision());
     Optional<Interval> taskInterval = task.configuration().taskInterval();
     for (int i = 0; i < reports.size(); i++) {
-      errors[i] = check(task.dapVersion(), reports.get(i), configIds, latest, taskInterval);
+      errors[i] = check(task, reports.get(i), configIds, latest, taskInterval);
     }
     boolean[] stored = new boolean[reports.size()];
     if (!reports.isEmpty()) {
@@ -199,8 +201,9 @@ public final class UploadService {
    * The checks that need no store (DAP-19 and DAP-18 "Leader Behavior" of upload, the error
    * chosen by the task's version); null if the report passes them.
    */
-  private static ReportError check(DapVersion version, Report r, Set<Integer> configIds,
+  private static ReportError check(TaskDefinition task, Report r, Set<Integer> configIds,
       long latest, Optional<Interval> taskInterval) {
+    DapVersion version = task.dapVersion();
     if (!configIds.contains(r.leaderEncryptedInputShare().configId().value())) {
       return version.uploadUnknownHpkeConfig();
     }
@@ -215,8 +218,13 @@ public final class UploadService {
         return ReportError.REPORT_DROPPED;
       }
     }
-    return ReportExtension.validate(r.reportMetadata().publicExtensions(), List.of(),
-        type -> false).map(version::uploadExtensionError).orElse(null);
+    Optional<ReportExtension.Failure> failure = ReportExtension.validate(
+        r.reportMetadata().publicExtensions(), List.of(), ReportBudgetRules.recognized(task));
+    if (failure.isPresent()) {
+      return version.uploadExtensionError(failure.get());
+    }
+    return ReportBudgetRules.check(task, r.reportMetadata().publicExtensions(), List.of())
+        .error().orElse(null);
   }
 
   /** One upload's reports waiting for the task transaction; filled in by whoever commits it. */

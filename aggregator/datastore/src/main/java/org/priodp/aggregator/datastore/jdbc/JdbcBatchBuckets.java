@@ -9,23 +9,32 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchBucketRepository;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.BucketBudgets;
 import org.priodp.aggregator.datastore.ReportTimes;
+import org.priodp.aggregator.task.MicroEpsilon;
 
 /**
  * The {@link BatchBucketRepository} of a JDBC task transaction (DAP-18 "Batch Buckets"): rows of
- * {@code batch_aggregations}, upserted whole.
+ * {@code batch_aggregations}, upserted whole (with the reports' privacy budgets, version 16).
  */
 final class JdbcBatchBuckets extends TaskScoped implements BatchBucketRepository {
   private static final String COLUMNS =
-      "task_id, batch_identifier, aggregation_parameter, aggregate_share, report_count, checksum";
+      "task_id, batch_identifier, aggregation_parameter, aggregate_share, report_count, checksum,"
+      + " min_privacy_budget, budget_missing";
 
   JdbcBatchBuckets(Connection connection, TaskId taskId) {
     super(connection, taskId);
   }
 
   private static BatchAggregation row(ResultSet rs) throws SQLException {
+    long min = rs.getLong(7);
+    Optional<MicroEpsilon> minimum = rs.wasNull() ? Optional.empty()
+        : Optional.of(new MicroEpsilon(min));
+    long missing = rs.getLong(8);
+    boolean unknown = rs.wasNull(); // written before version 16
     return new BatchAggregation(new TaskId(rs.getBytes(1)), BatchIdentifier.of(rs.getBytes(2)),
-        Sql.bytes(rs, 3), Sql.bytes(rs, 4), rs.getLong(5), Sql.bytes(rs, 6));
+        Sql.bytes(rs, 3), Sql.bytes(rs, 4), rs.getLong(5), Sql.bytes(rs, 6),
+        new BucketBudgets(minimum, unknown || missing != 0));
   }
 
   @Override
@@ -48,12 +57,15 @@ final class JdbcBatchBuckets extends TaskScoped implements BatchBucketRepository
   public void put(BatchAggregation a) {
     requireTask(a.taskId(), "batch aggregation");
     sql(c -> Sql.update(c, "INSERT INTO batch_aggregations (" + COLUMNS + ")"
-        + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, batch_identifier) DO UPDATE SET"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, batch_identifier) DO UPDATE SET"
         + " aggregation_parameter = excluded.aggregation_parameter,"
         + " aggregate_share = excluded.aggregate_share, report_count = excluded.report_count,"
-        + " checksum = excluded.checksum",
+        + " checksum = excluded.checksum, min_privacy_budget = excluded.min_privacy_budget,"
+        + " budget_missing = excluded.budget_missing",
         a.taskId().bytes(), a.batch().bytes(), a.aggregationParameter().toByteArray(),
-        a.aggregateShare().toByteArray(), a.reportCount(), a.checksum().toByteArray()));
+        a.aggregateShare().toByteArray(), a.reportCount(), a.checksum().toByteArray(),
+        a.budgets().minimum().<Object>map(MicroEpsilon::micros).orElse(Sql.NULL_BIGINT),
+        a.budgets().missing() ? 1 : 0));
   }
 
   @Override

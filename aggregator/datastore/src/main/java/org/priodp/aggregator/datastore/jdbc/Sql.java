@@ -75,11 +75,16 @@ final class Sql {
     }
   }
 
-  /** Binds parameters in order: byte[], Long, Integer or String (a NULL needs a typed setter). */
+  /** The parameter that binds a NULL BIGINT (a NULL needs a typed setter). */
+  static final Object NULL_BIGINT = new Object();
+
+  /** Binds parameters in order: byte[], Long, Integer, String or {@link #NULL_BIGINT}. */
   static void bind(PreparedStatement p, Object... params) throws SQLException {
     for (int i = 0; i < params.length; i++) {
       Object v = params[i];
-      if (v instanceof byte[] b) {
+      if (v == NULL_BIGINT) {
+        p.setNull(i + 1, java.sql.Types.BIGINT);
+      } else if (v instanceof byte[] b) {
         p.setBytes(i + 1, b);
       } else if (v instanceof Long l) {
         p.setLong(i + 1, l);

@@ -18,6 +18,8 @@ import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
+import org.priodp.aggregator.datastore.BucketBudgets;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.aggregator.datastore.ReportTimes;
 
 class JdbcBatchBucketsTest {
@@ -131,6 +133,43 @@ class JdbcBatchBucketsTest {
           tx -> tx.batchBuckets().reportTimes(id(0, 0), id(9, 0))));
       assertEquals(java.util.Optional.of(new ReportTimes(9000, 10800)), store.inTaskTransaction(task,
           tx -> tx.batchBuckets().reportTimes(id(2, 0), id(9, 0))));
+    }
+  }
+
+  /**
+   * The reports' privacy budgets (attribution draft section 5, schema version 16) round-trip with
+   * the bucket, are replaced by its upsert, and a bucket written without them reads as unknown.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void reportBudgetsRoundTripAndUnknownReadsAsMissing(String backend) {
+    try (JdbcDatastore store = Stores.open(backend, dir)) {
+      TaskId task = randomTask();
+      BucketBudgets some = new BucketBudgets(java.util.Optional.of(new MicroEpsilon(250_000)), false);
+      BucketBudgets none = new BucketBudgets(java.util.Optional.empty(), true);
+      BucketBudgets big = new BucketBudgets(java.util.Optional.of(new MicroEpsilon(0xffff_ffffL)), true);
+      put(store, new BatchAggregation(task, id(1, 1), ByteString.EMPTY, bs(8, 1), 1, bs(32, 1), some));
+      put(store, new BatchAggregation(task, id(2, 1), ByteString.EMPTY, bs(8, 1), 1, bs(32, 1), none));
+      put(store, new BatchAggregation(task, id(3, 1), ByteString.EMPTY, bs(8, 1), 1, bs(32, 1), big));
+      put(store, new BatchAggregation(task, id(4, 1), ByteString.EMPTY, bs(8, 1), 1, bs(32, 1),
+          BucketBudgets.EMPTY));
+      List<BatchAggregation> all = store.inTaskTransaction(task, tx -> tx.batchBuckets()
+          .range(id(0, 0), id(9, 0)));
+      assertEquals(List.of(some, none, big, BucketBudgets.EMPTY),
+          all.stream().map(BatchAggregation::budgets).toList());
+      // the upsert replaces them
+      BucketBudgets lower = new BucketBudgets(java.util.Optional.of(new MicroEpsilon(1)), false);
+      put(store, new BatchAggregation(task, id(1, 1), ByteString.EMPTY, bs(8, 2), 2, bs(32, 2), lower));
+      assertEquals(lower, store.inTaskTransaction(task, tx -> tx.batchBuckets().get(id(1, 1)))
+          .orElseThrow().budgets());
+      // a row written before version 16 (both columns NULL) reads as unknown: missing
+      store.inTaskTransaction(task, tx -> {
+        ((JdbcBatchBuckets) tx.batchBuckets()).sql(c -> Sql.update(c, "UPDATE batch_aggregations"
+            + " SET min_privacy_budget = NULL, budget_missing = NULL WHERE task_id = ?", task.bytes()));
+        return null;
+      });
+      assertEquals(BucketBudgets.UNKNOWN, store.inTaskTransaction(task,
+          tx -> tx.batchBuckets().get(id(1, 1))).orElseThrow().budgets());
     }
   }
 }
