@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +40,8 @@ import org.priodp.aggregator.hpke.Hpke;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeSealed;
 import org.priodp.aggregator.hpke.HpkeSuite;
+import org.priodp.aggregator.task.AttributionCodePoints;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.aggregator.testing.Fixture;
 import org.priodp.vdaf.Prio3;
 import org.priodp.vdaf.dp.DpStrategy;
@@ -249,6 +252,44 @@ class ReportIntakeTest {
     twice.privateExtensions = List.of(a);
     assertRejected(ReportError.INVALID_MESSAGE, twice::share);
     assertRejected(ReportError.INVALID_MESSAGE, new Client(995, List.of(b, a))::share);
+  }
+
+  /** The attribution draft's privacy_budget under the default code point. */
+  private static ReportExtension budget(byte[] data) {
+    return new ReportExtension(AttributionCodePoints.DEFAULTS.privacyBudget(), data);
+  }
+
+  @Test
+  void privacyBudgetIsReadFromThePublicExtensionsByBothRolesAndRefusedElsewhere() throws Exception {
+    Client c = new Client(995, List.of(budget(new MicroEpsilon(250_000).encode())));
+    for (Role role : new Role[] {Role.LEADER, Role.HELPER}) {
+      ReportIntake.Prepared p = assertInstanceOf(ReportIntake.Prepared.class,
+          job(role).prepare(c.share(role)), role.toString());
+      assertEquals(Optional.of(new MicroEpsilon(250_000)), p.budget(), role.toString());
+    }
+    // in the private extensions the aggregators could see different values
+    Client priv = new Client(995);
+    priv.privateExtensions = List.of(budget(new MicroEpsilon(250_000).encode()));
+    assertRejected(ReportError.INVALID_MESSAGE, priv::share);
+    // not a 4-byte uint32
+    assertRejected(ReportError.INVALID_MESSAGE,
+        new Client(995, List.of(budget(new byte[] {1, 2, 3})))::share);
+    // without one, a task with a fixed strategy counts the report without a budget
+    ReportIntake.Prepared none = assertInstanceOf(ReportIntake.Prepared.class,
+        job(Role.HELPER).prepare(new Client(995).share(Role.HELPER)));
+    assertEquals(Optional.empty(), none.budget());
+  }
+
+  @Test
+  void aReportBudgetTaskDropsAReportWithoutPrivacyBudget() throws Exception {
+    f = new Fixture(5, new DpStrategy.ReportBudgetDiscreteLaplace(), Fixture.PRECISION,
+        Interval.of(990, 10), false);
+    assertRejected(ReportError.REPORT_DROPPED, new Client(995)::share);
+    Client c = new Client(995, List.of(budget(new MicroEpsilon(1).encode())));
+    for (Role role : new Role[] {Role.LEADER, Role.HELPER}) {
+      assertEquals(Optional.of(new MicroEpsilon(1)), assertInstanceOf(ReportIntake.Prepared.class,
+          job(role).prepare(c.share(role))).budget());
+    }
   }
 
   @Test
