@@ -82,6 +82,14 @@ public final class CollectCommand implements PrioDpSubcommand {
           + " (a refused or reset connection, a timeout or a 5xx is retried until then).")
   String timeout;
 
+  @Option(names = "--min-dp-budget", paramLabel = "EPSILON",
+      description = "Adds the attribution draft's min_dp_budget collection job extension"
+          + " (decimal epsilon, e.g. 0.5): the aggregators refuse a batch holding a report with"
+          + " less privacy_budget, and a task whose dp_strategy is ReportBudgetDiscreteLaplace or"
+          + " ReportBudgetDiscreteGaussian (where it is required) is noised and decoded at this"
+          + " epsilon.")
+  String minDpBudget;
+
   @Option(names = "--delete", paramLabel = "JOB",
       description = "Instead of collecting, delete the collection job JOB (its URL or its ID,"
           + " as a timed-out collect prints it): the Leader stops waiting for its batch and the"
@@ -104,6 +112,18 @@ public final class CollectCommand implements PrioDpSubcommand {
         file.hpkeKey(), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
         d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c)
         .retryingTransientFailures();
+    if (minDpBudget != null) {
+      try {
+        collector = collector.withMinDpBudget(
+            org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(minDpBudget));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--min-dp-budget: " + e.getMessage(), e);
+      }
+    } else if (delete == null && p.dpStrategy().budgetFromReports()) {
+      throw new IllegalArgumentException("--min-dp-budget: required for this task: its"
+          + " dp_strategy " + p.dpStrategy().name() + " noises each release at the epsilon the"
+          + " collection job's min_dp_budget gives, e.g. --min-dp-budget 0.5");
+    }
     if (delete != null) {
       return delete(collector, delete.strip());
     }
@@ -145,8 +165,12 @@ public final class CollectCommand implements PrioDpSubcommand {
     progress.endLine();
     err.flush();
     PrintWriter out = spec.commandLine().getOut();
-    Prio3DpMechanism m = Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule());
-    StatedGuarantee guarantee = StatedGuarantee.of(file.mechanism());
+    Prio3DpMechanism m = collector.mechanism();
+    StatedGuarantee guarantee = StatedGuarantee.of(file.mechanism(collector.minDpBudget()));
+    collector.minDpBudget().ifPresent(b -> err.println("collect: min_dp_budget " + b.toDecimal()
+        + (p.dpStrategy().budgetFromReports() ? ": the release is noised at epsilon "
+            + b.toDecimal() : ": every report counted carries at least this privacy_budget")));
+    err.flush();
     switch (fmt) {
       case "json" -> out.println(json(p, result, m, guarantee));
       case "csv" -> {

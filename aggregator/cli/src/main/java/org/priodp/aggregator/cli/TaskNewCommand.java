@@ -84,6 +84,18 @@ public final class TaskNewCommand implements Callable<Integer> {
   @Mixin
   DapVersionOption dapVersion = new DapVersionOption();
 
+  @Option(names = "--dp-strategy", paramLabel = "NAME",
+      description = "ReportBudgetDiscreteLaplace or ReportBudgetDiscreteGaussian (with --delta):"
+          + " the noise of each release is calibrated to the epsilon of the attribution draft's"
+          + " budgets (the collection job's min_dp_budget, else the least privacy_budget of the"
+          + " batch's reports); in place of --epsilon or --rho.")
+  String dpStrategy;
+
+  @Option(names = "--delta", paramLabel = "DELTA",
+      description = "The deployment's fixed delta of ReportBudgetDiscreteGaussian, e.g."
+          + " 1/1000000000.")
+  String delta;
+
   @Option(names = "--batch-mode", paramLabel = "MODE", defaultValue = "time_interval",
       description = "time_interval or leader_selected.")
   String batchMode;
@@ -164,7 +176,7 @@ public final class TaskNewCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Prio3Variant variant = vdaf.variant();
-    DpStrategy strategy = dp.strategy();
+    DpStrategy strategy = reportBudgetStrategy().orElseGet(dp::strategy);
     SensitivityRule rule = dp.rule();
     long precision = positive("--time-precision", timePrecision);
     long minBatch = unsigned("--min-batch-size", minBatchSize);
@@ -358,5 +370,42 @@ public final class TaskNewCommand implements Callable<Integer> {
           + text + "'");
     }
     return Long.parseLong(t);
+  }
+
+  /** Returns the report-budget strategy of --dp-strategy (and --delta), if given. */
+  private java.util.Optional<DpStrategy> reportBudgetStrategy() {
+    if (dpStrategy == null) {
+      if (delta != null) {
+        throw new IllegalArgumentException("--delta: only with --dp-strategy"
+            + " ReportBudgetDiscreteGaussian");
+      }
+      return java.util.Optional.empty();
+    }
+    if (dp.given()) {
+      throw new IllegalArgumentException("--dp-strategy: give it or --epsilon/--rho, not both");
+    }
+    switch (dpStrategy.strip()) {
+      case "ReportBudgetDiscreteLaplace" -> {
+        if (delta != null) {
+          throw new IllegalArgumentException("--delta: ReportBudgetDiscreteLaplace is pure DP"
+              + " and has no delta");
+        }
+        return java.util.Optional.of(new DpStrategy.ReportBudgetDiscreteLaplace());
+      }
+      case "ReportBudgetDiscreteGaussian" -> {
+        if (delta == null) {
+          throw new IllegalArgumentException("--delta: required by ReportBudgetDiscreteGaussian,"
+              + " e.g. --delta 1/1000000000");
+        }
+        try {
+          return java.util.Optional.of(DpStrategy.ReportBudgetDiscreteGaussian.parse(delta));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--delta: " + e.getMessage(), e);
+        }
+      }
+      default -> throw new IllegalArgumentException("--dp-strategy: expected"
+          + " ReportBudgetDiscreteLaplace or ReportBudgetDiscreteGaussian, got '" + dpStrategy
+          + "' (--epsilon and --rho choose the fixed strategies)");
+    }
   }
 }

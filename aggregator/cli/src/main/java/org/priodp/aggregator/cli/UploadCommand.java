@@ -61,6 +61,13 @@ public final class UploadCommand implements PrioDpSubcommand {
           + " lines starting with # are skipped.")
   String file;
 
+  @Option(names = "--privacy-budget", paramLabel = "EPSILON",
+      description = "The privacy budget this Client spent on each report (decimal epsilon,"
+          + " e.g. 0.25): sent in the attribution draft's privacy_budget public report"
+          + " extension. Required by tasks whose dp_strategy is ReportBudgetDiscreteLaplace or"
+          + " ReportBudgetDiscreteGaussian.")
+  String privacyBudget;
+
   @Option(names = "--reports-per-request", paramLabel = "N", defaultValue = "100",
       description = "Reports in one upload request.")
   int reportsPerRequest;
@@ -119,6 +126,14 @@ public final class UploadCommand implements PrioDpSubcommand {
     DapClient client = new DapClient(p, HttpClient.newBuilder()
         .connectTimeout(Duration.ofSeconds(10)).build(), new SecureRandom(), Clock.systemUTC(),
         reportsPerRequest);
+    if (privacyBudget != null) {
+      try {
+        client = client.withPrivacyBudget(
+            org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(privacyBudget));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--privacy-budget: " + e.getMessage(), e);
+      }
+    }
     UploadErrors errors;
     try {
       errors = client.upload(parsed);

@@ -81,7 +81,25 @@ public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthTo
    * and sensitivity rule with the fixed-work or the exact sampler.
    */
   public Prio3DpMechanism mechanism() {
-    Prio3DpMechanism m = Prio3DpMechanism.of(parameters.variant(), parameters.dpStrategy(),
+    return mechanism(java.util.Optional.empty());
+  }
+
+  /**
+   * Returns the mechanism the aggregators noise a release with when its collection job carries
+   * {@code minDpBudget} (draft-ietf-ppm-dap-attribution-00, section 5): for a strategy that takes
+   * epsilon from the reports, the strategy at that epsilon; otherwise {@link #mechanism()}.
+   *
+   * @throws IllegalArgumentException for a report-budget strategy without a minimum
+   */
+  public Prio3DpMechanism mechanism(
+      java.util.Optional<org.priodp.aggregator.task.MicroEpsilon> minDpBudget) {
+    org.priodp.vdaf.dp.DpStrategy s = parameters.dpStrategy();
+    if (s.budgetFromReports()) {
+      s = s.forRelease(minDpBudget.orElseThrow(() -> new IllegalArgumentException(
+          parameters.dpStrategy().name() + " takes epsilon from the reports: give a"
+              + " min_dp_budget")).epsilon());
+    }
+    Prio3DpMechanism m = Prio3DpMechanism.of(parameters.variant(), s,
         parameters.sensitivityRule());
     return hardenedSampler ? m.withHardenedSampler() : m;
   }

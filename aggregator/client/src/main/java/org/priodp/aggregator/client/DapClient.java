@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.priodp.aggregator.dap.DapDecodeException;
 import org.priodp.aggregator.dap.DapMediaType;
@@ -23,13 +24,16 @@ import org.priodp.aggregator.dap.InputShareAad;
 import org.priodp.aggregator.dap.InputShareEncryption;
 import org.priodp.aggregator.dap.PlaintextInputShare;
 import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportExtension;
 import org.priodp.aggregator.dap.ReportId;
 import org.priodp.aggregator.dap.ReportMetadata;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.Time;
 import org.priodp.aggregator.dap.UploadErrors;
 import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.hpke.HpkeException;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.aggregator.task.TaskParameters;
 import org.priodp.aggregator.task.TimeText;
 import org.priodp.vdaf.Prio3;
@@ -67,6 +71,7 @@ public final class DapClient {
   private final Prio3 prio3;
   private final byte[] ctx;
   private final int reportsPerRequest;
+  private final Optional<MicroEpsilon> privacyBudget;
   private AggregatorConfigs configs;
 
   /** Returns a Client of the task with {@link #DEFAULT_REPORTS_PER_REQUEST} reports a request. */
@@ -88,6 +93,33 @@ public final class DapClient {
     this.reportsPerRequest = reportsPerRequest;
     this.prio3 = new Prio3(task.variant());
     this.ctx = task.dapVersion().vdafContext(task.taskId());
+    this.privacyBudget = Optional.empty();
+  }
+
+  private DapClient(DapClient c, Optional<MicroEpsilon> privacyBudget) {
+    this.task = c.task;
+    this.http = c.http;
+    this.random = c.random;
+    this.clock = c.clock;
+    this.reportsPerRequest = c.reportsPerRequest;
+    this.prio3 = c.prio3;
+    this.ctx = c.ctx;
+    this.privacyBudget = privacyBudget;
+  }
+
+  /**
+   * Returns a Client of the same task whose reports state that the Client spent {@code budget} on
+   * each (draft-ietf-ppm-dap-attribution-00, section 3): the privacy_budget report extension,
+   * under the task's code point, in the report's PUBLIC extensions, so that both aggregators see
+   * the same value (the InputShareAad binds it).
+   */
+  public DapClient withPrivacyBudget(MicroEpsilon budget) {
+    return new DapClient(this, Optional.of(Objects.requireNonNull(budget, "budget")));
+  }
+
+  /** Returns the privacy budget this Client states in each report, if any. */
+  public Optional<MicroEpsilon> privacyBudget() {
+    return privacyBudget;
   }
 
   /** Returns the task. */
@@ -161,7 +193,10 @@ public final class DapClient {
     Prio3.ShardResult shard = prio3.shard(ctx, measurement, id.bytes(), rand);
     long time = TimeText.toTime(clock.instant().getEpochSecond(),
         task.configuration().timePrecision());
-    ReportMetadata metadata = ReportMetadata.of(id, time);
+    ReportMetadata metadata = new ReportMetadata(id, new Time(time), privacyBudget
+        .map(b -> List.of(new ReportExtension(task.attributionCodePoints().privacyBudget(),
+            b.encode())))
+        .orElse(List.of()));
     byte[] publicShare = shard.publicShare().encode();
     InputShareAad aad = new InputShareAad(task.taskId(), task.configuration(), metadata,
         publicShare);

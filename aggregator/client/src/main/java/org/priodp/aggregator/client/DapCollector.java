@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.priodp.aggregator.dap.AggregateShareAad;
 import org.priodp.aggregator.dap.AggregateShareEncryption;
+import org.priodp.aggregator.dap.CollectionJobExtension;
 import org.priodp.aggregator.dap.CollectionJobReq;
 import org.priodp.aggregator.dap.CollectionJobResp;
 import org.priodp.aggregator.dap.DapDecodeException;
@@ -26,7 +27,9 @@ import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.LedgerHeader;
+import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.aggregator.task.TaskParameters;
+import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.DpUnsharder;
 import org.priodp.vdaf.dp.Prio3DpMechanism;
 
@@ -110,6 +113,7 @@ public final class DapCollector {
   private final Duration timeout;
   private final double confidence;
   private final boolean retryTransient;
+  private final Optional<MicroEpsilon> minDpBudget;
 
   /**
    * Returns a Collector that gives up after waiting {@code timeout} in total and reports
@@ -132,9 +136,15 @@ public final class DapCollector {
     }
     this.confidence = confidence;
     this.retryTransient = false;
+    this.minDpBudget = Optional.empty();
   }
 
   private DapCollector(DapCollector c, boolean retryTransient) {
+    this(c, retryTransient, c.minDpBudget);
+  }
+
+  private DapCollector(DapCollector c, boolean retryTransient, Optional<MicroEpsilon> minDpBudget) {
+    this.minDpBudget = minDpBudget;
     this.task = c.task;
     this.token = c.token;
     this.hpkeConfig = c.hpkeConfig;
@@ -153,6 +163,47 @@ public final class DapCollector {
    */
   public DapCollector retryingTransientFailures() {
     return new DapCollector(this, true);
+  }
+
+  /**
+   * Returns this Collector asking for {@code minimum} in the min_dp_budget collection job
+   * extension of its jobs (draft-ietf-ppm-dap-attribution-00, section 5): the aggregators refuse
+   * a batch holding a report with less privacy_budget, and a task whose strategy takes epsilon
+   * from the reports is noised, and decoded here, at epsilon = {@code minimum}.
+   */
+  public DapCollector withMinDpBudget(MicroEpsilon minimum) {
+    Objects.requireNonNull(minimum, "minimum");
+    if (minimum.micros() == 0) {
+      throw new IllegalArgumentException("min_dp_budget must be at least one micro-epsilon");
+    }
+    return new DapCollector(this, retryTransient, Optional.of(minimum));
+  }
+
+  /** Returns the min_dp_budget this Collector asks for, if any. */
+  public Optional<MicroEpsilon> minDpBudget() {
+    return minDpBudget;
+  }
+
+  /**
+   * Returns the mechanism the aggregators noise this Collector's releases with: the task's, or
+   * for a report-budget strategy its strategy at min_dp_budget.
+   *
+   * @throws IllegalStateException for a report-budget task without {@link #withMinDpBudget}
+   */
+  public Prio3DpMechanism mechanism() {
+    DpStrategy open = task.dpStrategy();
+    DpStrategy strategy = !open.budgetFromReports() ? open
+        : open.forRelease(minDpBudget.orElseThrow(() -> new IllegalStateException(open.name()
+            + " takes epsilon from the reports: give the collection job a min_dp_budget to know"
+            + " the release's epsilon")).epsilon());
+    return Prio3DpMechanism.of(task.variant(), strategy, task.sensitivityRule());
+  }
+
+  /** Returns the collection job request of a query with this Collector's extensions. */
+  public CollectionJobReq requestFor(Query query) {
+    return new CollectionJobReq(query, new byte[0], minDpBudget.map(m -> List.of(
+        new CollectionJobExtension(task.attributionCodePoints().minDpBudget(), m.encode())))
+        .orElse(List.of()));
   }
 
   /** Returns a Collector of a collector file's task, sleeping for real, 95% intervals. */
@@ -182,7 +233,8 @@ public final class DapCollector {
           + task.configuration().batchMode().specName() + ", the query's "
           + query.batchMode().specName());
     }
-    CollectionJobReq req = request(query);
+    mechanism(); // a report-budget task without min_dp_budget cannot decode: refused before the job
+    CollectionJobReq req = requestFor(query);
     URI create = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
         "tasks/" + task.taskId().toBase64Url() + "/collection_jobs");
     HttpRequest post = HttpRequest.newBuilder(create).timeout(DapHttp.REQUEST_TIMEOUT)
@@ -341,8 +393,12 @@ public final class DapCollector {
     AggregateShareAad aad = new AggregateShareAad(task.taskId(), task.configuration(), req);
     byte[] leader = open(Role.LEADER, aad, resp.leaderEncryptedAggShare());
     byte[] helper = open(Role.HELPER, aad, resp.helperEncryptedAggShare());
-    DpUnsharder collector = DpUnsharder.of(Prio3DpMechanism.of(task.variant(), task.dpStrategy(),
-        task.sensitivityRule())).withConfidence(confidence);
+    DpUnsharder collector;
+    try {
+      collector = DpUnsharder.of(mechanism()).withConfidence(confidence);
+    } catch (IllegalStateException e) {
+      throw new IOException(e.getMessage(), e);
+    }
     try {
       return new CollectionResult(resp.reportCount(), resp.interval(),
           collector.unshard(List.of(leader, helper), resp.reportCount()));
