@@ -49,7 +49,7 @@ import org.priodp.vdaf.dp.Prio3DpMechanism;
  * (batchOverlap), merges the host's batch buckets (vector sum, count sum, checksum XOR), checks
  * the minimum batch size (invalidBatchSize), the aggregation parameter (invalidMessage) and the
  * Leader's report count and checksum (batchMismatch), applies min_dp_budget's safeguard to the
- * buckets' least privacy_budget (batchMismatch) and picks the release epsilon ({@link
+ * buckets' least privacy_budget (invalidMessage) and picks the release epsilon ({@link
  * ReleaseBudget}), charges the release to the task's privacy
  * ledger or refuses it when the budget cannot pay for it ({@link PrivacyBudget}, prio-dp's
  * privacyBudgetExhausted; issue 25), draws noise and inserts the noised share with the range it

@@ -55,18 +55,20 @@ final class ReleaseBudget {
   /**
    * Returns the mechanism that noises the release of a batch whose reports have {@code budgets},
    * after the safeguard: with a min_dp_budget, a batch with a report below it or without a
-   * privacy_budget is refused with batchMismatch (this aggregator's batch is not the one the
-   * collection job asked for; nothing is drawn or charged).
+   * privacy_budget is refused with invalidMessage naming min_dp_budget (the collection job asks
+   * for what this batch cannot give; nothing is drawn or charged). Not batchMismatch: the Leader
+   * reads that from its own release as "an aggregation job committed meanwhile, try again",
+   * which would keep such a job waiting forever instead of failing it.
    *
-   * @throws Refusal batchMismatch as above; invalidMessage if a report-budget task's batch has no
-   *     defined epsilon (a report without a budget counted before version 16) or the fixed-work
-   *     sampler cannot serve the scale at the release epsilon
+   * @throws Refusal invalidMessage as above, and if a report-budget task's batch has no defined
+   *     epsilon (a report without a budget counted before version 16) or the fixed-work sampler
+   *     cannot serve the scale at the release epsilon
    */
   static Prio3DpMechanism mechanism(TaskDefinition task, Optional<MicroEpsilon> minDpBudget,
       BucketBudgets budgets) {
     if (minDpBudget.isPresent() && (budgets.missing() || budgets.minimum()
         .map(m -> m.compareTo(minDpBudget.get()) < 0).orElse(false))) {
-      throw Refusal.of(DapError.BATCH_MISMATCH, task.taskId(), "min_dp_budget: the batch holds"
+      throw Refusal.of(DapError.INVALID_MESSAGE, task.taskId(), "min_dp_budget: the batch holds"
           + " a report whose privacy_budget is below " + minDpBudget.get().toDecimal()
           + " or absent (draft-ietf-ppm-dap-attribution-00, section 5)");
     }

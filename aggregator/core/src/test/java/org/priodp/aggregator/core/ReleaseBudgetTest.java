@@ -31,7 +31,7 @@ import org.priodp.vdaf.dp.DpStrategy;
  * The release side of the attribution draft (draft-ietf-ppm-dap-attribution-00, section 5) as
  * the Helper runs it for an AggregateShareReq: min_dp_budget in collection_job_req.extensions is
  * accepted (others unsupportedExtension, malformed invalidExtension), a batch whose recorded least
- * privacy_budget is below it is refused with batchMismatch before anything is drawn or charged,
+ * privacy_budget is below it is refused with invalidMessage before anything is drawn or charged,
  * and the release is noised and charged at min_dp_budget, or else at the batch's least budget.
  * Buckets 0, 1, 2 of the Fixture hold reports whose least budgets are 0.5, 0.25 and 1.
  */
@@ -94,9 +94,9 @@ class ReleaseBudgetTest {
       writeBuckets(store, f, BUDGETS);
       NoisedShareService s = service(store);
       // bucket 1 holds a report with 0.25 < 0.5: this Helper's batch is not the job's
-      assertEquals(DapError.BATCH_MISMATCH,
+      assertEquals(DapError.INVALID_MESSAGE,
           refusal(() -> s.release(f.task, withExtensions(f.request(0, 3), minDp(500_000)))));
-      assertEquals(DapError.BATCH_MISMATCH,
+      assertEquals(DapError.INVALID_MESSAGE,
           refusal(() -> s.release(f.task, withExtensions(f.request(0, 3), minDp(250_001)))));
       assertEquals(0, s.noiseDraws());
       assertTrue(ledger(store, f).isEmpty(), "nothing charged");
@@ -127,7 +127,7 @@ class ReleaseBudgetTest {
     try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("u.db"))) {
       writeBuckets(store, f, List.of(budget(500_000), BucketBudgets.UNKNOWN));
       NoisedShareService s = service(store);
-      assertEquals(DapError.BATCH_MISMATCH,
+      assertEquals(DapError.INVALID_MESSAGE,
           refusal(() -> s.release(f.task, withExtensions(f.request(0, 2), minDp(1)))));
       assertEquals(DapError.INVALID_MESSAGE, refusal(() -> s.release(f.task, f.request(0, 2))));
       assertEquals(0, s.noiseDraws());
@@ -144,7 +144,7 @@ class ReleaseBudgetTest {
     try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("p.db"))) {
       writeBuckets(store, f, BUDGETS);
       NoisedShareService s = service(store);
-      assertEquals(DapError.BATCH_MISMATCH,
+      assertEquals(DapError.INVALID_MESSAGE,
           refusal(() -> s.release(f.task, withExtensions(f.request(0, 2), minDp(300_000)))));
       s.release(f.task, withExtensions(f.request(0, 2), minDp(100_000)));
       assertEquals(Rational.of(2), epsilonCharged(ledger(store, f).get(0)));
