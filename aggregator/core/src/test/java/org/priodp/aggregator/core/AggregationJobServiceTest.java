@@ -206,4 +206,74 @@ class AggregationJobServiceTest {
               org.priodp.aggregator.dap.Interval.of(2, 3))))).isPresent(), "noised shares stay");
     }
   }
+
+  /**
+   * Batch buckets keep the least privacy_budget of their reports and whether one lacked it
+   * (attribution draft section 5), merged in the transaction that adds the output shares, across
+   * several aggregation jobs (each its own task transaction, as the Helper and the Leader commit
+   * them) and buckets, on SQLite and on the PostgreSQL of PRIODP_PG_URL (skipped without it).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "postgresql"})
+  void bucketsKeepTheLeastBudgetAcrossJobsAndBuckets(String backend) {
+    String pg = System.getenv("PRIODP_PG_URL");
+    if (backend.equals("postgresql") && (pg == null || pg.isBlank())) {
+      System.out.println("SKIPPED AggregationJobServiceTest postgresql: PRIODP_PG_URL is not set");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(backend.equals("sqlite")
+        || (pg != null && !pg.isBlank()), "PRIODP_PG_URL is not set");
+    long seed = Long.getLong("priodp.seed", System.nanoTime());
+    System.out.println("AggregationJobServiceTest.budgets " + backend + " seed=" + seed);
+    java.util.Random random = new java.util.Random(seed);
+    Fixture f = Fixture.laplaceRandomTask(9, random); // a persistent database sees a new task
+    org.priodp.vdaf.Prio3 prio3 = new org.priodp.vdaf.Prio3(f.variant);
+    org.priodp.field.FieldVector zero = org.priodp.field.FieldVector.zeros(prio3.field(),
+        prio3.outputLength());
+    BatchIdentifier a = BatchBuckets.timeIntervalBucket(10);
+    BatchIdentifier b = BatchBuckets.timeIntervalBucket(11);
+    BatchIdentifier c = BatchBuckets.timeIntervalBucket(12);
+    try (JdbcDatastore store = backend.equals("sqlite")
+        ? JdbcDatastore.openSqlite(dir.resolve("budgets.db")) : JdbcDatastore.open(pg)) {
+      // one aggregation job: each call is one job's commit of (bucket, time, budget in micros or -1)
+      java.util.function.Consumer<long[][]> job = reports -> store.inTaskTransaction(f.taskId,
+          tx -> {
+            java.util.Map<BatchIdentifier, AggregationJobService.Bucket> open =
+                new java.util.LinkedHashMap<>();
+            for (long[] r : reports) {
+              BatchIdentifier id = BatchBuckets.timeIntervalBucket(r[0]);
+              byte[] rid = new byte[16];
+              random.nextBytes(rid);
+              open.computeIfAbsent(id, k -> AggregationJobService.Bucket.load(tx, f.task, prio3, k))
+                  .add(zero, new org.priodp.aggregator.dap.ReportId(rid), r[0], r[1] < 0
+                      ? java.util.Optional.empty()
+                      : java.util.Optional.of(new org.priodp.aggregator.task.MicroEpsilon(r[1])));
+            }
+            open.values().forEach(x -> x.store(tx, f.task));
+            return null;
+          });
+      job.accept(new long[][] {{10, 500_000}, {10, 300_000}, {11, 700_000}});
+      job.accept(new long[][] {{10, 200_000}, {11, 900_000}, {12, -1}});
+      job.accept(new long[][] {{12, 100_000}, {11, 800_000}});
+      java.util.function.Function<BatchIdentifier, org.priodp.aggregator.datastore.BucketBudgets>
+          read = id -> store.inTaskTransaction(f.taskId, tx -> tx.batchBuckets().get(id))
+              .orElseThrow().budgets();
+      assertEquals(budgets(200_000, false), read.apply(a));
+      assertEquals(budgets(700_000, false), read.apply(b));
+      assertEquals(budgets(100_000, true), read.apply(c));
+      assertEquals(3, store.inTaskTransaction(f.taskId, tx -> tx.batchBuckets().get(a))
+          .orElseThrow().reportCount(), "three reports counted in bucket a");
+      // over a range (as a release merges them): the least of all, missing if any is
+      assertEquals(budgets(100_000, true), store.inTaskTransaction(f.taskId,
+          tx -> tx.batchBuckets().range(a, BatchBuckets.timeIntervalBucket(13))).stream()
+          .map(org.priodp.aggregator.datastore.BatchAggregation::budgets)
+          .reduce(org.priodp.aggregator.datastore.BucketBudgets.EMPTY,
+              org.priodp.aggregator.datastore.BucketBudgets::union));
+    }
+  }
+
+  private static org.priodp.aggregator.datastore.BucketBudgets budgets(long micros,
+      boolean missing) {
+    return new org.priodp.aggregator.datastore.BucketBudgets(java.util.Optional.of(
+        new org.priodp.aggregator.task.MicroEpsilon(micros)), missing);
+  }
 }
