@@ -290,6 +290,23 @@ class CollectCommandTest {
   }
 
   /**
+   * A task whose noise follows the reports' budgets needs --min-dp-budget (the release's epsilon),
+   * said in one line before any request; a bad value names the option.
+   */
+  @Test
+  void aReportBudgetTaskNeedsMinDpBudgetInOneLine() throws Exception {
+    Path c = collectorJson("http://127.0.0.1:9/", "--dp-strategy", "ReportBudgetDiscreteLaplace");
+    assertTrue(CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600")
+        .failedWithOneLine("collect: --min-dp-budget: required for this task: its dp_strategy"
+            + " ReportBudgetDiscreteLaplace noises each release at the epsilon"));
+    assertTrue(CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600",
+        "--min-dp-budget", "0").failedWithOneLine("collect: --min-dp-budget: min_dp_budget must be"
+            + " at least one micro-epsilon"));
+    assertTrue(CliRun.of("collect", "--task", c.toString(), "--interval", "0/3600",
+        "--min-dp-budget", "x").failedWithOneLine("collect: --min-dp-budget: expected an epsilon"));
+  }
+
+  /**
    * collect outlives a Leader restart (issue 24): while it polls a job that waits for reports,
    * the Leader's server stops (connection refused) and starts again on the same port and store;
    * collect prints why it waits, one line for the outage and one when the Leader is back, and

@@ -148,6 +148,30 @@ class UploadCommandTest {
     }
   }
 
+  /**
+   * --privacy-budget puts the attribution draft's privacy_budget (micro-epsilons, exactly) in each
+   * report's public extensions; a value that is not a whole number of micro-epsilons is one line
+   * naming the option, before anything is fetched.
+   */
+  @Test
+  void privacyBudgetIsAPublicExtensionOfEachReportAndABadOneIsOneLine() throws Exception {
+    try (FakeHttp leader = leader(null)) {
+      Path client = clientJson(leader.url(), "--vdaf", "Prio3Count");
+      CliRun bad = run("", "--task", client.toString(), "--privacy-budget", "0.0000001", "1");
+      assertTrue(bad.failedWithOneLine("upload: --privacy-budget: an epsilon is a non-negative"
+          + " whole number of micro-epsilons"), bad.err());
+      assertEquals(0, leader.requests.size(), "nothing fetched");
+      CliRun r = run("", "--task", client.toString(), "--privacy-budget", "0.25", "1", "0");
+      assertEquals(0, r.code(), r.err());
+      List<org.priodp.aggregator.dap.ReportExtension> expected = List.of(
+          new org.priodp.aggregator.dap.ReportExtension(0xFA01, new byte[] {0, 3, (byte) 0xd0, (byte) 0x90}));
+      for (UploadRequest u : uploads) {
+        u.reports().forEach(rep -> assertEquals(expected, rep.reportMetadata().publicExtensions()));
+      }
+      assertEquals(2, uploads.stream().mapToInt(u -> u.reports().size()).sum());
+    }
+  }
+
   @Test
   void missingInputsAndUnreachableOrRefusingLeadersAreOneLine() throws Exception {
     Path none = dir.resolve("missing.json");

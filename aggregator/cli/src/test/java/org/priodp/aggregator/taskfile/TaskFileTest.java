@@ -169,6 +169,45 @@ class TaskFileTest {
         parse(example().replace("[[1], [10]]", "[[1, 1], [10]]")).get(0).dpStrategy());
   }
 
+  /** The attribution draft's strategies (docs/DAP.md "Task file"): read, digested, refused. */
+  @Test
+  void reportBudgetStrategiesAreReadAndTheirDeltaValidatedNamingTheField() throws IOException {
+    String laplace = "\"dp_strategy\": {\n        \"dp_strategy\": \"PureDpDiscreteLaplace\",\n"
+        + "        \"budget\": {\n          \"epsilon\": [[1], [10]]\n        }\n      }";
+    String ex = example();
+    assertTrue(ex.contains(laplace), "the example's first strategy");
+    TaskDefinition t = parse(ex.replace(laplace,
+        "\"dp_strategy\": {\"dp_strategy\": \"ReportBudgetDiscreteLaplace\"}")).get(0);
+    assertEquals(new DpStrategy.ReportBudgetDiscreteLaplace(), t.dpStrategy());
+    assertTrue(t.addsNoise());
+    assertTrue(t.dpSettingsText().contains("dp_strategy=ReportBudgetDiscreteLaplace"),
+        t.dpSettingsText());
+    TaskDefinition g = parse(ex.replace(laplace, "\"dp_strategy\": {\"dp_strategy\":"
+        + " \"ReportBudgetDiscreteGaussian\", \"delta\": \"1/1000000000\"}")).get(0);
+    assertEquals(new DpStrategy.ReportBudgetDiscreteGaussian(Rational.of(1, 1_000_000_000)),
+        g.dpStrategy());
+    assertTrue(g.dpSettingsText().contains("dp_strategy.delta=1/1000000000"), g.dpSettingsText());
+    assertTrue(refusal(ex.replace(laplace, "\"dp_strategy\": {\"dp_strategy\":"
+        + " \"ReportBudgetDiscreteGaussian\"}")).startsWith("tasks[0].dp_strategy.delta"));
+    assertTrue(refusal(ex.replace(laplace, "\"dp_strategy\": {\"dp_strategy\":"
+        + " \"ReportBudgetDiscreteGaussian\", \"delta\": \"1\"}"))
+        .startsWith("tasks[0].dp_strategy.delta"));
+    assertTrue(refusal(ex.replace(laplace, "\"dp_strategy\": {\"dp_strategy\":"
+        + " \"ReportBudgetDiscreteGaussian\", \"delta\": 0.001}"))
+        .startsWith("tasks[0].dp_strategy.delta"));
+    assertTrue(refusal(ex.replace(laplace, "\"dp_strategy\": {\"dp_strategy\":"
+        + " \"ReportBudgetDiscreteLaplace\", \"epsilon\": \"1\"}"))
+        .startsWith("tasks[0].dp_strategy"));
+    // the DP binding digests the strategy and its delta
+    assertFalse(java.util.Arrays.equals(
+        DpBinding.digest(t.variant(), t.dpStrategy(), SensitivityRule.PRIODP),
+        DpBinding.digest(g.variant(), g.dpStrategy(), SensitivityRule.PRIODP)));
+    assertFalse(java.util.Arrays.equals(
+        DpBinding.digest(g.variant(), g.dpStrategy(), SensitivityRule.PRIODP),
+        DpBinding.digest(g.variant(), new DpStrategy.ReportBudgetDiscreteGaussian(
+            Rational.of(1, 1_000_000)), SensitivityRule.PRIODP)));
+  }
+
   @Test
   void invalidTasksAreRefusedNamingTheField() throws IOException {
     String ex = example();
