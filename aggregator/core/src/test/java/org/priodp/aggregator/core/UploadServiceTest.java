@@ -238,6 +238,33 @@ class UploadServiceTest {
     }
   }
 
+  /**
+   * The attribution draft's privacy_budget (the default code point 0xFA01) is recognized at plain
+   * upload: a 4-byte uint32 is accepted, other data is invalid_message; a task whose strategy takes
+   * epsilon from the reports drops a report without it (report_dropped), the others accept it.
+   */
+  @Test
+  void privacyBudgetIsRecognizedAtUploadAndRequiredByAReportBudgetTask() {
+    TaskDefinition plain = leaderTask(3, null);
+    TaskDefinition budgeted = new TaskDefinition(plain.taskId(), Role.LEADER,
+        plain.configuration(), plain.variant(), new DpStrategy.ReportBudgetDiscreteLaplace(),
+        SensitivityRule.PRIODP, plain.collectorHpkeConfig(), plain.authToken())
+        .withCollectorAuthToken(AuthToken.of("collector-token_0123456789"));
+    ReportExtension ok = new ReportExtension(0xFA01, new byte[] {0, 3, (byte) 0xd0, (byte) 0x90});
+    ReportExtension bad = new ReportExtension(0xFA01, new byte[] {1, 2});
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("b.db"))) {
+      UploadService s = service(store, UploadService.DEFAULT_CLOCK_SKEW);
+      int key = s.keys().ensureActive().config().id().value();
+      assertEquals(Arrays.asList(null, ReportError.INVALID_MESSAGE, null), errorsOf(s.upload(plain,
+          new UploadRequest(List.of(report(id(1), NOW, key, List.of(ok), 1),
+              report(id(2), NOW, key, List.of(bad), 1), report(id(3), NOW, key, List.of(), 1))))));
+      assertEquals(Arrays.asList(null, ReportError.INVALID_MESSAGE, ReportError.REPORT_DROPPED),
+          errorsOf(s.upload(budgeted, new UploadRequest(List.of(
+              report(id(11), NOW, key, List.of(ok), 1), report(id(12), NOW, key, List.of(bad), 1),
+              report(id(13), NOW, key, List.of(), 1))))));
+    }
+  }
+
   @Test
   void theClockSkewIsConfigurableAndTooEarlyIsExactAtTheUnitBoundary() {
     TaskDefinition task = leaderTask(2, null);
