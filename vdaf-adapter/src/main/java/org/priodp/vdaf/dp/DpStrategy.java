@@ -35,8 +35,7 @@ public sealed interface DpStrategy
     permits DpStrategy.NoDifferentialPrivacy,
         DpStrategy.PureDpDiscreteLaplace,
         DpStrategy.ZCdpDiscreteGaussian,
-        DpStrategy.ReportBudgetDiscreteLaplace,
-        DpStrategy.ReportBudgetDiscreteGaussian {
+        DpStrategy.ReportBudget {
 
   /**
    * Returns the sampler every aggregator uses for each coordinate, or empty when the strategy
@@ -314,27 +313,7 @@ public sealed interface DpStrategy
    * the least privacy_budget of the batch's reports. The strategy itself cannot noise; {@link
    * #forRelease} gives the {@link PureDpDiscreteLaplace} of one release.
    */
-  record ReportBudgetDiscreteLaplace() implements DpStrategy {
-    @Override
-    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
-      throw noEpsilon(this);
-    }
-
-    @Override
-    public NoiseSampler hardenedSampler(Sensitivity sensitivity) {
-      throw noEpsilon(this);
-    }
-
-    @Override
-    public Optional<Budget> budget() {
-      return Optional.empty();
-    }
-
-    @Override
-    public boolean budgetFromReports() {
-      return true;
-    }
-
+  record ReportBudgetDiscreteLaplace() implements ReportBudget {
     /** Returns PureDpDiscreteLaplace(epsilon). */
     @Override
     public PureDpDiscreteLaplace forRelease(Rational epsilon) {
@@ -367,11 +346,6 @@ public sealed interface DpStrategy
     }
 
     @Override
-    public boolean hasHardenedSampler() {
-      return true;
-    }
-
-    @Override
     public Optional<String> describeBudget() {
       return Optional.of("epsilon from the reports' privacy_budget");
     }
@@ -387,7 +361,7 @@ public sealed interface DpStrategy
    *
    * @param delta the deployment's fixed delta, in (0, 1)
    */
-  record ReportBudgetDiscreteGaussian(Rational delta) implements DpStrategy {
+  record ReportBudgetDiscreteGaussian(Rational delta) implements ReportBudget {
     /** Validates that 0 < delta < 1. */
     public ReportBudgetDiscreteGaussian {
       Objects.requireNonNull(delta, "delta");
@@ -402,28 +376,8 @@ public sealed interface DpStrategy
     }
 
     @Override
-    public Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
-      throw noEpsilon(this);
-    }
-
-    @Override
-    public NoiseSampler hardenedSampler(Sensitivity sensitivity) {
-      throw noEpsilon(this);
-    }
-
-    @Override
-    public Optional<Budget> budget() {
-      return Optional.empty();
-    }
-
-    @Override
     public Optional<Rational> bindingParameter() {
       return Optional.of(delta);
-    }
-
-    @Override
-    public boolean budgetFromReports() {
-      return true;
     }
 
     /** Returns ZCdpDiscreteGaussian(rho) with rho = {@link ZCdpConversion#rhoFor}(epsilon, delta). */
@@ -458,19 +412,50 @@ public sealed interface DpStrategy
     }
 
     @Override
-    public boolean hasHardenedSampler() {
-      return true;
-    }
-
-    @Override
     public Optional<String> describeBudget() {
       return Optional.of("epsilon from the reports' privacy_budget, delta = " + delta);
     }
   }
 
-  /** The refusal of the report-budget strategies to noise without a release epsilon. */
-  private static IllegalArgumentException noEpsilon(DpStrategy s) {
-    return new IllegalArgumentException(s.name() + " takes epsilon from the reports' privacy"
-        + " budgets: build the mechanism of a release with forRelease(epsilon)");
+  /**
+   * The strategies whose epsilon comes from the reports' privacy budgets, one release at a time
+   * (draft-ietf-ppm-dap-attribution-00, sections 3 and 5): they have no sampler and no budget of
+   * their own; {@link #forRelease} gives the strategy of one release, which has both.
+   */
+  sealed interface ReportBudget extends DpStrategy
+      permits ReportBudgetDiscreteLaplace, ReportBudgetDiscreteGaussian {
+    /** Refuses: the scale depends on the release's epsilon. */
+    @Override
+    default Optional<NoiseSampler> sampler(Sensitivity sensitivity) {
+      throw noEpsilon();
+    }
+
+    /** Refuses: the scale depends on the release's epsilon. */
+    @Override
+    default NoiseSampler hardenedSampler(Sensitivity sensitivity) {
+      throw noEpsilon();
+    }
+
+    /** Returns empty: each release has its own budget. */
+    @Override
+    default Optional<Budget> budget() {
+      return Optional.empty();
+    }
+
+    @Override
+    default boolean budgetFromReports() {
+      return true;
+    }
+
+    /** Returns true: the strategy of every release has a fixed-work sampler. */
+    @Override
+    default boolean hasHardenedSampler() {
+      return true;
+    }
+
+    private IllegalArgumentException noEpsilon() {
+      return new IllegalArgumentException(name() + " takes epsilon from the reports' privacy"
+          + " budgets: build the mechanism of a release with forRelease(epsilon)");
+    }
   }
 }

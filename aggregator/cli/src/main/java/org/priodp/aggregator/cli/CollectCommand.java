@@ -113,9 +113,10 @@ public final class CollectCommand implements PrioDpSubcommand {
         d -> Thread.sleep(d.toMillis()), Duration.ofSeconds(wait), c)
         .retryingTransientFailures();
     if (minDpBudget != null) {
+      org.priodp.aggregator.task.MicroEpsilon min = UploadCommand.epsilon("--min-dp-budget",
+          minDpBudget);
       try {
-        collector = collector.withMinDpBudget(
-            org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(minDpBudget));
+        collector = collector.withMinDpBudget(min);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--min-dp-budget: " + e.getMessage(), e);
       }

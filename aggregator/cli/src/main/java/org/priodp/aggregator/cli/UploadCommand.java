@@ -127,12 +127,7 @@ public final class UploadCommand implements PrioDpSubcommand {
         .connectTimeout(Duration.ofSeconds(10)).build(), new SecureRandom(), Clock.systemUTC(),
         reportsPerRequest);
     if (privacyBudget != null) {
-      try {
-        client = client.withPrivacyBudget(
-            org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(privacyBudget));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--privacy-budget: " + e.getMessage(), e);
-      }
+      client = client.withPrivacyBudget(epsilon("--privacy-budget", privacyBudget));
     }
     UploadErrors errors;
     try {
@@ -200,5 +195,17 @@ public final class UploadCommand implements PrioDpSubcommand {
    */
   static List<BigInteger> parse(Prio3Variant variant, String text) {
     return variant.parseMeasurement(text);
+  }
+
+  /**
+   * Parses an option's decimal epsilon into micro-epsilons (the attribution draft's privacy
+   * budgets), exactly; an error is one line naming the option.
+   */
+  static org.priodp.aggregator.task.MicroEpsilon epsilon(String option, String text) {
+    try {
+      return org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
   }
 }
