@@ -105,6 +105,9 @@ final class CollectionReadiness {
    */
   static boolean stillAggregating(org.priodp.aggregator.datastore.TaskTransaction tx,
       BatchSelector selector) {
+    if (selector instanceof BatchSelector.CollectorSelected) { // unclaimed uploads count too
+      return tx.collectorBatches().outstanding(BatchBuckets.batchIdentifier(selector));
+    }
     if (selector instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
       return tx.clientReports().outstanding(i.start().value(), i.end().value());

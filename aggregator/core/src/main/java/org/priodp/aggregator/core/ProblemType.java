@@ -26,8 +26,17 @@ public sealed interface ProblemType permits ProblemType.Dap, ProblemType.PrioDp 
   PrioDp PRIVACY_BUDGET_EXHAUSTED = new PrioDp("privacyBudgetExhausted",
       "The task's privacy budget cannot pay for this release", 403);
 
+  /**
+   * An upload to {@code tasks/{task-id}/reports/{collection-job-id}} (draft-ietf-ppm-dap-attribution-00
+   * section 4) names no collection job of a collector-selected task that takes uploads: the job
+   * does not exist (yet; the draft's "404 and Retry-After") or was deleted, or the task is of
+   * another batch mode. Status 404.
+   */
+  PrioDp UNKNOWN_COLLECTION_JOB = new PrioDp("unknownCollectionJob",
+      "No collection job takes uploads at this URL", 404);
+
   /** The prio-dp problem types this aggregator raises, which {@link #ofType} resolves. */
-  List<PrioDp> PRIODP_TYPES = List.of(PRIVACY_BUDGET_EXHAUSTED);
+  List<PrioDp> PRIODP_TYPES = List.of(PRIVACY_BUDGET_EXHAUSTED, UNKNOWN_COLLECTION_JOB);
 
   /** Returns the full URN of the "type" member. */
   String urn();

@@ -124,11 +124,12 @@ public final class AggregateSharesRoute implements TaskResource {
   }
 
   /** Checks the Content-Type and size of an AggregateShareReq and decodes it. */
-  private AggregateShareReq request(TaskId taskId, String contentType, byte[] body) {
+  private AggregateShareReq request(TaskDefinition task, String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
     RequestChecks.messageType(contentType, DapMediaType.AGGREGATE_SHARE_REQ, taskId);
     RequestChecks.bodySize(body, maxBody, taskId);
     try {
-      return AggregateShareReq.decode(body);
+      return AggregateShareReq.decode(body, task.attribution().codePoints().collectorSelected());
     } catch (DapDecodeException e) {
       throw DapProblem.dap(e.error(), taskId, e.getMessage());
     }
@@ -136,7 +137,7 @@ public final class AggregateSharesRoute implements TaskResource {
 
   private HttpReply post(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareReq req = request(taskId, contentType, body);
+    AggregateShareReq req = request(task, contentType, body);
     ReleasedAggregateShare released = service.release(task, req);
     AggregateShareId id = resourceId(taskId, released.requestDigest());
     AggregateShareResource resource = store.inTaskTransaction(taskId,
@@ -175,7 +176,7 @@ public final class AggregateSharesRoute implements TaskResource {
    */
   private HttpReply postAsync(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareReq req = request(taskId, contentType, body);
+    AggregateShareReq req = request(task, contentType, body);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
     if (service.released(taskId, batch).isPresent()) {
       return post(task, contentType, body);
@@ -227,7 +228,8 @@ public final class AggregateSharesRoute implements TaskResource {
     try {
       asyncShares.orElseThrow().executor().execute(() -> {
         try {
-          service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
+          service.release(task, AggregateShareReq.decode(stored.request().toByteArray(),
+              task.attribution().codePoints().collectorSelected()));
         } catch (Refusal r) {
           store.inTaskTransaction(task.taskId(),
               tx -> tx.aggregateShares().failRequest(id, r.error().type(), r.detail()));
