@@ -45,8 +45,18 @@ class ProblemTypeTest {
     ProblemType.PrioDp t = ProblemType.PRIVACY_BUDGET_EXHAUSTED;
     assertEquals("urn:priodp:problem:privacyBudgetExhausted", t.urn());
     assertEquals(403, t.status());
-    assertEquals(java.util.List.of(t), ProblemType.PRIODP_TYPES);
+    assertEquals(java.util.List.of(t, ProblemType.UNKNOWN_COLLECTION_JOB),
+        ProblemType.PRIODP_TYPES);
     assertEquals(Optional.of(t), ProblemType.ofType(t.type()), "a failed job's recorded type reads back");
+  }
+
+  /** draft-ietf-ppm-dap-attribution-00 section 4: an upload to a job that does not exist is 404. */
+  @Test
+  void theUnknownCollectionJobTypeIs404AndResolvedByUrn() {
+    ProblemType.PrioDp t = ProblemType.UNKNOWN_COLLECTION_JOB;
+    assertEquals("urn:priodp:problem:unknownCollectionJob", t.urn());
+    assertEquals(404, t.status());
+    assertEquals(Optional.of(t), ProblemType.ofType(t.urn()));
   }
 
   @Test
