@@ -85,7 +85,8 @@ public final class TaskNewCommand implements Callable<Integer> {
   DapVersionOption dapVersion = new DapVersionOption();
 
   @Option(names = "--batch-mode", paramLabel = "MODE", defaultValue = "time_interval",
-      description = "time_interval or leader_selected.")
+      description = "time_interval, leader_selected or collector_selected (the attribution"
+          + " draft's: reports are uploaded to a collection job; needs dap-19).")
   String batchMode;
 
   @Option(names = "--time-precision", paramLabel = "SECONDS", defaultValue = "3600",
@@ -171,8 +172,9 @@ public final class TaskNewCommand implements Callable<Integer> {
     BatchMode mode = switch (batchMode.strip().toLowerCase(Locale.ROOT)) {
       case "time_interval" -> BatchMode.TIME_INTERVAL;
       case "leader_selected" -> BatchMode.LEADER_SELECTED;
-      default -> throw new IllegalArgumentException("--batch-mode: expected time_interval or"
-          + " leader_selected, got '" + batchMode + "'");
+      case "collector_selected" -> BatchMode.COLLECTOR_SELECTED;
+      default -> throw new IllegalArgumentException("--batch-mode: expected time_interval,"
+          + " leader_selected or collector_selected, got '" + batchMode + "'");
     };
     String leader = url("--leader-url", leaderUrl);
     String helper = url("--helper-url", helperUrl);

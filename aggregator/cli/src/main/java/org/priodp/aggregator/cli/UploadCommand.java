@@ -47,7 +47,9 @@ import picocli.CommandLine.Spec;
           + " one line: reports accepted and rejected per error; the exit status is 3 if the"
           + " Leader rejected some reports (the others were accepted)."},
     footer = {"%nExample:", "  prio-dp upload --task task1/client.json 0 3 1 1",
-      "  seq 0 3 | prio-dp upload --task task1/client.json -"})
+      "  seq 0 3 | prio-dp upload --task task1/client.json -",
+      "  # a collector_selected task: the reports go to the website, which collects them",
+      "  prio-dp upload --task site/client.json --output bundle.txt 0 3 1 1"})
 public final class UploadCommand implements PrioDpSubcommand {
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -64,6 +66,12 @@ public final class UploadCommand implements PrioDpSubcommand {
   @Option(names = "--reports-per-request", paramLabel = "N", defaultValue = "100",
       description = "Reports in one upload request.")
   int reportsPerRequest;
+
+  @Option(names = "--output", paramLabel = "FILE",
+      description = "Write the reports to FILE instead of uploading them: one base64url DAP"
+          + " Report per line, the bundle a collector_selected task's Collector uploads to its"
+          + " collection job (collect --reports FILE). Required for such a task.")
+  Path output;
 
   @Parameters(paramLabel = "MEASUREMENT", arity = "0..*",
       description = "The measurements; - reads them from stdin, one per line.")
@@ -119,6 +127,10 @@ public final class UploadCommand implements PrioDpSubcommand {
     DapClient client = new DapClient(p, HttpClient.newBuilder()
         .connectTimeout(Duration.ofSeconds(10)).build(), new SecureRandom(), Clock.systemUTC(),
         reportsPerRequest);
+    if (output != null || p.configuration().batchMode()
+        == org.priodp.aggregator.dap.BatchMode.COLLECTOR_SELECTED) {
+      return writeBundle(p, client, parsed);
+    }
     UploadErrors errors;
     try {
       errors = client.upload(parsed);
@@ -134,6 +146,28 @@ public final class UploadCommand implements PrioDpSubcommand {
     out.println(summary(parsed.size(), errors));
     out.flush();
     return errors.status().isEmpty() ? 0 : 3;
+  }
+
+  /** Builds the reports without uploading them and writes them to --output. */
+  private int writeBundle(TaskParameters p, DapClient client, List<List<BigInteger>> parsed)
+      throws IOException, InterruptedException {
+    if (output == null) {
+      throw new IllegalArgumentException("the task uses the collector_selected batch mode: its"
+          + " reports go to the Collector, which uploads them to a collection job; give"
+          + " --output FILE");
+    }
+    List<org.priodp.aggregator.dap.Report> reports;
+    try {
+      reports = client.reports(parsed);
+    } catch (IOException e) {
+      throw new CliIo.Failure(e.getMessage(), e.getCause());
+    }
+    ReportBundle.write(output, reports);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(reports.size() + (reports.size() == 1 ? " report" : " reports") + " written to "
+        + output + " (not uploaded)");
+    out.flush();
+    return 0;
   }
 
   /** Reads one measurement per line; returns true (stdin is read at most once). */

@@ -178,6 +178,20 @@ public final class DapClient {
   }
 
   /**
+   * Builds one encoded-ready report per measurement without sending it, sealed to the
+   * aggregators' current HPKE configurations: what a browser hands to the website in the
+   * collector_selected batch mode (draft-ietf-ppm-dap-attribution-00 section 4), which uploads
+   * the bundle to its collection job ({@link DapCollector#collectBundle}).
+   *
+   * @throws IllegalArgumentException naming the first invalid measurement
+   * @throws IOException if an aggregator's hpke_config cannot be fetched
+   */
+  public List<Report> reports(List<List<BigInteger>> measurements)
+      throws IOException, InterruptedException {
+    return build(measurements, hpkeConfigs());
+  }
+
+  /**
    * Uploads one report per measurement and returns the reports the Leader refused, in order
    * (DAP-18 "Leader Behavior"); an empty list means every report was accepted. Every measurement
    * is sharded before the first request, so an invalid one (IllegalArgumentException naming its

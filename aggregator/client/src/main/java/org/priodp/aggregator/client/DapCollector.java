@@ -21,7 +21,11 @@ import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.Role;
+import org.priodp.aggregator.dap.UploadErrors;
+import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
@@ -176,13 +180,57 @@ public final class DapCollector {
    */
   public CollectionResult collect(Query query, Progress progress)
       throws IOException, InterruptedException {
+    if (query instanceof Query.CollectorSelected) {
+      throw new IllegalArgumentException("a collector_selected job collects the reports"
+          + " uploaded to it: use collectBundle");
+    }
+    return collect(request(query), List.of(), new java.util.ArrayList<>(), progress);
+  }
+
+  /** What a collector-selected collection gives: the reports the Leader refused, and the result. */
+  public record BundleCollection(List<ReportUploadStatus> refused, CollectionResult result) {
+    /** Copies the list. */
+    public BundleCollection {
+      refused = List.copyOf(refused);
+      Objects.requireNonNull(result, "result");
+    }
+  }
+
+  /**
+   * Runs a collection job of the collector_selected batch mode (draft-ietf-ppm-dap-attribution-00
+   * section 4): creates the job ({@code req}, whose query is collector-selected, with its
+   * extensions, e.g. min_dp_budget), uploads the bundle of encoded reports to the job's URL
+   * {@code {leader}/tasks/{task-id}/reports/{collection-job-id}} in requests of at most {@link
+   * #BUNDLE_CHUNK} reports, and only then polls the job: the Leader closes the batch at the first
+   * GET, so every report of the bundle is uploaded before it. Returns the reports the Leader
+   * refused (e.g. report_replayed for a report already in another job's batch) and the result.
+   *
+   * @throws DapProblemException if the Leader refuses the job or an upload, or the job fails
+   * @throws IOException as {@link #collect}
+   */
+  public BundleCollection collectBundle(CollectionJobReq req, List<Report> bundle,
+      Progress progress) throws IOException, InterruptedException {
+    if (!(req.query() instanceof Query.CollectorSelected)) {
+      throw new IllegalArgumentException("collectBundle needs a collector_selected query");
+    }
+    List<ReportUploadStatus> refused = new java.util.ArrayList<>();
+    CollectionResult r = collect(req, List.copyOf(bundle), refused, progress);
+    return new BundleCollection(refused, r);
+  }
+
+  /** The most reports one upload request of a bundle carries. */
+  public static final int BUNDLE_CHUNK = 1000;
+
+  private CollectionResult collect(CollectionJobReq req, List<Report> bundle,
+      List<ReportUploadStatus> refused, Progress progress)
+      throws IOException, InterruptedException {
     Objects.requireNonNull(progress, "progress");
+    Query query = req.query();
     if (query.batchMode() != task.configuration().batchMode()) {
       throw new IllegalArgumentException("the task's batch mode is "
           + task.configuration().batchMode().specName() + ", the query's "
           + query.batchMode().specName());
     }
-    CollectionJobReq req = request(query);
     URI create = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
         "tasks/" + task.taskId().toBase64Url() + "/collection_jobs");
     HttpRequest post = HttpRequest.newBuilder(create).timeout(DapHttp.REQUEST_TIMEOUT)
@@ -195,6 +243,12 @@ public final class DapCollector {
       throw DapProblemException.of("the Leader refused the collection job", r);
     }
     URI job = location(create, r);
+    if (query instanceof Query.CollectorSelected) {
+      if (job == null) {
+        throw new IOException("the Leader created the collection job without a Location");
+      }
+      refused.addAll(uploadBundle(job, bundle, waited, progress));
+    }
     boolean releasedBefore = r.body().length > 0; // finished before this collection began
     int poll = 0;
     while (r.body().length == 0) {
@@ -238,6 +292,41 @@ public final class DapCollector {
       DapHttp.send(http, delete, "the Leader");
     }
     return result;
+  }
+
+  /**
+   * Uploads the bundle to the job's upload URL (its collection job ID is the last segment of the
+   * job's URL) in chunks; returns the refused reports. A retried chunk is harmless: the Leader
+   * accepts a report again that is already in this job's batch.
+   */
+  private List<ReportUploadStatus> uploadBundle(URI job, List<Report> bundle, Waited waited,
+      Progress progress) throws IOException, InterruptedException {
+    String path = job.getPath();
+    String jobId = path.substring(path.lastIndexOf('/') + 1);
+    URI upload = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
+        "tasks/" + task.taskId().toBase64Url() + "/reports/" + jobId);
+    List<ReportUploadStatus> refused = new java.util.ArrayList<>();
+    for (int from = 0; from < bundle.size(); from += BUNDLE_CHUNK) {
+      List<Report> chunk = bundle.subList(from, Math.min(bundle.size(), from + BUNDLE_CHUNK));
+      HttpRequest post = HttpRequest.newBuilder(upload).timeout(DapHttp.REQUEST_TIMEOUT)
+          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
+          .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
+          .build();
+      HttpResponse<byte[]> r = sendRetrying(post, waited, progress);
+      if (!DapHttp.success(r.statusCode())) {
+        throw DapProblemException.of("the Leader refused the upload to the collection job"
+            + (from == 0 ? "" : " (after " + from + " of " + bundle.size() + " reports)"), r);
+      }
+      if (r.body().length > 0) {
+        try {
+          refused.addAll(UploadErrors.decode(r.body(), task.dapVersion()).status());
+        } catch (DapDecodeException e) {
+          throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
+              + e.getMessage(), e);
+        }
+      }
+    }
+    return refused;
   }
 
   /** How long this collection has waited, polls and outages together. */
