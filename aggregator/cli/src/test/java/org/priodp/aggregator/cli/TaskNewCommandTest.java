@@ -171,6 +171,25 @@ class TaskNewCommandTest {
         Files.getPosixFilePermissions(dir.resolve("helper.json"))));
   }
 
+  /**
+   * draft-ietf-ppm-dap-attribution-00 section 4: collector_selected goes into all four files and
+   * reads back (the Client's and Collector's too, which write it back); DAP-18 has no such mode.
+   */
+  @Test
+  void collectorSelectedIsWrittenToEveryFileAndRefusedForDap18() throws Exception {
+    assertEquals(0, taskNew(dir, "--batch-mode", "collector_selected").code());
+    for (String f : List.of("leader.json", "helper.json", "collector.json", "client.json")) {
+      assertTrue(Files.readString(dir.resolve(f)).contains(
+          "\"batch_mode\" : \"collector_selected\""), f);
+    }
+    TaskParameters p = ClientTaskFile.read(dir.resolve("client.json"));
+    assertEquals(BatchMode.COLLECTOR_SELECTED, p.configuration().batchMode());
+    assertEquals(0xFA, p.configuration().batchModeCode());
+    CliRun old = taskNew(dir.resolve("d18"), "--batch-mode", "collector_selected",
+        "--dap-version", "dap-18");
+    assertTrue(old.failedWithOneLine("collector_selected needs dap-19"), old.err());
+  }
+
   @Test
   void withoutEpsilonOrRhoTheTaskAddsNoNoiseAndLeaderSelectedIsAccepted() throws Exception {
     CliRun r = CliRun.of("task", "new", "--vdaf", "Prio3Count", "--batch-mode",

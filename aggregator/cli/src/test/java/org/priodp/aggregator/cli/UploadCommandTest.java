@@ -107,6 +107,28 @@ class UploadCommandTest {
     }
   }
 
+  /**
+   * A collector_selected task's reports go to the website (draft-ietf-ppm-dap-attribution-00
+   * section 4): upload --output writes them, one base64url Report per line, and sends none;
+   * without --output such a task is refused in one line.
+   */
+  @Test
+  void aCollectorSelectedTasksReportsAreWrittenNotUploaded() throws Exception {
+    try (FakeHttp leader = leader(null)) {
+      Path client = clientJson(leader.url(), "--vdaf", "Prio3Count", "--batch-mode",
+          "collector_selected");
+      Path bundle = dir.resolve("bundle.txt");
+      CliRun r = run("", "--task", client.toString(), "--output", bundle.toString(), "1", "0",
+          "1");
+      assertEquals(0, r.code(), r.err());
+      assertEquals("3 reports written to " + bundle + " (not uploaded)\n", r.out());
+      assertEquals(List.of(), uploads, "nothing sent to the Leader");
+      assertEquals(3, ReportBundle.read(bundle).size());
+      CliRun refused = run("", "--task", client.toString(), "1");
+      assertTrue(refused.failedWithOneLine("collector_selected batch mode"), refused.err());
+    }
+  }
+
   @Test
   void uploadsMeasurementsFromArgumentsStdinAndAFileAndPrintsOneLine() throws Exception {
     try (FakeHttp leader = leader(null)) {
