@@ -187,6 +187,19 @@ class CollectorSelectedEndToEndTest {
       assertEquals(20, other.result().reportCount());
       assertEquals(EndToEndTask.truth(task.variant, msB), other.result().result().estimates());
 
+      // the command line: upload --output writes the bundle, collect --reports collects it
+      Path bundle = dir.resolve("bundle.txt");
+      org.priodp.aggregator.cli.CliRun up = org.priodp.aggregator.cli.CliRun.of("upload",
+          "--task", task.dir.resolve("client.json").toString(), "--output", bundle.toString(),
+          "0", "1", "1", "3", "2", "1");
+      assertEquals(0, up.code(), up.err());
+      org.priodp.aggregator.cli.CliRun col = org.priodp.aggregator.cli.CliRun.of("collect",
+          "--task", task.dir.resolve("collector.json").toString(), "--reports",
+          bundle.toString(), "--timeout", "120");
+      assertEquals(0, col.code(), col.err());
+      assertTrue(col.err().contains("uploaded 6 reports: 6 accepted, 0 rejected"), col.err());
+      assertTrue(col.out().contains(": 6 reports from"), col.out());
+
       // an upload after the first GET is batch_collected; the closed batch (2 reports, below
       // min_batch_size 5) can never grow: the job fails with invalidBatchSize
       URI job = createJob(leader, task);

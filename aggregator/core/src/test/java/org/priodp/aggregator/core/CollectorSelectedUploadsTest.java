@@ -155,8 +155,14 @@ class CollectorSelectedUploadsTest {
       assertEquals(a.batch(), store.inTaskTransaction(task.taskId(),
           tx -> tx.collectorBatches().batchOf(UploadServiceTest.id(2))).orElseThrow());
 
+      // the operator's view of the open batch
+      assertEquals(java.util.Optional.of(new CollectionWait.BatchOpen(2)),
+          c.whyWaiting(task, c.job(task.taskId(), a.jobId()).orElseThrow()));
       // the Collector's first GET of A closes A's batch, not B's
       assertTrue(c.poll(task.taskId(), a.jobId()).isPresent());
+      assertEquals(java.util.Optional.of(new CollectionWait.NotYetAggregated(0, 1, 0)),
+          c.whyWaiting(task, c.job(task.taskId(), a.jobId()).orElseThrow()),
+          "closed, its reports wait for aggregation");
       assertTrue(batch(store, task.taskId(), a.jobId()).closed());
       assertTrue(!batch(store, task.taskId(), b.jobId()).closed());
       assertEquals(Arrays.asList(ReportError.BATCH_COLLECTED, ReportError.BATCH_COLLECTED),

@@ -180,7 +180,7 @@ public final class DapRouter {
     }
     String id = switch (t.collection()) {
       case TaskRoutes.AGGREGATION_JOBS -> "/{aggregation-job-id}";
-      case TaskRoutes.REPORTS -> null;
+      case TaskRoutes.REPORTS -> "/{collection-job-id}"; // collector_selected uploads
       case TaskRoutes.COLLECTION_JOBS -> "/{collection-job-id}";
       default -> "/{aggregate-share-id}";
     };
