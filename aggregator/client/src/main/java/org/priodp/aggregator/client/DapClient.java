@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import org.priodp.aggregator.dap.DapDecodeException;
-import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigList;
@@ -296,10 +295,7 @@ public final class DapClient {
     List<ReportUploadStatus> errors = new ArrayList<>();
     for (int from = 0; from < reports.size(); from += reportsPerRequest) {
       List<Report> chunk = reports.subList(from, Math.min(reports.size(), from + reportsPerRequest));
-      HttpRequest post = HttpRequest.newBuilder(uri).timeout(DapHttp.REQUEST_TIMEOUT)
-          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
-          .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
-          .build();
+      HttpRequest post = DapHttp.uploadPost(uri, chunk);
       String sent = from == 0 ? "" : " (the Leader answered the first " + from + " of "
           + reports.size() + " reports)";
       HttpResponse<byte[]> r;
@@ -311,14 +307,7 @@ public final class DapClient {
       if (!DapHttp.success(r.statusCode())) {
         throw DapProblemException.of("the Leader refused the upload" + sent, r);
       }
-      if (r.body().length > 0) {
-        try {
-          errors.addAll(UploadErrors.decode(r.body(), task.dapVersion()).status());
-        } catch (DapDecodeException e) {
-          throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
-              + e.getMessage(), e);
-        }
-      }
+      errors.addAll(DapHttp.uploadErrors(r, task.dapVersion()));
     }
     return errors;
   }

@@ -24,8 +24,6 @@ import org.priodp.aggregator.dap.Query;
 import org.priodp.aggregator.dap.Report;
 import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.Role;
-import org.priodp.aggregator.dap.UploadErrors;
-import org.priodp.aggregator.dap.UploadRequest;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
 import org.priodp.aggregator.task.AuthToken;
@@ -308,23 +306,13 @@ public final class DapCollector {
     List<ReportUploadStatus> refused = new java.util.ArrayList<>();
     for (int from = 0; from < bundle.size(); from += BUNDLE_CHUNK) {
       List<Report> chunk = bundle.subList(from, Math.min(bundle.size(), from + BUNDLE_CHUNK));
-      HttpRequest post = HttpRequest.newBuilder(upload).timeout(DapHttp.REQUEST_TIMEOUT)
-          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
-          .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
-          .build();
-      HttpResponse<byte[]> r = sendRetrying(post, waited, progress);
+      HttpResponse<byte[]> r = sendRetrying(DapHttp.uploadPost(upload, chunk), waited,
+          progress);
       if (!DapHttp.success(r.statusCode())) {
         throw DapProblemException.of("the Leader refused the upload to the collection job"
             + (from == 0 ? "" : " (after " + from + " of " + bundle.size() + " reports)"), r);
       }
-      if (r.body().length > 0) {
-        try {
-          refused.addAll(UploadErrors.decode(r.body(), task.dapVersion()).status());
-        } catch (DapDecodeException e) {
-          throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
-              + e.getMessage(), e);
-        }
-      }
+      refused.addAll(DapHttp.uploadErrors(r, task.dapVersion()));
     }
     return refused;
   }
