@@ -40,27 +40,48 @@ public final class HttpsCollectorAuthorization implements CollectorAuthorization
   /** The largest body read: an HpkeConfigList's two length bytes and at most 2^16-1 more. */
   private static final int MAX_BODY = 2 + 0xffff;
 
-  private final HttpClient http;
+  private final java.util.function.Supplier<SSLContext> tls;
+  /** The HTTP client, built on first use (an aggregator without identities never builds it). */
+  private volatile HttpClient http;
 
-  private HttpsCollectorAuthorization(HttpClient http) {
-    this.http = Objects.requireNonNull(http, "http");
+  private HttpsCollectorAuthorization(java.util.function.Supplier<SSLContext> tls) {
+    this.tls = tls;
   }
 
   /** Returns a client that trusts what {@code tls} trusts (tests pass a test CA's context). */
   public static HttpsCollectorAuthorization create(SSLContext tls) {
-    return new HttpsCollectorAuthorization(HttpClient.newBuilder()
-        .sslContext(Objects.requireNonNull(tls, "tls"))
-        .version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT)
-        .followRedirects(HttpClient.Redirect.NEVER).build());
+    Objects.requireNonNull(tls, "tls");
+    return new HttpsCollectorAuthorization(() -> tls);
   }
 
-  /** Returns a client that trusts the JVM's trust store, as the Leader's client of the Helper. */
+  /**
+   * Returns a client that trusts the JVM's trust store ({@code -Djavax.net.ssl.trustStore}), as
+   * the Leader's client of the Helper does.
+   */
   public static HttpsCollectorAuthorization systemDefault() {
-    try {
-      return create(SSLContext.getDefault());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JVM has no default TLS context", e);
+    return new HttpsCollectorAuthorization(() -> {
+      try {
+        return SSLContext.getDefault();
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("the JVM has no default TLS context", e);
+      }
+    });
+  }
+
+  private HttpClient http() {
+    HttpClient h = http;
+    if (h == null) {
+      synchronized (this) {
+        h = http;
+        if (h == null) {
+          h = HttpClient.newBuilder().sslContext(tls.get())
+              .version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT)
+              .followRedirects(HttpClient.Redirect.NEVER).build();
+          http = h;
+        }
+      }
     }
+    return h;
   }
 
   /** Returns {@code {identity}/hpke_config}, the identity's trailing slash not doubled. */
@@ -84,7 +105,7 @@ public final class HttpsCollectorAuthorization implements CollectorAuthorization
     HttpResponse<InputStream> r;
     byte[] body;
     try {
-      r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      r = http().send(req, HttpResponse.BodyHandlers.ofInputStream());
       try (InputStream in = r.body()) {
         body = in.readNBytes(MAX_BODY + 1);
       }
