@@ -188,6 +188,10 @@ class CollectorIdentityEndToEndTest {
                 (poll, wait, waited) -> { }));
         assertEquals("urn:priodp:problem:collectorNotAuthorized", refused.type(),
             refused.getMessage());
+        assertEquals(403, refused.status());
+        assertTrue(refused.getMessage().startsWith("the collection job failed:"
+            + " urn:priodp:problem:collectorNotAuthorized (HTTP 403): collector_identity"
+            + " " + identity.url() + "/bad/ does not authorize"), refused.getMessage());
         assertTrue(refused.detail().contains("/bad/hpke_config does not list the task's"
             + " collector_hpke_config"), refused.detail());
         for (Datastore s : List.of(leaderStore, helperStore)) {
