@@ -1,15 +1,20 @@
 package org.priodp.vdaf;
 
+import static org.priodp.vdaf.VariantParameters.checkChunk;
+import static org.priodp.vdaf.VariantParameters.checkLength;
+import static org.priodp.vdaf.VariantParameters.checkMax;
+import static org.priodp.vdaf.VariantParameters.checkMeasLen;
+import static org.priodp.vdaf.VariantParameters.ordered;
+import static org.priodp.vdaf.VariantParameters.uint64;
+
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.priodp.field.Field128;
 import org.priodp.field.Field64;
@@ -533,16 +538,7 @@ public sealed interface Prio3Variant
    * @throws IllegalArgumentException for an unknown name, listing the known ones
    */
   static List<String> parameterNames(String name) {
-    return switch (Objects.requireNonNull(name, "name")) {
-      case "Prio3Count" -> List.of();
-      case "Prio3Sum" -> List.of("max_measurement");
-      case "Prio3SumVec" -> List.of("length", "max_measurement", "chunk_length");
-      case "Prio3SumVecWithMultiproof" -> List.of("length", "max_measurement", "chunk_length", "proofs");
-      case "Prio3Histogram" -> List.of("length", "chunk_length");
-      case "Prio3MultihotCountVec" -> List.of("length", "max_weight", "chunk_length");
-      default -> throw new IllegalArgumentException(
-          "unknown VDAF '" + name + "' (" + String.join(", ", names()) + ")");
-    };
+    return VariantParameters.parameterNames(name);
   }
 
   /**
@@ -563,102 +559,6 @@ public sealed interface Prio3Variant
    * "--" + k.replace('_', '-')}.
    */
   static Prio3Variant parse(String name, Map<String, String> parameters, UnaryOperator<String> spelling) {
-    Objects.requireNonNull(parameters, "parameters");
-    Objects.requireNonNull(spelling, "spelling");
-    List<String> allowed = parameterNames(name);
-    for (String key : parameters.keySet()) {
-      if (!allowed.contains(key)) {
-        throw new IllegalArgumentException(spelling.apply(key) + " does not apply to " + name + " ("
-            + (allowed.isEmpty() ? "it takes no parameters" : "it takes " + String.join(", ", allowed)) + ")");
-      }
-    }
-    Function<String, Integer> integer = key -> integer(name, parameters, spelling, key);
-    Function<String, BigInteger> big = key -> big(name, parameters, spelling, key);
-    return switch (name) {
-      case "Prio3Count" -> new Count();
-      case "Prio3Sum" -> new Sum(big.apply("max_measurement"));
-      case "Prio3SumVec" -> SumVec.of(integer.apply("length"), big.apply("max_measurement"),
-          integer.apply("chunk_length"));
-      case "Prio3SumVecWithMultiproof" -> SumVec.field64Multiproof(integer.apply("length"),
-          big.apply("max_measurement"), integer.apply("chunk_length"),
-          parameters.containsKey("proofs") ? integer.apply("proofs") : 3);
-      case "Prio3Histogram" -> new Histogram(integer.apply("length"), integer.apply("chunk_length"));
-      case "Prio3MultihotCountVec" -> new MultihotCountVec(integer.apply("length"),
-          integer.apply("max_weight"), integer.apply("chunk_length"));
-      default -> throw new AssertionError(name);
-    };
-  }
-
-  /** Returns the named parameter as an integer; the errors name it as {@code spelling} does. */
-  private static BigInteger big(String name, Map<String, String> values, UnaryOperator<String> spelling,
-      String key) {
-    String v = values.get(key);
-    if (v == null) {
-      throw new IllegalArgumentException(name + " needs " + spelling.apply(key));
-    }
-    String t = v.strip();
-    if (!t.matches("[+-]?[0-9]+")) {
-      throw new IllegalArgumentException(spelling.apply(key) + ": '" + t + "' is not an integer");
-    }
-    return new BigInteger(t);
-  }
-
-  /** Returns the named parameter as an int. */
-  private static int integer(String name, Map<String, String> values, UnaryOperator<String> spelling,
-      String key) {
-    BigInteger b = big(name, values, spelling, key);
-    if (b.bitLength() > 31) {
-      throw new IllegalArgumentException(
-          spelling.apply(key) + ": '" + b + "' is not an integer in the int range");
-    }
-    return b.intValue();
-  }
-
-  // ------------------------------------------------------------------ shared validation
-
-  /** Returns the pairs (name, value) as an unmodifiable map in the given order. */
-  private static Map<String, String> ordered(Object... pairs) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], pairs[i + 1].toString());
-    }
-    return Collections.unmodifiableMap(m);
-  }
-
-  private static long uint64(String name, BigInteger v) {
-    if (v.signum() < 0 || v.bitLength() > 64) {
-      throw new IllegalArgumentException(name + ": " + v + " does not fit the uint64 of DAP-18's"
-          + " VDAF configuration encoding");
-    }
-    return v.longValue();
-  }
-
-  private static void checkLength(String name, int length) {
-    if (length < 1) {
-      throw new IllegalArgumentException(name + " must be >= 1, got " + length);
-    }
-  }
-
-  private static void checkMax(String name, BigInteger max, PrimeField field) {
-    Objects.requireNonNull(max, name);
-    if (max.signum() <= 0 || max.compareTo(field.modulus()) >= 0) {
-      throw new IllegalArgumentException(
-          name + " must be in [1, p) for " + field.name() + ", got " + max);
-    }
-  }
-
-  private static void checkMeasLen(long measLen) {
-    if (measLen > MAX_MEAS_LEN) {
-      throw new IllegalArgumentException(
-          "encoded measurement of " + measLen + " field elements exceeds the limit of " + MAX_MEAS_LEN);
-    }
-  }
-
-  private static void checkChunk(int chunkLength, long measLen) {
-    if (chunkLength < 1 || chunkLength > measLen) {
-      throw new IllegalArgumentException(
-          "chunk_length must be in [1, " + measLen + "] (the encoded measurement length), got "
-              + chunkLength);
-    }
+    return VariantParameters.parse(name, parameters, spelling);
   }
 }
