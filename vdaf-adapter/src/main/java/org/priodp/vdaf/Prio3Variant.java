@@ -50,7 +50,8 @@ public sealed interface Prio3Variant
         Prio3Variant.Sum,
         Prio3Variant.SumVec,
         Prio3Variant.Histogram,
-        Prio3Variant.MultihotCountVec {
+        Prio3Variant.MultihotCountVec,
+        Prio3Variant.L1BoundSum {
 
   /** Largest accepted encoded measurement length, in field elements. */
   int MAX_MEAS_LEN = 1 << 24;
@@ -98,16 +99,19 @@ public sealed interface Prio3Variant
    * Prio3Sum; uint32 length, uint64 max_measurement, uint32 chunk_length for Prio3SumVec (the
    * multiproof SumVec over Field64, a private-use id, appends its uint8 number of proofs);
    * uint32 length, uint32 chunk_length for Prio3Histogram; uint32 length, uint32 chunk_length,
-   * uint64 max_weight for Prio3MultihotCountVec. Integers are big-endian.
+   * uint64 max_weight for Prio3MultihotCountVec; uint32 length, uint64 max_value, uint32
+   * chunk_length for Prio3L1BoundSum (draft-ietf-ppm-l1-bound-sum-02, section 4). Integers are
+   * big-endian.
    *
-   * @throws IllegalArgumentException if max_measurement does not fit a uint64 (possible only
-   *     for a SumVec over Field128)
+   * @throws IllegalArgumentException if max_measurement or max_value does not fit a uint64
+   *     (possible only for a SumVec or an L1BoundSum over Field128)
    */
   byte[] vdafConfiguration();
 
   /**
    * Returns the largest value one valid measurement adds to any one coordinate of the
-   * aggregate: max_measurement for Sum and SumVec, 1 for Count, Histogram and MultihotCountVec.
+   * aggregate: max_measurement for Sum and SumVec, max_value for L1BoundSum, 1 for Count,
+   * Histogram and MultihotCountVec.
    */
   default BigInteger maxContribution() {
     return BigInteger.ONE;
@@ -134,8 +138,9 @@ public sealed interface Prio3Variant
    * into the list {@link Prio3#shard} takes: 0 or 1 (Prio3Count), an integer in [0,
    * max_measurement] (Prio3Sum), a bucket index in [0, length) (Prio3Histogram), a
    * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec) or of 0 and
-   * 1 with at most max_weight ones (Prio3MultihotCountVec). Each number is decimal digits;
-   * spaces around the text and around each element are ignored.
+   * 1 with at most max_weight ones (Prio3MultihotCountVec) or of length integers >= 0 whose sum
+   * is at most max_value (Prio3L1BoundSum). Each number is decimal digits; spaces around the
+   * text and around each element are ignored.
    *
    * @throws IllegalArgumentException saying what was expected, naming the element of a vector
    *     and the value out of range, e.g. "element 2: expected integers in [0, 9], got 10"
@@ -519,12 +524,92 @@ public sealed interface Prio3Variant
     }
   }
 
+  /**
+   * Prio3L1BoundSum(length, max_value, chunk_length) (draft-ietf-ppm-l1-bound-sum-02, section
+   * 3): each measurement is a vector of {@code length} non-negative integers whose sum (L1 norm)
+   * is at most {@code max_value}; Field128, one proof, algorithm id 0x00000007.
+   */
+  record L1BoundSum(int length, BigInteger maxValue, int chunkLength) implements Prio3Variant {
+    /** Validates 1 <= max_value < p (Field128), the length and the chunk length. */
+    public L1BoundSum {
+      checkLength("length", length);
+      checkMax("max_value", maxValue, Field128.FIELD);
+      long measLen = ((long) length + 1) * maxValue.bitLength();
+      checkMeasLen(measLen);
+      checkChunk(chunkLength, measLen);
+    }
+
+    /** Returns bits = max_value.bit_length(), the encoded length of each component. */
+    public int bits() {
+      return maxValue.bitLength();
+    }
+
+    @Override
+    public Prio3Algorithm algorithm() {
+      return Prio3Algorithm.L1_BOUND_SUM;
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return ordered("length", length, "max_value", maxValue, "chunk_length", chunkLength);
+    }
+
+    @Override
+    public byte[] vdafConfiguration() {
+      return ByteBuffer.allocate(16).putInt(length).putLong(uint64("max_value", maxValue))
+          .putInt(chunkLength).array();
+    }
+
+    @Override
+    public Circuit circuit() {
+      return new Circuits.L1BoundSum(field(), length, maxValue, chunkLength);
+    }
+
+    /**
+     * Returns L1 = 2 max_value and L2^2 = 2 max_value^2 under either rule (max_value at one
+     * coordinate replaced by max_value at another), or max_value and max_value^2 when length is
+     * 1; docs/PRIVACY.md derives both.
+     */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      Objects.requireNonNull(rule, "rule");
+      BigInteger changed = BigInteger.valueOf(Math.min(2, length));
+      return new Sensitivity(changed.multiply(maxValue), changed.multiply(maxValue.pow(2)), rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      List<BigInteger> values = MeasurementText.vector(text, length, maxValue,
+          "integers >= 0 summing to at most " + maxValue);
+      BigInteger sum = values.stream().reduce(BigInteger.ZERO, BigInteger::add);
+      if (sum.compareTo(maxValue) > 0) {
+        throw new IllegalArgumentException("the sum " + sum + " exceeds max_value " + maxValue);
+      }
+      return values;
+    }
+
+    @Override
+    public BigInteger maxContribution() {
+      return maxValue;
+    }
+
+    @Override
+    public int measurementLength() {
+      return (length + 1) * bits();
+    }
+
+    @Override
+    public int outputLength() {
+      return length;
+    }
+  }
+
   // ------------------------------------------------------------------ parsing
 
   /**
    * Returns the specification names {@link #parse} accepts, in the order of the algorithm ids:
-   * Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, and the
-   * private-use Prio3SumVecWithMultiproof of the official test vectors.
+   * Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, Prio3L1BoundSum,
+   * and the private-use Prio3SumVecWithMultiproof of the official test vectors.
    */
   static List<String> names() {
     return Arrays.stream(Prio3Algorithm.values()).map(Prio3Algorithm::specName).toList();

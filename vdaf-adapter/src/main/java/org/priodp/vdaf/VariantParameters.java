@@ -11,6 +11,7 @@ import java.util.function.UnaryOperator;
 import org.priodp.field.PrimeField;
 import org.priodp.vdaf.Prio3Variant.Count;
 import org.priodp.vdaf.Prio3Variant.Histogram;
+import org.priodp.vdaf.Prio3Variant.L1BoundSum;
 import org.priodp.vdaf.Prio3Variant.MultihotCountVec;
 import org.priodp.vdaf.Prio3Variant.Sum;
 import org.priodp.vdaf.Prio3Variant.SumVec;
@@ -32,6 +33,7 @@ final class VariantParameters {
       case "Prio3SumVecWithMultiproof" -> List.of("length", "max_measurement", "chunk_length", "proofs");
       case "Prio3Histogram" -> List.of("length", "chunk_length");
       case "Prio3MultihotCountVec" -> List.of("length", "max_weight", "chunk_length");
+      case "Prio3L1BoundSum" -> List.of("length", "max_value", "chunk_length");
       default -> throw new IllegalArgumentException(
           "unknown VDAF '" + name + "' (" + String.join(", ", Prio3Variant.names()) + ")");
     };
@@ -61,6 +63,8 @@ final class VariantParameters {
       case "Prio3Histogram" -> new Histogram(integer.apply("length"), integer.apply("chunk_length"));
       case "Prio3MultihotCountVec" -> new MultihotCountVec(integer.apply("length"),
           integer.apply("max_weight"), integer.apply("chunk_length"));
+      case "Prio3L1BoundSum" -> new L1BoundSum(integer.apply("length"), big.apply("max_value"),
+          integer.apply("chunk_length"));
       default -> throw new AssertionError(name);
     };
   }
