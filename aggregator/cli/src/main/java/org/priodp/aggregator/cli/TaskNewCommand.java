@@ -25,6 +25,8 @@ import org.priodp.aggregator.dap.BatchMode;
 import org.priodp.aggregator.dap.DapVersion;
 import org.priodp.aggregator.dap.TaskConfiguration;
 import org.priodp.aggregator.dap.TaskExtension;
+import org.priodp.aggregator.task.AttributionCodePoints;
+import org.priodp.aggregator.task.AttributionSettings;
 import org.priodp.aggregator.provision.ProvisionedTask;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.taskfile.DpSettingsJson;
@@ -116,6 +118,16 @@ public final class TaskNewCommand implements Callable<Integer> {
       description = "Add prio-dp's dp_binding extension: the DP settings go into the AAD.")
   boolean dpBinding;
 
+  @Option(names = "--collector-identity", paramLabel = "URL",
+      description = "Bind the task to one Collector (attribution draft collector_identity task"
+          + " extension): an https URL whose hpke_config must list the task's collector key.")
+  String collectorIdentity;
+
+  @Option(names = "--budget-source", paramLabel = "SITE",
+      description = "Bind the task's reports to one source of privacy budget (attribution draft"
+          + " budget_source task extension), e.g. the conversion site shop.example.")
+  String budgetSource;
+
   @Option(names = "--privacy-unit", paramLabel = "UNIT", defaultValue = "report",
       description = "Whom the budget protects: report, or client (with --max-reports and"
           + " --period: each client uploads at most that many reports per period).")
@@ -178,6 +190,8 @@ public final class TaskNewCommand implements Callable<Integer> {
     if (dpBinding) {
       extensions.add(DpBinding.extension(variant, strategy, rule));
     }
+    extensions.addAll(attribution().taskExtensions());
+    extensions.sort(java.util.Comparator.comparingInt(TaskExtension::extensionType));
     TaskConfiguration config;
     try {
       config = TaskDefinition.configurationFor(variant, info, leader, helper, precision, minBatch,
@@ -199,6 +213,26 @@ public final class TaskNewCommand implements Callable<Integer> {
         + " and helper.json, give client.json to the Clients and keep collector.json for collect");
     w.flush();
     return 0;
+  }
+
+  /** Returns the attribution task extensions of the options, under the default code points. */
+  private AttributionSettings attribution() {
+    java.util.Optional<java.net.URI> identity = java.util.Optional.empty();
+    if (collectorIdentity != null) {
+      try {
+        identity = java.util.Optional.of(AttributionSettings.parseIdentity(collectorIdentity));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--collector-identity: " + e.getMessage()
+            .replaceFirst("^collector_identity: ", ""), e);
+      }
+    }
+    try {
+      return new AttributionSettings(AttributionCodePoints.DEFAULTS, identity,
+          java.util.Optional.ofNullable(budgetSource));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--budget-source: " + e.getMessage()
+          .replaceFirst("^budget_source: ", ""), e);
+    }
   }
 
   /** Returns the privacy unit and budget of the options (issue 25; docs/PRIVACY.md). */

@@ -26,7 +26,8 @@ public final class ClientTaskFile {
   /** The JSON fields of the public parameters, in the task file's spelling. */
   public static final Set<String> FIELDS = Set.of("task_id", "dap_version", "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
-      "min_batch_size", "batch_mode", "extensions", "vdaf", "dp_strategy", "sensitivity_rule");
+      "min_batch_size", "batch_mode", "extensions", "vdaf", "dp_strategy", "sensitivity_rule",
+      AttributionJson.CODE_POINTS);
 
   private ClientTaskFile() {}
 
@@ -81,10 +82,11 @@ public final class ClientTaskFile {
         o.put("type", "task_interval");
         o.put("start", Instant.ofEpochSecond(Math.multiplyExact(i.start().value(), p)).toString());
         o.put("duration", Math.multiplyExact(i.duration().value(), p));
-      } else {
+      } else if (!AttributionJson.write(e, parameters.attributionCodePoints(), o)) {
         o.put("type", "dp_binding");
       }
     }
+    AttributionJson.writeCodePoints(parameters.attributionCodePoints(), n);
     ObjectNode vdaf = n.putObject("vdaf");
     vdaf.put("type", variant.specName());
     for (Map.Entry<String, String> p : variant.parameters().entrySet()) {

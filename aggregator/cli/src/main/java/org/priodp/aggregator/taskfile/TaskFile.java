@@ -30,6 +30,7 @@ import org.priodp.aggregator.dap.TaskId;
 import org.priodp.aggregator.hpke.HpkeAeadId;
 import org.priodp.aggregator.hpke.HpkeKdfId;
 import org.priodp.aggregator.hpke.HpkeKemId;
+import org.priodp.aggregator.task.AttributionCodePoints;
 import org.priodp.aggregator.task.AuthToken;
 import org.priodp.aggregator.task.DpBinding;
 import org.priodp.aggregator.task.TaskParameters;
@@ -59,7 +60,7 @@ public final class TaskFile {
       "task_info",
       "leader_aggregator_endpoint", "helper_aggregator_endpoint", "time_precision",
       "min_batch_size", "batch_mode", "extensions", "task_interval", "vdaf", "dp_strategy", "sensitivity_rule",
-      "noise_sampler", "privacy_unit", "privacy_budget", "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
+      "noise_sampler", "privacy_unit", "privacy_budget", AttributionJson.CODE_POINTS, "collector_hpke_config", "auth_token", "auth_token_env", "vdaf_verify_key",
       "vdaf_verify_keys", "collector_auth_token", "collector_auth_token_env");
 
   private TaskFile() {
@@ -144,15 +145,17 @@ public final class TaskFile {
     HpkeConfig hpke = hpkeConfig(need(n, path, "collector_hpke_config"),
         path + ".collector_hpke_config");
     AuthToken token = authToken(n, path, env, "auth_token");
+    AttributionCodePoints codePoints = AttributionJson.codePoints(n, path);
     List<TaskExtension> ext = n.has("extensions")
-        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
+        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule,
+            codePoints)
         : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
     boolean hardened = DpSettingsJson.hardenedSampler(n, path, variant, strategy, rule);
     java.util.Map<Integer, byte[]> keys = verifyKeys(n, path);
     TaskDefinition t = wrap(path, () -> new TaskDefinition(taskId, role, config, variant, strategy,
-        rule, hpke, token, hardened));
+        rule, hpke, token, hardened, codePoints));
     PrivacySettings privacy = DpSettingsJson.privacy(n, path);
     TaskDefinition keyed = wrap(path, () -> t.withVdafVerifyKeys(keys).withDapVersion(version)
         .withPrivacy(privacy));
@@ -267,10 +270,12 @@ public final class TaskFile {
    * Reads "extensions" (DAP-18 "Task Extensions"), listed by name: {@code {"type":
    * "task_interval", "start": S, "duration": D}} with S in seconds since the epoch or RFC 3339
    * and D in seconds, both multiples of time_precision, stored as an Interval in time_precision
-   * units; {@code {"type": "dp_binding"}}, prio-dp's opt-in {@link DpBinding}. Each at most once.
+   * units; {@code {"type": "dp_binding"}}, prio-dp's opt-in {@link DpBinding}; the attribution
+   * draft's collector_identity and budget_source ({@link AttributionJson}). Each at most once.
    */
   private static List<TaskExtension> extensions(JsonNode n, String path, long precision,
-      Prio3Variant variant, DpStrategy strategy, SensitivityRule rule) {
+      Prio3Variant variant, DpStrategy strategy, SensitivityRule rule,
+      AttributionCodePoints codePoints) {
     if (!n.isArray()) {
       throw new IllegalArgumentException(path + ": expected an array of {\"type\": ...} objects");
     }
@@ -297,8 +302,9 @@ public final class TaskFile {
           only(e, p, Set.of("type"));
           out.add(DpBinding.extension(variant, strategy, rule));
         }
-        default -> throw new IllegalArgumentException(p + ".type: unknown task extension '" + type
-            + "' (task_interval, dp_binding)");
+        default -> out.add(AttributionJson.extension(type, e, p, codePoints).orElseThrow(() ->
+            new IllegalArgumentException(p + ".type: unknown task extension '" + type
+                + "' (task_interval, dp_binding, collector_identity, budget_source)")));
       }
     }
     out.sort(java.util.Comparator.comparingInt(TaskExtension::extensionType));
@@ -481,13 +487,15 @@ public final class TaskFile {
     DpStrategy strategy = DpSettingsJson.dpStrategy(need(n, path, "dp_strategy"),
         path + ".dp_strategy");
     SensitivityRule rule = DpSettingsJson.sensitivityRule(n, path);
+    AttributionCodePoints codePoints = AttributionJson.codePoints(n, path);
     List<TaskExtension> ext = n.has("extensions")
-        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule)
+        ? extensions(n.get("extensions"), path + ".extensions", precision, variant, strategy, rule,
+            codePoints)
         : List.of();
     TaskConfiguration config = wrap(path, () -> TaskDefinition.configurationFor(variant, info,
         leader, helper, precision, minBatch, mode, ext));
     return wrap(path, () -> new TaskParameters(taskId, version, config, variant, strategy,
-        rule));
+        rule, codePoints));
   }
 
   /**

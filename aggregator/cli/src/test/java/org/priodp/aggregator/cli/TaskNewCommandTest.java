@@ -229,4 +229,25 @@ class TaskNewCommandTest {
         "--leader-url", "https://l/", "--helper-url", "https://h/", "--out", dir.resolve("e").toString())
         .failedWithOneLine("privacy_budget: the task adds no noise"));
   }
+
+  /** The attribution task extensions land in all four files, bound into the configuration. */
+  @Test
+  void collectorIdentityAndBudgetSourceAreTaskExtensionsEveryPartySees() throws Exception {
+    CliRun r = taskNew(dir, "--collector-identity", "https://shop.example/dap/",
+        "--budget-source", "shop.example");
+    assertEquals(0, r.code(), r.err());
+    TaskParameters client = ClientTaskFile.read(dir.resolve("client.json"));
+    assertEquals(java.util.Optional.of(java.net.URI.create("https://shop.example/dap/")),
+        client.attribution().collectorIdentity());
+    assertEquals(java.util.Optional.of("shop.example"), client.attribution().budgetSource());
+    for (String f : List.of("leader.json", "helper.json")) {
+      TaskDefinition t = TaskFile.read(dir.resolve(f)).get(0);
+      assertEquals(client.configuration(), t.configuration(), f);
+      assertEquals(client.attribution(), t.attribution(), f);
+    }
+    assertEquals(client.configuration(),
+        CollectorTaskFile.read(dir.resolve("collector.json")).parameters().configuration());
+    assertTrue(taskNew(dir.resolve("a"), "--collector-identity", "http://shop.example/")
+        .failedWithOneLine("--collector-identity: an https URL"));
+  }
 }

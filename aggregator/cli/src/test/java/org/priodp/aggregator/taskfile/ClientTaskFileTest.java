@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +69,30 @@ class ClientTaskFileTest {
         false));
     assertEquals("2026-01-01T00:00:00Z", n.get("extensions").get(0).get("start").asText());
     assertEquals(2_592_000, n.get("extensions").get(0).get("duration").asLong());
+  }
+
+  @Test
+  void attributionExtensionsAndCodePointsReadBack() throws Exception {
+    org.priodp.aggregator.task.AttributionCodePoints codes =
+        org.priodp.aggregator.task.AttributionCodePoints.of(Map.of("budget_source", 4096,
+            "privacy_budget", 17));
+    org.priodp.aggregator.task.AttributionSettings a = new org.priodp.aggregator.task.AttributionSettings(
+        codes, java.util.Optional.of(java.net.URI.create("https://c.example/")),
+        java.util.Optional.of("shop.example"));
+    Prio3Variant v = new Prio3Variant.Histogram(4, 2);
+    List<TaskExtension> ext = new java.util.ArrayList<>(a.taskExtensions());
+    ext.add(0, TaskExtension.taskInterval(Interval.of(490_896, 720)));
+    TaskParameters p = new TaskParameters(new TaskId(new byte[32]), DapVersion.DAP_19,
+        TaskDefinition.configurationFor(v, new byte[] {1}, "https://l.example/", "https://h/",
+            3600, 7, BatchMode.LEADER_SELECTED, ext), v, new DpStrategy.NoDifferentialPrivacy(),
+        SensitivityRule.JANUS_COMPATIBLE, codes);
+    Path f = dir.resolve("client.json");
+    Files.writeString(f, ClientTaskFile.toJson(p).toString());
+    TaskParameters back = ClientTaskFile.read(f);
+    assertEquals(p, back);
+    assertEquals(a, back.attribution());
+    assertEquals(17, ClientTaskFile.toJson(p).get("attribution_code_points").get("privacy_budget")
+        .asInt());
   }
 
   @Test

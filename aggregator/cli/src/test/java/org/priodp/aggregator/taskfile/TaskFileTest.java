@@ -81,8 +81,8 @@ class TaskFileTest {
     assertTrue(refusal(ex.replace("{\"type\": \"dp_binding\"}", "{\"type\": \"dp_binding\"},"
         + " {\"type\": \"dp_binding\"}")).startsWith("tasks[1].extensions[2].type: dp_binding is"
         + " listed twice"));
-    assertTrue(refusal(ex.replace("\"dp_binding\"", "\"collector_identity\""))
-        .startsWith("tasks[1].extensions[1].type: unknown task extension 'collector_identity'"));
+    assertTrue(refusal(ex.replace("\"dp_binding\"", "\"taskprov\""))
+        .startsWith("tasks[1].extensions[1].type: unknown task extension 'taskprov'"));
     String legacy = refusal(ex.replace("\"extensions\": [", "\"task_interval\": {\"start\": 0,"
         + " \"duration\": 60}, \"extensions\": ["));
     assertTrue(legacy.startsWith("tasks[1].task_interval: the task interval is now the DAP-18"
@@ -249,6 +249,31 @@ class TaskFileTest {
         gaussian);
     assertFalse(parse(bigGaussian.replace("\"sensitivity_rule\": \"janus\",",
         "\"sensitivity_rule\": \"janus\", \"noise_sampler\": \"exact\",")).get(1).mechanism().hardened());
+  }
+
+  @Test
+  void attributionTaskExtensionsAndCodePointsAreReadAndRefusedNamingTheField() throws IOException {
+    String ext = "\"extensions\": [{\"type\": \"budget_source\", \"source\": \"shop.example\"},"
+        + " {\"type\": \"collector_identity\", \"url\": \"https://collector.example/\"}]";
+    TaskDefinition t = parse(withField(ext)).get(0);
+    assertEquals(Optional.of(java.net.URI.create("https://collector.example/")),
+        t.attribution().collectorIdentity());
+    assertEquals(Optional.of("shop.example"), t.attribution().budgetSource());
+    assertEquals(List.of(0xFA03, 0xFA04),
+        t.configuration().extensions().stream().map(TaskExtension::extensionType).toList(),
+        "sorted by type, under the default code points");
+    TaskDefinition moved = parse(withField(ext + ", \"attribution_code_points\":"
+        + " {\"collector_identity\": 4096}")).get(0);
+    assertEquals(List.of(4096, 0xFA04),
+        moved.configuration().extensions().stream().map(TaskExtension::extensionType).toList());
+    assertEquals(4096, moved.attribution().codePoints().collectorIdentity());
+    assertEquals(moved.attribution().collectorIdentity(), t.attribution().collectorIdentity());
+    String http = refusal(withField(ext.replace("https://collector", "http://collector")));
+    assertTrue(http.startsWith("tasks[0].extensions[1].url: collector_identity: an https URL"), http);
+    String clash = refusal(withField("\"attribution_code_points\": {\"budget_source\": 64003}"));
+    assertTrue(clash.startsWith("tasks[0].attribution_code_points.budget_source: "), clash);
+    String unknown = refusal(withField("\"attribution_code_points\": {\"privacy\": 5}"));
+    assertTrue(unknown.startsWith("tasks[0].attribution_code_points.privacy"), unknown);
   }
 
   /** The example file with one field added to its first task. */

@@ -43,6 +43,7 @@ public final class TaskDefinition {
   private final java.util.Optional<AuthToken> collectorAuthToken;
   private final DapVersion dapVersion;
   private final PrivacySettings privacy;
+  private final org.priodp.aggregator.task.AttributionSettings attribution;
 
   /**
    * Validates the parts, noising with the exact discrete Laplace or Gaussian sampler; every
@@ -63,6 +64,18 @@ public final class TaskDefinition {
   public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
       Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
       HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler) {
+    this(taskId, role, configuration, variant, dpStrategy, sensitivityRule, collectorHpkeConfig,
+        authToken, hardenedSampler, org.priodp.aggregator.task.AttributionCodePoints.DEFAULTS);
+  }
+
+  /**
+   * Validates the parts as above, reading the task extensions of the DAP attribution draft under
+   * the deployment's code points ({@link #attribution()}).
+   */
+  public TaskDefinition(TaskId taskId, Role role, TaskConfiguration configuration,
+      Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
+      HpkeConfig collectorHpkeConfig, AuthToken authToken, boolean hardenedSampler,
+      org.priodp.aggregator.task.AttributionCodePoints attributionCodePoints) {
     this.vdafVerifyKeys = java.util.Collections.emptySortedMap();
     this.collectorAuthToken = java.util.Optional.empty();
     this.dapVersion = DapVersion.latest();
@@ -92,7 +105,11 @@ public final class TaskDefinition {
           + collectorHpkeConfig.unsupportedReason().orElseThrow() + ")");
     }
     checkCanSeal(collectorHpkeConfig, role);
-    TaskParameters.checkExtensions(configuration, variant, dpStrategy, sensitivityRule);
+    Objects.requireNonNull(attributionCodePoints, "attribution_code_points");
+    TaskParameters.checkExtensions(configuration, variant, dpStrategy, sensitivityRule,
+        attributionCodePoints);
+    this.attribution = org.priodp.aggregator.task.AttributionSettings.of(configuration,
+        attributionCodePoints);
     Prio3DpMechanism exact = Prio3DpMechanism.of(variant, dpStrategy, sensitivityRule);
     if (hardenedSampler) {
       try {
@@ -122,6 +139,7 @@ public final class TaskDefinition {
     this.collectorHpkeConfig = t.collectorHpkeConfig;
     this.authToken = t.authToken;
     this.vdafVerifyKeys = keys;
+    this.attribution = t.attribution;
   }
 
   /**
@@ -269,7 +287,15 @@ public final class TaskDefinition {
   /** Returns the task's public parameters: what its Client and Collector know of it. */
   public TaskParameters parameters() {
     return new TaskParameters(taskId(), dapVersion, configuration(), variant(), dpStrategy(),
-        sensitivityRule());
+        sensitivityRule(), attribution.codePoints());
+  }
+
+  /**
+   * Returns what the task binds of the DAP attribution draft: the deployment's code points and
+   * the collector_identity and budget_source task extensions, if present.
+   */
+  public org.priodp.aggregator.task.AttributionSettings attribution() {
+    return attribution;
   }
 
   /** Returns the task ID. */

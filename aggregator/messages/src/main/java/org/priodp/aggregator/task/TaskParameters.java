@@ -24,9 +24,19 @@ import org.priodp.vdaf.dp.SensitivityRule;
  * @param variant the Prio3 variant the configuration names
  * @param dpStrategy the DP strategy both aggregators apply
  * @param sensitivityRule the sensitivity rule of the strategy
+ * @param attributionCodePoints the code points of the DAP attribution extensions in this
+ *     deployment ({@link AttributionCodePoints#DEFAULTS} unless set)
  */
 public record TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfiguration configuration,
-    Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
+    Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule,
+    AttributionCodePoints attributionCodePoints) {
+
+  /** Returns the parameters with the default attribution code points. */
+  public TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfiguration configuration,
+      Prio3Variant variant, DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
+    this(taskId, dapVersion, configuration, variant, dpStrategy, sensitivityRule,
+        AttributionCodePoints.DEFAULTS);
+  }
 
   /** Validates the parts; every problem is an IllegalArgumentException naming the field. */
   public TaskParameters {
@@ -36,23 +46,35 @@ public record TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfigura
     Objects.requireNonNull(variant, "vdaf");
     Objects.requireNonNull(dpStrategy, "dp_strategy");
     Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
+    Objects.requireNonNull(attributionCodePoints, "attribution_code_points");
     if (configuration.vdafType() != variant.algorithm().id()
         || !Arrays.equals(configuration.vdafConfiguration().toByteArray(),
             variant.vdafConfiguration())) {
       throw new IllegalArgumentException("vdaf: the task configuration does not name "
           + variant.describe());
     }
-    checkExtensions(configuration, variant, dpStrategy, sensitivityRule);
+    checkExtensions(configuration, variant, dpStrategy, sensitivityRule, attributionCodePoints);
+  }
+
+  /** Returns the task's attribution settings: the code points and the two task extensions' values. */
+  public AttributionSettings attribution() {
+    return AttributionSettings.of(configuration, attributionCodePoints);
   }
 
   /**
    * Checks a task's extensions (DAP-19 "Task Configuration", "Task Extensions"): each is one
-   * prio-dp implements, a task_interval is a well-formed Interval, and a dp_binding extension
-   * carries the digest of these DP settings. Throws IllegalArgumentException naming the field.
+   * prio-dp implements, a task_interval is a well-formed Interval, a dp_binding extension
+   * carries the digest of these DP settings, and a collector_identity or budget_source extension
+   * (under the deployment's code points) holds a valid value. Throws IllegalArgumentException
+   * naming the field.
    */
   public static void checkExtensions(TaskConfiguration configuration, Prio3Variant variant,
-      DpStrategy dpStrategy, SensitivityRule sensitivityRule) {
+      DpStrategy dpStrategy, SensitivityRule sensitivityRule, AttributionCodePoints codePoints) {
+    AttributionSettings.of(configuration, codePoints);
     for (TaskExtension e : configuration.extensions()) {
+      if (AttributionSettings.isAttributionExtension(e.extensionType(), codePoints)) {
+        continue;
+      }
       if (e.extensionType() == TaskExtension.TASK_INTERVAL) {
         if (e.asTaskInterval().isEmpty()) {
           throw new IllegalArgumentException("extensions: task_interval is not a well-formed"
@@ -65,8 +87,9 @@ public record TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfigura
         }
       } else {
         throw new IllegalArgumentException("extensions: unsupported task extension type "
-            + e.extensionType() + " (prio-dp implements task_interval (1) and dp_binding ("
-            + DpBinding.EXTENSION_TYPE + "))");
+            + e.extensionType() + " (prio-dp implements task_interval (1), dp_binding ("
+            + DpBinding.EXTENSION_TYPE + "), collector_identity (" + codePoints.collectorIdentity()
+            + ") and budget_source (" + codePoints.budgetSource() + "))");
       }
     }
   }
