@@ -208,11 +208,7 @@ public final class Circuits {
 
     @Override
     public long[] truncate(long[] meas) {
-      long[] out = field.newArray(length);
-      for (int i = 0; i < length; i++) {
-        encoding.decode(meas, i * encoding.bits(), out, i);
-      }
-      return out;
+      return encoding.decodeVector(meas, length);
     }
   }
 
@@ -380,11 +376,7 @@ public final class Circuits {
 
     @Override
     public long[] truncate(long[] meas) {
-      long[] out = field.newArray(length);
-      for (int i = 0; i < length; i++) {
-        encoding.decode(meas, i * encoding.bits(), out, i);
-      }
-      return out;
+      return encoding.decodeVector(meas, length);
     }
   }
 
