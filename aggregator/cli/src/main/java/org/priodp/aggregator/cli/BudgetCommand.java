@@ -47,22 +47,13 @@ import picocli.CommandLine.Spec;
     footer = {"%nExample:",
       "  prio-dp budget --config leader.json",
       "  prio-dp budget --config leader.json --db jdbc:postgresql://db/priodp --json"})
-public final class BudgetCommand implements PrioDpSubcommand {
+public final class BudgetCommand extends StoreCommand {
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
-
-  @picocli.CommandLine.Mixin
-  TaskOptions tasks = new TaskOptions();
 
   @Option(names = "--json", description = "Print JSON (the privacy_budget object of GET"
       + " /admin/status per task) instead of text.")
   boolean json;
-
-  @picocli.CommandLine.Mixin
-  StoreOptions store = new StoreOptions();
-
-  @Spec
-  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {

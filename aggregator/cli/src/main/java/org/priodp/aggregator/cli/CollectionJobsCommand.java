@@ -39,21 +39,7 @@ import picocli.CommandLine.Spec;
       "  prio-dp collection-jobs --config leader.json --db jdbc:sqlite:priodp-leader.db list",
       "  prio-dp collection-jobs --config leader.json --db jdbc:sqlite:priodp-leader.db"
           + " delete Vz8Xr0c6mC3RAfZkxJxV3g"})
-public final class CollectionJobsCommand implements PrioDpSubcommand {
-  @picocli.CommandLine.Mixin
-  TaskOptions tasks = new TaskOptions();
-
-  @picocli.CommandLine.Mixin
-  StoreOptions store = new StoreOptions();
-
-  @Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-    return 2;
-  }
+public final class CollectionJobsCommand extends StoreCommand {
 
   /** What the subcommands share: the Leader task and the store, opened around the work. */
   abstract static class Action implements Callable<Integer> {

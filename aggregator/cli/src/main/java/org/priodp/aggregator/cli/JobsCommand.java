@@ -39,21 +39,7 @@ import picocli.CommandLine.Spec;
       "  prio-dp jobs --config leader.json --db jdbc:sqlite:priodp-leader.db list",
       "  prio-dp jobs --config leader.json --db jdbc:sqlite:priodp-leader.db requeue"
           + " --all-abandoned"})
-public final class JobsCommand implements PrioDpSubcommand {
-  @picocli.CommandLine.Mixin
-  TaskOptions tasks = new TaskOptions();
-
-  @picocli.CommandLine.Mixin
-  StoreOptions store = new StoreOptions();
-
-  @Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-    return 2;
-  }
+public final class JobsCommand extends StoreCommand {
 
   /** Returns one line describing a Leader job for an operator. */
   static String line(LeaderAggregationJob j, Instant now) {

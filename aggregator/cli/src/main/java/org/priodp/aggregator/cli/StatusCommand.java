@@ -39,18 +39,9 @@ import picocli.CommandLine.Spec;
     footer = {"%nExample:",
       "  prio-dp status --config leader.json --db jdbc:sqlite:priodp-leader.db",
       "  prio-dp status --config leader.json --db jdbc:postgresql://db/priodp --json"})
-public final class StatusCommand implements PrioDpSubcommand {
-  @picocli.CommandLine.Mixin
-  TaskOptions tasks = new TaskOptions();
-
+public final class StatusCommand extends StoreCommand {
   @Option(names = "--json", description = "Print the JSON of GET /admin/status instead of text.")
   boolean json;
-
-  @picocli.CommandLine.Mixin
-  StoreOptions store = new StoreOptions();
-
-  @Spec
-  picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {

@@ -41,21 +41,7 @@ import picocli.CommandLine.Spec;
       "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db add --id 1"
           + " --key KEY",
       "  prio-dp verify-keys --config leader.json --db jdbc:sqlite:priodp-leader.db retire 0"})
-public final class VerifyKeysCommand implements PrioDpSubcommand {
-  @picocli.CommandLine.Mixin
-  TaskOptions tasks = new TaskOptions();
-
-  @picocli.CommandLine.Mixin
-  StoreOptions store = new StoreOptions();
-
-  @Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-    return 2;
-  }
+public final class VerifyKeysCommand extends StoreCommand {
 
   /** Returns the task the options name: the only one of the file, or the one --task names. */
   TaskDefinition task() throws IOException {

@@ -131,6 +131,25 @@ public final class SpecClient {
   public static Built report(Task t, SpecDraft sealAs, Advertised leader, Advertised helper,
       long time, List<BigInteger> measurement, byte[] publicExtensions, Random rnd)
       throws Exception {
+    return report(t, sealAs, t.configuration(), leader, helper, time, measurement,
+        publicExtensions, rnd);
+  }
+
+  /**
+   * Builds a report of the task's draft whose InputShareAad holds {@code configuration}, the
+   * encoded TaskConfiguration the Client was given (for a batch mode or extensions {@link
+   * Task#configuration} does not write).
+   */
+  public static Built report(Task t, byte[] configuration, Advertised leader, Advertised helper,
+      long time, List<BigInteger> measurement, byte[] publicExtensions, Random rnd)
+      throws Exception {
+    return report(t, t.draft(), configuration, leader, helper, time, measurement,
+        publicExtensions, rnd);
+  }
+
+  private static Built report(Task t, SpecDraft sealAs, byte[] configuration, Advertised leader,
+      Advertised helper, long time, List<BigInteger> measurement, byte[] publicExtensions,
+      Random rnd) throws Exception {
     byte[] id = new byte[16];
     rnd.nextBytes(id);
     Prio3 prio3 = new Prio3(t.variant());
@@ -139,7 +158,7 @@ public final class SpecClient {
     Prio3.ShardResult shard = prio3.shard(sealAs.vdafContext(t.taskId()), measurement, id, rand);
     byte[] publicShare = shard.publicShare().encode();
     byte[] metadata = new SpecTls().raw(id).u64(time).opaque16(publicExtensions).bytes();
-    byte[] aad = new SpecTls().raw(t.taskId()).raw(t.configuration()).raw(metadata)
+    byte[] aad = new SpecTls().raw(t.taskId()).raw(configuration).raw(metadata)
         .opaque32(publicShare).bytes();
     byte[] leaderPlain = new SpecTls().opaque16(new byte[0])
         .opaque32(shard.inputShares().get(0).encode()).bytes();
