@@ -67,7 +67,10 @@ import picocli.CommandLine.Spec;
       "Without --epsilon or --rho the task adds no noise."},
     footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --chunk-length 2"
         + " --epsilon 1 --leader-url https://leader.example/ --helper-url"
-        + " https://helper.example/ --out task1"})
+        + " https://helper.example/ --out task1",
+      "  prio-dp task new --vdaf Prio3L1BoundSum --length 10 --max-value 240 --chunk-length 9"
+        + " --epsilon 1 --leader-url https://leader.example/ --helper-url https://helper.example/"
+        + " --out task2"})
 public final class TaskNewCommand implements Callable<Integer> {
   /** The names of the files, in the order they are written. */
   static final List<String> FILES = ProvisionedTask.FILES;

@@ -43,11 +43,13 @@ import picocli.CommandLine.Spec;
           + " input shares and uploads the reports, in the DAP draft client.json names"
           + " (dap_version). A measurement is 0 or 1"
           + " (Prio3Count), an integer (Prio3Sum), a bucket index (Prio3Histogram) or a"
-          + " comma-separated vector (Prio3SumVec, Prio3MultihotCountVec: 0 or 1 each). Prints"
+          + " comma-separated vector (Prio3SumVec; Prio3MultihotCountVec: 0 or 1 each;"
+          + " Prio3L1BoundSum: integers whose sum is at most max_value). Prints"
           + " one line: reports accepted and rejected per error; the exit status is 3 if the"
           + " Leader rejected some reports (the others were accepted)."},
     footer = {"%nExample:", "  prio-dp upload --task task1/client.json 0 3 1 1",
       "  seq 0 3 | prio-dp upload --task task1/client.json -",
+      "  prio-dp upload --task task2/client.json 240,0,0,0,0,0,0,0,0,0 1,2,3,0,0,0,0,0,0,4",
       "  # a collector_selected task: the reports go to the website, which collects them",
       "  prio-dp upload --task site/client.json --output bundle.txt 0 3 1 1"})
 public final class UploadCommand implements PrioDpSubcommand {
@@ -214,8 +216,9 @@ public final class UploadCommand implements PrioDpSubcommand {
   /**
    * Parses one measurement for the VDAF: 0 or 1 (Prio3Count), an integer in [0,
    * max_measurement] (Prio3Sum), a bucket index in [0, length) (Prio3Histogram), a
-   * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec) or of 0 and
-   * 1 with at most max_weight ones (Prio3MultihotCountVec).
+   * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec), of 0 and
+   * 1 with at most max_weight ones (Prio3MultihotCountVec) or of length integers >= 0 whose sum
+   * is at most max_value (Prio3L1BoundSum).
    */
   static List<BigInteger> parse(Prio3Variant variant, String text) {
     return variant.parseMeasurement(text);

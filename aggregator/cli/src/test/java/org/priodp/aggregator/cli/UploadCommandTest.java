@@ -223,6 +223,14 @@ class UploadCommandTest {
     e = assertThrows(IllegalArgumentException.class,
         () -> UploadCommand.parse(multihot, "1,1,1,0"));
     assertEquals("3 ones, max_weight is 2", e.getMessage());
+    Prio3Variant l1 = new Prio3Variant.L1BoundSum(3, BigInteger.valueOf(10), 2);
+    assertEquals(List.of(BigInteger.TEN, BigInteger.ZERO, BigInteger.ZERO), UploadCommand.parse(l1, "10,0,0"));
+    assertEquals(List.of(BigInteger.TWO, BigInteger.valueOf(3), BigInteger.valueOf(5)),
+        UploadCommand.parse(l1, "2, 3, 5"));
+    e = assertThrows(IllegalArgumentException.class, () -> UploadCommand.parse(l1, "2,3,6"));
+    assertEquals("the sum 11 exceeds max_value 10", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> UploadCommand.parse(l1, "0,11,0"));
+    assertEquals("element 2: expected integers >= 0 summing to at most 10, got 11", e.getMessage());
   }
 
   @Test
