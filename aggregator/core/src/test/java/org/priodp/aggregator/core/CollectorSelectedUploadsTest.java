@@ -58,7 +58,11 @@ class CollectorSelectedUploadsTest {
   Path dir;
 
   static TaskDefinition collectorSelectedTask(int seed, long minBatchSize) {
-    TaskDefinition time = UploadServiceTest.leaderTask(seed, null);
+    return collectorSelectedTask(UploadServiceTest.leaderTask(seed, null), minBatchSize);
+  }
+
+  /** A collector_selected Leader task with the ID and Collector key of {@code time}. */
+  static TaskDefinition collectorSelectedTask(TaskDefinition time, long minBatchSize) {
     TaskConfiguration c = TaskDefinition.configurationFor(new Prio3Variant.Count(),
         "collsel".getBytes(StandardCharsets.US_ASCII), "https://leader.example/",
         "https://helper.example/", UploadServiceTest.PRECISION, minBatchSize,
@@ -207,13 +211,17 @@ class CollectorSelectedUploadsTest {
    * Collector's first GET through the other store. Every report is either stored in the batch and
    * counted in its upload count, or refused with batch_collected and not stored; none is stored
    * after the GET returned. Run against an upload that reads "open" in a transaction of its own
-   * before it stores, this fails.
+   * and stores 2 ms later in another (the time of some work between check and insert), this
+   * fails ("no report joined the batch after the GET"); with no gap between the two it may pass.
    */
   @Test
   void anUploadRacingTheCloseIsEitherInTheBatchOrRefused() throws Exception {
     String pg = System.getenv("PRIODP_PG_URL");
     String url = pg != null && !pg.isBlank() ? pg : "jdbc:sqlite:" + dir.resolve("race.db");
-    TaskDefinition task = collectorSelectedTask(45 + (int) (System.nanoTime() & 0x3f), 1);
+    // a fresh task ID: a PostgreSQL database keeps the reports of earlier runs
+    byte[] id = new byte[32];
+    new java.security.SecureRandom().nextBytes(id);
+    TaskDefinition task = collectorSelectedTask(UploadServiceTest.leaderTask(id, null), 1);
     try (JdbcDatastore one = JdbcDatastore.open(url); JdbcDatastore two = JdbcDatastore.open(url)) {
       UploadService up = UploadServiceTest.service(one, UploadService.DEFAULT_CLOCK_SKEW);
       int key = up.keys().ensureActive().config().id().value();
