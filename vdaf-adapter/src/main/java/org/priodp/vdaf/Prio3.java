@@ -23,7 +23,9 @@ import org.priodp.vdaf.internal.TestOnlyPrio3;
  * <p>An instance is immutable and thread-safe. It is built from a {@link Prio3Variant} and the
  * number of aggregators (SHARES, 2 by default). Measurements are lists of integers: one element
  * for Prio3Count (0 or 1), Prio3Sum (0..max_measurement) and Prio3Histogram (the bucket index);
- * {@code length} elements for Prio3SumVec and Prio3MultihotCountVec (0 or 1 each).
+ * {@code length} elements for Prio3SumVec, Prio3MultihotCountVec (0 or 1 each) and
+ * Prio3L1BoundSum (draft-ietf-ppm-l1-bound-sum-02: integers >= 0 whose sum is at most
+ * max_value).
  *
  * <p>Every operation checks its arguments and messages; on bad input it throws {@link
  * VdafException} and nothing else.

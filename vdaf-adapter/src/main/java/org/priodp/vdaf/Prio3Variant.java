@@ -1,15 +1,20 @@
 package org.priodp.vdaf;
 
+import static org.priodp.vdaf.VariantParameters.checkChunk;
+import static org.priodp.vdaf.VariantParameters.checkLength;
+import static org.priodp.vdaf.VariantParameters.checkMax;
+import static org.priodp.vdaf.VariantParameters.checkMeasLen;
+import static org.priodp.vdaf.VariantParameters.ordered;
+import static org.priodp.vdaf.VariantParameters.uint64;
+
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.priodp.field.Field128;
 import org.priodp.field.Field64;
@@ -45,7 +50,8 @@ public sealed interface Prio3Variant
         Prio3Variant.Sum,
         Prio3Variant.SumVec,
         Prio3Variant.Histogram,
-        Prio3Variant.MultihotCountVec {
+        Prio3Variant.MultihotCountVec,
+        Prio3Variant.L1BoundSum {
 
   /** Largest accepted encoded measurement length, in field elements. */
   int MAX_MEAS_LEN = 1 << 24;
@@ -93,16 +99,19 @@ public sealed interface Prio3Variant
    * Prio3Sum; uint32 length, uint64 max_measurement, uint32 chunk_length for Prio3SumVec (the
    * multiproof SumVec over Field64, a private-use id, appends its uint8 number of proofs);
    * uint32 length, uint32 chunk_length for Prio3Histogram; uint32 length, uint32 chunk_length,
-   * uint64 max_weight for Prio3MultihotCountVec. Integers are big-endian.
+   * uint64 max_weight for Prio3MultihotCountVec; uint32 length, uint64 max_value, uint32
+   * chunk_length for Prio3L1BoundSum (draft-ietf-ppm-l1-bound-sum-02, section 4). Integers are
+   * big-endian.
    *
-   * @throws IllegalArgumentException if max_measurement does not fit a uint64 (possible only
-   *     for a SumVec over Field128)
+   * @throws IllegalArgumentException if max_measurement or max_value does not fit a uint64
+   *     (possible only for a SumVec or an L1BoundSum over Field128)
    */
   byte[] vdafConfiguration();
 
   /**
    * Returns the largest value one valid measurement adds to any one coordinate of the
-   * aggregate: max_measurement for Sum and SumVec, 1 for Count, Histogram and MultihotCountVec.
+   * aggregate: max_measurement for Sum and SumVec, max_value for L1BoundSum, 1 for Count,
+   * Histogram and MultihotCountVec.
    */
   default BigInteger maxContribution() {
     return BigInteger.ONE;
@@ -129,8 +138,9 @@ public sealed interface Prio3Variant
    * into the list {@link Prio3#shard} takes: 0 or 1 (Prio3Count), an integer in [0,
    * max_measurement] (Prio3Sum), a bucket index in [0, length) (Prio3Histogram), a
    * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec) or of 0 and
-   * 1 with at most max_weight ones (Prio3MultihotCountVec). Each number is decimal digits;
-   * spaces around the text and around each element are ignored.
+   * 1 with at most max_weight ones (Prio3MultihotCountVec) or of length integers >= 0 whose sum
+   * is at most max_value (Prio3L1BoundSum). Each number is decimal digits; spaces around the
+   * text and around each element are ignored.
    *
    * @throws IllegalArgumentException saying what was expected, naming the element of a vector
    *     and the value out of range, e.g. "element 2: expected integers in [0, 9], got 10"
@@ -514,12 +524,92 @@ public sealed interface Prio3Variant
     }
   }
 
+  /**
+   * Prio3L1BoundSum(length, max_value, chunk_length) (draft-ietf-ppm-l1-bound-sum-02, section
+   * 3): each measurement is a vector of {@code length} non-negative integers whose sum (L1 norm)
+   * is at most {@code max_value}; Field128, one proof, algorithm id 0x00000007.
+   */
+  record L1BoundSum(int length, BigInteger maxValue, int chunkLength) implements Prio3Variant {
+    /** Validates 1 <= max_value < p (Field128), the length and the chunk length. */
+    public L1BoundSum {
+      checkLength("length", length);
+      checkMax("max_value", maxValue, Field128.FIELD);
+      long measLen = ((long) length + 1) * maxValue.bitLength();
+      checkMeasLen(measLen);
+      checkChunk(chunkLength, measLen);
+    }
+
+    /** Returns bits = max_value.bit_length(), the encoded length of each component. */
+    public int bits() {
+      return maxValue.bitLength();
+    }
+
+    @Override
+    public Prio3Algorithm algorithm() {
+      return Prio3Algorithm.L1_BOUND_SUM;
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+      return ordered("length", length, "max_value", maxValue, "chunk_length", chunkLength);
+    }
+
+    @Override
+    public byte[] vdafConfiguration() {
+      return ByteBuffer.allocate(16).putInt(length).putLong(uint64("max_value", maxValue))
+          .putInt(chunkLength).array();
+    }
+
+    @Override
+    public Circuit circuit() {
+      return new Circuits.L1BoundSum(field(), length, maxValue, chunkLength);
+    }
+
+    /**
+     * Returns L1 = 2 max_value and L2^2 = 2 max_value^2 under either rule (max_value at one
+     * coordinate replaced by max_value at another), or max_value and max_value^2 when length is
+     * 1; docs/PRIVACY.md derives both.
+     */
+    @Override
+    public Sensitivity sensitivity(SensitivityRule rule) {
+      Objects.requireNonNull(rule, "rule");
+      BigInteger changed = BigInteger.valueOf(Math.min(2, length));
+      return new Sensitivity(changed.multiply(maxValue), changed.multiply(maxValue.pow(2)), rule);
+    }
+
+    @Override
+    public List<BigInteger> parseMeasurement(String text) {
+      List<BigInteger> values = MeasurementText.vector(text, length, maxValue,
+          "integers >= 0 summing to at most " + maxValue);
+      BigInteger sum = values.stream().reduce(BigInteger.ZERO, BigInteger::add);
+      if (sum.compareTo(maxValue) > 0) {
+        throw new IllegalArgumentException("the sum " + sum + " exceeds max_value " + maxValue);
+      }
+      return values;
+    }
+
+    @Override
+    public BigInteger maxContribution() {
+      return maxValue;
+    }
+
+    @Override
+    public int measurementLength() {
+      return (length + 1) * bits();
+    }
+
+    @Override
+    public int outputLength() {
+      return length;
+    }
+  }
+
   // ------------------------------------------------------------------ parsing
 
   /**
    * Returns the specification names {@link #parse} accepts, in the order of the algorithm ids:
-   * Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, and the
-   * private-use Prio3SumVecWithMultiproof of the official test vectors.
+   * Prio3Count, Prio3Sum, Prio3SumVec, Prio3Histogram, Prio3MultihotCountVec, Prio3L1BoundSum,
+   * and the private-use Prio3SumVecWithMultiproof of the official test vectors.
    */
   static List<String> names() {
     return Arrays.stream(Prio3Algorithm.values()).map(Prio3Algorithm::specName).toList();
@@ -533,16 +623,7 @@ public sealed interface Prio3Variant
    * @throws IllegalArgumentException for an unknown name, listing the known ones
    */
   static List<String> parameterNames(String name) {
-    return switch (Objects.requireNonNull(name, "name")) {
-      case "Prio3Count" -> List.of();
-      case "Prio3Sum" -> List.of("max_measurement");
-      case "Prio3SumVec" -> List.of("length", "max_measurement", "chunk_length");
-      case "Prio3SumVecWithMultiproof" -> List.of("length", "max_measurement", "chunk_length", "proofs");
-      case "Prio3Histogram" -> List.of("length", "chunk_length");
-      case "Prio3MultihotCountVec" -> List.of("length", "max_weight", "chunk_length");
-      default -> throw new IllegalArgumentException(
-          "unknown VDAF '" + name + "' (" + String.join(", ", names()) + ")");
-    };
+    return VariantParameters.parameterNames(name);
   }
 
   /**
@@ -563,102 +644,6 @@ public sealed interface Prio3Variant
    * "--" + k.replace('_', '-')}.
    */
   static Prio3Variant parse(String name, Map<String, String> parameters, UnaryOperator<String> spelling) {
-    Objects.requireNonNull(parameters, "parameters");
-    Objects.requireNonNull(spelling, "spelling");
-    List<String> allowed = parameterNames(name);
-    for (String key : parameters.keySet()) {
-      if (!allowed.contains(key)) {
-        throw new IllegalArgumentException(spelling.apply(key) + " does not apply to " + name + " ("
-            + (allowed.isEmpty() ? "it takes no parameters" : "it takes " + String.join(", ", allowed)) + ")");
-      }
-    }
-    Function<String, Integer> integer = key -> integer(name, parameters, spelling, key);
-    Function<String, BigInteger> big = key -> big(name, parameters, spelling, key);
-    return switch (name) {
-      case "Prio3Count" -> new Count();
-      case "Prio3Sum" -> new Sum(big.apply("max_measurement"));
-      case "Prio3SumVec" -> SumVec.of(integer.apply("length"), big.apply("max_measurement"),
-          integer.apply("chunk_length"));
-      case "Prio3SumVecWithMultiproof" -> SumVec.field64Multiproof(integer.apply("length"),
-          big.apply("max_measurement"), integer.apply("chunk_length"),
-          parameters.containsKey("proofs") ? integer.apply("proofs") : 3);
-      case "Prio3Histogram" -> new Histogram(integer.apply("length"), integer.apply("chunk_length"));
-      case "Prio3MultihotCountVec" -> new MultihotCountVec(integer.apply("length"),
-          integer.apply("max_weight"), integer.apply("chunk_length"));
-      default -> throw new AssertionError(name);
-    };
-  }
-
-  /** Returns the named parameter as an integer; the errors name it as {@code spelling} does. */
-  private static BigInteger big(String name, Map<String, String> values, UnaryOperator<String> spelling,
-      String key) {
-    String v = values.get(key);
-    if (v == null) {
-      throw new IllegalArgumentException(name + " needs " + spelling.apply(key));
-    }
-    String t = v.strip();
-    if (!t.matches("[+-]?[0-9]+")) {
-      throw new IllegalArgumentException(spelling.apply(key) + ": '" + t + "' is not an integer");
-    }
-    return new BigInteger(t);
-  }
-
-  /** Returns the named parameter as an int. */
-  private static int integer(String name, Map<String, String> values, UnaryOperator<String> spelling,
-      String key) {
-    BigInteger b = big(name, values, spelling, key);
-    if (b.bitLength() > 31) {
-      throw new IllegalArgumentException(
-          spelling.apply(key) + ": '" + b + "' is not an integer in the int range");
-    }
-    return b.intValue();
-  }
-
-  // ------------------------------------------------------------------ shared validation
-
-  /** Returns the pairs (name, value) as an unmodifiable map in the given order. */
-  private static Map<String, String> ordered(Object... pairs) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], pairs[i + 1].toString());
-    }
-    return Collections.unmodifiableMap(m);
-  }
-
-  private static long uint64(String name, BigInteger v) {
-    if (v.signum() < 0 || v.bitLength() > 64) {
-      throw new IllegalArgumentException(name + ": " + v + " does not fit the uint64 of DAP-18's"
-          + " VDAF configuration encoding");
-    }
-    return v.longValue();
-  }
-
-  private static void checkLength(String name, int length) {
-    if (length < 1) {
-      throw new IllegalArgumentException(name + " must be >= 1, got " + length);
-    }
-  }
-
-  private static void checkMax(String name, BigInteger max, PrimeField field) {
-    Objects.requireNonNull(max, name);
-    if (max.signum() <= 0 || max.compareTo(field.modulus()) >= 0) {
-      throw new IllegalArgumentException(
-          name + " must be in [1, p) for " + field.name() + ", got " + max);
-    }
-  }
-
-  private static void checkMeasLen(long measLen) {
-    if (measLen > MAX_MEAS_LEN) {
-      throw new IllegalArgumentException(
-          "encoded measurement of " + measLen + " field elements exceeds the limit of " + MAX_MEAS_LEN);
-    }
-  }
-
-  private static void checkChunk(int chunkLength, long measLen) {
-    if (chunkLength < 1 || chunkLength > measLen) {
-      throw new IllegalArgumentException(
-          "chunk_length must be in [1, " + measLen + "] (the encoded measurement length), got "
-              + chunkLength);
-    }
+    return VariantParameters.parse(name, parameters, spelling);
   }
 }

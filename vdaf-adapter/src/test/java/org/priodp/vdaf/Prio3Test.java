@@ -101,6 +101,18 @@ class Prio3Test {
             "MultihotCountVec(4, 4, 1), 3 shares",
             new Prio3(new Prio3Variant.MultihotCountVec(4, 4, 1), 3),
             x -> multihot(x, 4, 4)),
+        new Case(
+            "L1BoundSum(10, 240, 9)",
+            new Prio3(new Prio3Variant.L1BoundSum(10, big(240), 9)),
+            x -> l1Bounded(x, 10, 240)),
+        new Case(
+            "L1BoundSum(3, 1, 1), 3 shares",
+            new Prio3(new Prio3Variant.L1BoundSum(3, big(1), 1), 3),
+            x -> l1Bounded(x, 3, 1)),
+        new Case(
+            "L1BoundSum(1, 1000, 7)",
+            new Prio3(new Prio3Variant.L1BoundSum(1, big(1000), 7)),
+            x -> l1Bounded(x, 1, 1000)),
         new Case("HigherDegree", TestOnlyPrio3.higherDegree(2), x -> ints(below(x, 3))));
   }
 
@@ -108,6 +120,18 @@ class Prio3Test {
     List<BigInteger> out = new ArrayList<>();
     for (int i = 0; i < length; i++) {
       out.add(big(below(x, bound)));
+    }
+    return out;
+  }
+
+  /** A vector of {@code length} integers >= 0 whose sum is at most {@code maxValue}. */
+  private static List<BigInteger> l1Bounded(XofTurboShake128 x, int length, int maxValue) {
+    List<BigInteger> out = new ArrayList<>();
+    int left = below(x, maxValue + 1);
+    for (int i = 0; i < length; i++) {
+      int v = below(x, left + 1);
+      left -= v;
+      out.add(big(v));
     }
     return out;
   }
@@ -332,6 +356,104 @@ class Prio3Test {
     byte[] mrand = new byte[multihot.randSize()];
     assertThrows(VdafException.class, () -> multihot.shard(CTX, ints(1, 1, 1, 0), nonce, mrand));
     assertThrows(VdafException.class, () -> multihot.shard(CTX, ints(1, 2, 0, 0), nonce, mrand));
+    Prio3 l1 = new Prio3(new Prio3Variant.L1BoundSum(3, big(10), 2));
+    byte[] lrand = new byte[l1.randSize()];
+    for (List<BigInteger> bad : List.of(ints(5, 5, 1), ints(11, 0, 0), ints(-1, 0, 0), ints(1, 2), ints(1, 2, 3, 4))) {
+      VdafException e = assertThrows(VdafException.class, () -> l1.shard(CTX, bad, nonce, lrand), bad.toString());
+      assertEquals(VdafException.Reason.INVALID_MEASUREMENT, e.reason());
+    }
+  }
+
+  /** Prio3L1BoundSum (draft-ietf-ppm-l1-bound-sum-02): measurements at the bound verify. */
+  @Test
+  void l1BoundSumAcceptsMeasurementsAtTheBound() {
+    Prio3 prio3 = new Prio3(new Prio3Variant.L1BoundSum(4, big(240), 5));
+    XofTurboShake128 x = stream("l1 at the bound");
+    byte[] key = x.next(Prio3.VERIFY_KEY_SIZE);
+    List<List<BigInteger>> atTheBound = List.of(
+        ints(240, 0, 0, 0), ints(0, 0, 0, 240), ints(60, 60, 60, 60), ints(1, 2, 3, 234), ints(0, 0, 0, 0));
+    List<List<FieldVector>> outShares = List.of(new ArrayList<>(), new ArrayList<>());
+    for (List<BigInteger> meas : atTheBound) {
+      List<FieldVector> out = verify(prio3, key, shard(prio3, meas, x));
+      outShares.get(0).add(out.get(0));
+      outShares.get(1).add(out.get(1));
+    }
+    List<FieldVector> aggShares = List.of(prio3.aggregate(outShares.get(0)), prio3.aggregate(outShares.get(1)));
+    assertEquals(ints(301, 62, 63, 534), prio3.unshard(aggShares, atTheBound.size()));
+  }
+
+  /**
+   * A Client that encodes a measurement whose sum exceeds max_value with a weight that lies (the
+   * components 240 and 240 are each in range, the claimed weight 240 is in range, but 480 != 240)
+   * proves it with a circuit that accepts the lie; the variant's Prio3 refuses it in
+   * verification (the weight check of Figure 1), and refuses to shard it at all.
+   */
+  @Test
+  void l1BoundSumRefusesAWeightThatLies() {
+    Prio3Variant.L1BoundSum variant = new Prio3Variant.L1BoundSum(4, big(240), 5);
+    Prio3 honest = new Prio3(variant);
+    Prio3 cheating = TestOnlyPrio3.onCircuit(new LyingWeight(variant, big(240)),
+        variant.algorithmId(), variant.specName(), 1, 2);
+    XofTurboShake128 x = stream("l1 lying weight");
+    byte[] key = x.next(Prio3.VERIFY_KEY_SIZE);
+    byte[] nonce = new byte[Prio3.NONCE_SIZE];
+    List<BigInteger> overTheBound = ints(240, 240, 0, 0);
+    VdafException refused = assertThrows(VdafException.class,
+        () -> honest.shard(CTX, overTheBound, nonce, new byte[honest.randSize()]));
+    assertEquals(VdafException.Reason.INVALID_MEASUREMENT, refused.reason());
+    assertTrue(refused.getMessage().contains("480 exceeds max_value 240"), refused.getMessage());
+    // The cheating Client's report has the honest sizes, so the aggregators can run it ...
+    Report lie = shard(cheating, overTheBound, x);
+    VdafException e = assertThrows(VdafException.class, () -> verify(honest, key, lie));
+    assertEquals(VdafException.Reason.PROOF_REJECTED, e.reason());
+    // ... and the same Client telling the truth about a valid measurement is accepted.
+    Prio3 truthful = TestOnlyPrio3.onCircuit(new LyingWeight(variant, big(240)),
+        variant.algorithmId(), variant.specName(), 1, 2);
+    verify(honest, key, shard(truthful, ints(200, 40, 0, 0), x));
+  }
+
+  /**
+   * Prio3L1BoundSum's circuit with an encoding that writes each component and then a claimed
+   * weight of its choice, in place of the true sum: what a cheating Client would send.
+   */
+  private static final class LyingWeight extends org.priodp.vdaf.internal.Circuit {
+    private final org.priodp.vdaf.internal.Circuit honest;
+    private final org.priodp.vdaf.internal.RangeCheckedInt encoding;
+    private final BigInteger claimed;
+    private final int length;
+
+    LyingWeight(Prio3Variant.L1BoundSum v, BigInteger claimed) {
+      this(v.circuit(), v, claimed);
+    }
+
+    private LyingWeight(org.priodp.vdaf.internal.Circuit c, Prio3Variant.L1BoundSum v, BigInteger claimed) {
+      super(c.field(), new org.priodp.vdaf.internal.Gadget[] {c.gadget(0)}, new int[] {c.gadgetCalls(0)},
+          c.measLen(), c.jointRandLen(), c.evalOutputLen(), c.outputLen());
+      this.honest = c;
+      this.encoding = new org.priodp.vdaf.internal.RangeCheckedInt(c.field(), v.maxValue());
+      this.claimed = claimed;
+      this.length = v.length();
+    }
+
+    @Override
+    public long[] encode(List<BigInteger> measurement) {
+      long[] out = field.newArray(measLen());
+      for (int i = 0; i < length; i++) {
+        encoding.encode(measurement.get(i), out, i * encoding.bits());
+      }
+      encoding.encode(claimed, out, length * encoding.bits());
+      return out;
+    }
+
+    @Override
+    public long[] eval(long[] meas, long[] jointRand, int numShares, GadgetCall[] calls) {
+      return honest.eval(meas, jointRand, numShares, calls);
+    }
+
+    @Override
+    public long[] truncate(long[] meas) {
+      return honest.truncate(meas);
+    }
   }
 
   @Test

@@ -56,6 +56,16 @@ class Prio3VariantTest {
     Prio3Variant.MultihotCountVec mh = new Prio3Variant.MultihotCountVec(10, 2, 3);
     assertEquals(5, mh.algorithm().id());
     assertEquals(12, mh.measurementLength());
+
+    // draft-ietf-ppm-l1-bound-sum-02: id 7, Field128, one proof, MEAS_LEN (length + 1) * bits
+    Prio3Variant.L1BoundSum l1 = new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9);
+    assertEquals(7, l1.algorithm().id());
+    assertEquals(Field128.FIELD, l1.field());
+    assertEquals(1, l1.proofs());
+    assertEquals(8, l1.bits());
+    assertEquals(88, l1.measurementLength());
+    assertEquals(10, l1.outputLength());
+    assertEquals(2, new Prio3Variant.L1BoundSum(1, BigInteger.ONE, 1).measurementLength());
   }
 
   @Test
@@ -101,6 +111,22 @@ class Prio3VariantTest {
   }
 
   @Test
+  void l1BoundSumRejectsEveryBadParameter() {
+    BigInteger max = BigInteger.valueOf(240);
+    rejects("length must be >= 1", () -> new Prio3Variant.L1BoundSum(0, max, 1));
+    rejects("max_value must be in [1, p) for Field128", () -> new Prio3Variant.L1BoundSum(4, BigInteger.ZERO, 1));
+    rejects("max_value must be in [1, p)", () -> new Prio3Variant.L1BoundSum(4, BigInteger.valueOf(-5), 1));
+    rejects("max_value must be in [1, p)", () -> new Prio3Variant.L1BoundSum(4, P128, 1));
+    assertThrows(NullPointerException.class, () -> new Prio3Variant.L1BoundSum(4, null, 1));
+    rejects("chunk_length must be in [1, 40]", () -> new Prio3Variant.L1BoundSum(4, max, 0));
+    rejects("chunk_length must be in [1, 40]", () -> new Prio3Variant.L1BoundSum(4, max, 41)); // 5 * 8
+    new Prio3Variant.L1BoundSum(4, max, 40);
+    rejects("exceeds the limit", () -> new Prio3Variant.L1BoundSum(1 << 21, max, 1)); // 8 * (2^21 + 1)
+    rejects("exceeds the limit", () -> new Prio3Variant.L1BoundSum(Integer.MAX_VALUE, max, 1));
+    new Prio3Variant.L1BoundSum(2, P128.subtract(BigInteger.ONE), 1); // any max_value below p
+  }
+
+  @Test
   void decodeAggregateChecksFieldAndLength() {
     Prio3Variant.Histogram h = new Prio3Variant.Histogram(3, 1);
     assertEquals(List.of(BigInteger.ONE, BigInteger.TWO, BigInteger.ZERO),
@@ -116,7 +142,8 @@ class Prio3VariantTest {
         Prio3Variant.SumVec.of(10, BigInteger.valueOf(255), 9),
         Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 3),
         Prio3Variant.SumVec.field64Multiproof(3, BigInteger.valueOf(65535), 7, 1),
-        new Prio3Variant.Histogram(4, 2), new Prio3Variant.MultihotCountVec(10, 2, 3));
+        new Prio3Variant.Histogram(4, 2), new Prio3Variant.MultihotCountVec(10, 2, 3),
+        new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9));
   }
 
   @Test
@@ -130,7 +157,7 @@ class Prio3VariantTest {
   @Test
   void namesAndDescriptions() {
     assertEquals(List.of("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram", "Prio3MultihotCountVec",
-        "Prio3SumVecWithMultiproof"), Prio3Variant.names());
+        "Prio3L1BoundSum", "Prio3SumVecWithMultiproof"), Prio3Variant.names());
     assertEquals("Prio3Count", new Prio3Variant.Count().describe());
     assertEquals("Prio3Sum(max_measurement=255)", new Prio3Variant.Sum(BigInteger.valueOf(255)).describe());
     assertEquals("Prio3SumVec(length=10, max_measurement=255, chunk_length=9)",
@@ -140,6 +167,11 @@ class Prio3VariantTest {
     assertEquals("Prio3Histogram(length=4, chunk_length=2)", new Prio3Variant.Histogram(4, 2).describe());
     assertEquals("Prio3MultihotCountVec(length=10, max_weight=2, chunk_length=3)",
         new Prio3Variant.MultihotCountVec(10, 2, 3).describe());
+    assertEquals("Prio3L1BoundSum(length=10, max_value=240, chunk_length=9)",
+        new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9).describe());
+    assertEquals(new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9), Prio3Variant.parse("Prio3L1BoundSum",
+        Map.of("length", "10", "max_value", "240", "chunk_length", "9")));
+    assertTrue(Prio3Algorithm.L1_BOUND_SUM.registered());
     assertEquals(0xFFFFFFFFL, Prio3Variant.SumVec.field64Multiproof(3, BigInteger.TEN, 7, 3).algorithmId());
     assertTrue(Prio3Algorithm.HISTOGRAM.registered());
     assertFalse(Prio3Algorithm.SUM_VEC_FIELD64_MULTIPROOF.registered());
@@ -171,6 +203,11 @@ class Prio3VariantTest {
         () -> Prio3Variant.parse("Prio3Histogram", Map.of("length", "4", "chunk_length", "5")));
     rejects("max_measurement must be in [1, p)",
         () -> Prio3Variant.parse("Prio3Sum", Map.of("max_measurement", "0")));
+    rejects("Prio3L1BoundSum needs --max-value",
+        () -> Prio3Variant.parse("Prio3L1BoundSum", Map.of("length", "4", "chunk_length", "2"), cli));
+    rejects("--max-measurement does not apply to Prio3L1BoundSum (it takes length, max_value, chunk_length)",
+        () -> Prio3Variant.parse("Prio3L1BoundSum",
+            Map.of("length", "4", "max_measurement", "9", "chunk_length", "2"), cli));
   }
 
   @Test
@@ -194,7 +231,15 @@ class Prio3VariantTest {
     // uint32 length, uint32 chunk_length, uint64 max_weight
     assertEquals("0000000a000000030000000000000002",
         hex.formatHex(new Prio3Variant.MultihotCountVec(10, 2, 3).vdafConfiguration()));
+    // Prio3L1BoundSumConfig (draft-ietf-ppm-l1-bound-sum-02, section 4): uint32 length, uint64
+    // max_value, uint32 chunk_length
+    assertEquals("0000000a00000000000000f000000009",
+        hex.formatHex(new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9).vdafConfiguration()));
+    assertEquals("00000001ffffffffffffffff00000041", hex.formatHex(new Prio3Variant.L1BoundSum(1,
+        BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE), 65).vdafConfiguration()));
     rejects("does not fit the uint64", () -> Prio3Variant.SumVec.of(1, BigInteger.ONE.shiftLeft(64), 1).vdafConfiguration());
+    rejects("max_value: 18446744073709551616 does not fit the uint64",
+        () -> new Prio3Variant.L1BoundSum(1, BigInteger.ONE.shiftLeft(64), 1).vdafConfiguration());
   }
 
   @Test
@@ -204,6 +249,8 @@ class Prio3VariantTest {
     assertEquals(BigInteger.valueOf(5), Prio3Variant.SumVec.of(2, BigInteger.valueOf(5), 1).maxContribution());
     assertEquals(BigInteger.ONE, new Prio3Variant.Histogram(4, 2).maxContribution());
     assertEquals(BigInteger.ONE, new Prio3Variant.MultihotCountVec(4, 2, 2).maxContribution());
+    // one component may carry the whole L1 bound
+    assertEquals(BigInteger.valueOf(240), new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9).maxContribution());
   }
 
   // ------------------------------------------------------------------ what each variant answers
@@ -247,6 +294,12 @@ class Prio3VariantTest {
     assertEquals(s.sensitivity(SensitivityRule.PRIODP), new Sensitivity(BigInteger.valueOf(5),
         BigInteger.valueOf(25), SensitivityRule.PRIODP));
     assertEquals(BigInteger.valueOf(5), s.sensitivity(SensitivityRule.JANUS_COMPATIBLE).l1());
+    // L1BoundSum: max_value at one coordinate replaced by max_value at another, under either rule
+    Prio3Variant.L1BoundSum l1 = new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9);
+    for (SensitivityRule rule : SensitivityRule.values()) {
+      assertEquals(new Sensitivity(BigInteger.valueOf(480), BigInteger.valueOf(2 * 240 * 240), rule),
+          l1.sensitivity(rule));
+    }
   }
 
   private static void refuses(Prio3Variant v, String text, String message) {
@@ -318,8 +371,23 @@ class Prio3VariantTest {
   }
 
   @Test
+  void l1BoundSumParsesLengthIntegersSummingToAtMostMaxValue() {
+    Prio3Variant v = new Prio3Variant.L1BoundSum(4, BigInteger.valueOf(10), 3);
+    assertEquals(ints(10, 0, 0, 0), v.parseMeasurement("10,0,0,0")); // one component at the bound
+    assertEquals(ints(1, 2, 3, 4), v.parseMeasurement(" 1, 2 ,3,4 ")); // the sum at the bound
+    assertEquals(ints(0, 0, 0, 0), v.parseMeasurement("0,0,0,0"));
+    refuses(v, "1,2,3,5", "the sum 11 exceeds max_value 10");
+    refuses(v, "10,0,0,1", "the sum 11 exceeds max_value 10");
+    refuses(v, "0,11,0,0", "element 2: expected integers >= 0 summing to at most 10, got 11");
+    refuses(v, "0,-1,0,0", "element 2: expected integers >= 0 summing to at most 10");
+    refuses(v, "1,2,3", "expected 4 comma-separated integers >= 0 summing to at most 10, got 3 values");
+    refuses(v, "1,2,3,4,0", "expected 4 comma-separated integers >= 0 summing to at most 10, got 5 values");
+  }
+
+  @Test
   void everyParsedMeasurementIsOnePrio3Shards() {
-    String[] texts = {"1", "255", "9,0,9,1,2,3,4,5,6,7", "1,2,3", "1,2,3", "3", "1,0,0,0,0,0,0,0,0,1"};
+    String[] texts = {"1", "255", "9,0,9,1,2,3,4,5,6,7", "1,2,3", "1,2,3", "3", "1,0,0,0,0,0,0,0,0,1",
+        "240,0,0,0,0,0,0,0,0,0"};
     List<Prio3Variant> variants = examples();
     for (int i = 0; i < variants.size(); i++) {
       Prio3Variant v = variants.get(i);

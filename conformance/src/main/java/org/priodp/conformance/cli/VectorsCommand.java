@@ -12,7 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Runs official VDAF test vector files (VDAF draft-20, section "Test Vectors"). */
+/**
+ * Runs official VDAF test vector files (VDAF draft-20, section "Test Vectors"): the VDAF draft's
+ * Prio3 vectors and the Prio3L1BoundSum vector (draft-ietf-ppm-l1-bound-sum-02) alike.
+ */
 @Command(
     name = "vectors",
     mixinStandardHelpOptions = true,
@@ -23,7 +26,7 @@ import picocli.CommandLine.Spec;
           + " PASS <file> or FAIL <file>: <first mismatch> per file, then '<n> passed, <m> failed'."
           + " Exits 1 if any file failed or could not be read."
     },
-    footer = {"%nExample:", "  prio-dp vectors ../shared/vectors/vdaf-18"})
+    footer = {"%nExample:", "  prio-dp vectors ../shared/vectors/vdaf-18 ../shared/vectors/l1-bound-sum"})
 public final class VectorsCommand implements PrioDpSubcommand {
 
   @Parameters(

@@ -51,6 +51,17 @@ class VectorsCommandTest {
     assertEquals(files + " passed, 0 failed", lines[lines.length - 1]);
   }
 
+  /** The footer's example: both shared folders, the Prio3L1BoundSum vector listed with the rest. */
+  @Test
+  void theFootersFoldersPassAndListTheL1BoundSumVector() {
+    Path l1 = vectorDir().resolveSibling("l1-bound-sum");
+    Run r = run(vectorDir().toString(), l1.toString());
+    assertEquals(0, r.exit(), r.out());
+    assertTrue(r.out().contains("PASS " + l1.resolve("Prio3L1BoundSum_0.json") + "\n"), r.out());
+    assertTrue(r.out().contains("PASS " + vectorDir().resolve("Prio3MultihotCountVec_0.json") + "\n"), r.out());
+    assertTrue(r.out().endsWith(" passed, 0 failed\n"), r.out());
+  }
+
   @Test
   void aBrokenFileFailsWithOneLineAndANonZeroExit(@TempDir Path dir) throws IOException {
     String good = Files.readString(vectorDir().resolve("Prio3Count_0.json"), StandardCharsets.UTF_8);

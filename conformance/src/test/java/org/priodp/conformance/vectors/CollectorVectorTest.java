@@ -25,30 +25,27 @@ import org.priodp.vdaf.dp.Prio3DpMechanism;
 
 /**
  * The collector on every official Prio3 vector with an aggregate result (all of
- * ../shared/vectors/vdaf-18, or the folder named by the system property
- * {@code priodp.vdafVectors}): the vector's agg_shares, decoded with the vector's parameters and
- * unsharded, give agg_result exactly, both without DP and through the DP lift to the valid range.
+ * ../shared/vectors/vdaf-18 and ../shared/vectors/l1-bound-sum, or the folder named by the
+ * system property {@code priodp.vdafVectors}): the vector's agg_shares, decoded with the
+ * vector's parameters and unsharded, give agg_result exactly, both without DP and through the DP
+ * lift to the valid range.
  */
 class CollectorVectorTest {
   private static final HexFormat HEX = HexFormat.of();
 
   static Stream<Path> vectorFiles() throws IOException {
     String override = System.getProperty("priodp.vdafVectors");
-    Path dir;
+    List<Path> dirs;
     if (override != null && !override.isEmpty()) {
-      dir = Path.of(override);
-    } else {
-      String root = System.getProperty("priodp.root");
-      if (root == null || root.isEmpty()) {
-        fail("system property priodp.root is not set; cannot locate ../shared/vectors/vdaf-18");
+      dirs = List.of(Path.of(override));
+      if (!Files.isDirectory(dirs.get(0))) {
+        fail("test vector folder is missing: " + dirs.get(0));
       }
-      dir = Path.of(root).resolve("../shared/vectors/vdaf-18").normalize();
+    } else {
+      dirs = List.of(VdafVectorRunnerTest.vectorDir("vdaf-18"), VdafVectorRunnerTest.vectorDir("l1-bound-sum"));
     }
-    if (!Files.isDirectory(dir)) {
-      fail("test vector folder is missing: " + dir);
-    }
-    List<Path> files = VdafVectorRunner.collect(List.of(dir));
-    assertTrue(files.size() >= 10, "expected the Prio3 vectors in " + dir + ", found " + files.size());
+    List<Path> files = VdafVectorRunner.collect(dirs);
+    assertTrue(files.size() >= 10, "expected the Prio3 vectors in " + dirs + ", found " + files.size());
     return files.stream();
   }
 

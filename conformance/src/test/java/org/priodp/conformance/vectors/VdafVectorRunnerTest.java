@@ -21,18 +21,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Runs every official VDAF test vector of {@code ../shared/vectors/vdaf-18} through {@link
+ * Runs every official VDAF test vector of {@code ../shared/vectors/vdaf-18} and the
+ * Prio3L1BoundSum vector of {@code ../shared/vectors/l1-bound-sum} through {@link
  * VdafVectorRunner}, one dynamic test per file and operation reporting every mismatch, and checks
  * that the runner reports broken vectors.
  */
 class VdafVectorRunnerTest {
 
   static Path vectorDir() {
+    return vectorDir("vdaf-18");
+  }
+
+  /** Returns the folder {@code ../shared/vectors/<folder>}, failing the test if it is missing. */
+  static Path vectorDir(String folder) {
     String root = System.getProperty("priodp.root");
     if (root == null || root.isEmpty()) {
-      fail("system property priodp.root is not set; cannot locate ../shared/vectors/vdaf-18");
+      fail("system property priodp.root is not set; cannot locate ../shared/vectors/" + folder);
     }
-    Path dir = Path.of(root).resolve("../shared/vectors/vdaf-18").normalize();
+    Path dir = Path.of(root).resolve("../shared/vectors/" + folder).normalize();
     if (!Files.isDirectory(dir)) {
       fail("shared test vector folder is missing: " + dir);
     }
@@ -43,6 +49,15 @@ class VdafVectorRunnerTest {
   Stream<DynamicNode> officialVectors() throws IOException {
     List<Path> files = VdafVectorRunner.collect(List.of(vectorDir()));
     assertFalse(files.isEmpty(), "no vector files in " + vectorDir());
+    return files.stream().map(VdafVectorRunnerTest::fileNode);
+  }
+
+  /** The libprio-rs Prio3L1BoundSum vector (draft-ietf-ppm-l1-bound-sum-02, VDAF-20 schema). */
+  @TestFactory
+  Stream<DynamicNode> l1BoundSumVector() throws IOException {
+    List<Path> files = VdafVectorRunner.collect(List.of(vectorDir("l1-bound-sum")));
+    assertEquals(List.of("Prio3L1BoundSum_0.json"),
+        files.stream().map(f -> f.getFileName().toString()).collect(Collectors.toList()));
     return files.stream().map(VdafVectorRunnerTest::fileNode);
   }
 
@@ -94,6 +109,37 @@ class VdafVectorRunnerTest {
     assertEquals("agg_share", failed.get(0).mismatches().get(0).field());
     assertTrue(r.firstFailure().startsWith("operation #6 (aggregate, aggregator 0): agg_share mismatch"), r.firstFailure());
     assertEquals("unshard", failed.get(1).operation());
+  }
+
+  /**
+   * A Prio3L1BoundSum vector whose measurement is changed (the first component of report 1, 240,
+   * becomes 239: still within max_value) fails at that report's shard, reporting both fields that
+   * differ (the public share's joint randomness part and the Leader's share; the Helper's share is
+   * a seed), and nowhere else, as the later operations read the vector's own messages.
+   */
+  @Test
+  void aChangedL1BoundSumMeasurementIsReportedAtItsShard() throws IOException {
+    String json = Files.readString(vectorDir("l1-bound-sum").resolve("Prio3L1BoundSum_0.json"), StandardCharsets.UTF_8);
+    // report 1's measurement [240, 0, ...]: its first number
+    int at = json.indexOf("240", json.indexOf("\"measurement\"", json.indexOf("\"measurement\"") + 1));
+    assertTrue(at > 0, "layout of the vector changed");
+    String broken = json.substring(0, at) + "239" + json.substring(at + 3);
+    VdafVectorRunner.FileResult r = VdafVectorRunner.run(Path.of("x.json"), "Prio3L1BoundSum_0.json", broken);
+    assertNull(r.error());
+    List<VdafVectorRunner.OperationResult> failed =
+        r.operations().stream().filter(o -> !o.passed()).collect(Collectors.toList());
+    assertEquals("shard", failed.get(0).operation());
+    assertEquals(1, failed.get(0).reportIndex());
+    assertEquals(List.of("public_share", "input_shares[0]"),
+        failed.get(0).mismatches().stream().map(VdafVectorRunner.Mismatch::field).collect(Collectors.toList()));
+    // the other operations read the vector's messages: only the shard mismatches
+    assertEquals(1, failed.size(), failed.toString());
+    // a measurement over the bound cannot be sharded at all: the shard fails
+    String over = json.substring(0, at) + "241" + json.substring(at + 3);
+    VdafVectorRunner.FileResult o = VdafVectorRunner.run(Path.of("y.json"), "Prio3L1BoundSum_0.json", over);
+    assertEquals("success", o.operations().get(6).mismatches().get(0).field());
+    assertTrue(o.operations().get(6).mismatches().get(0).detail().contains("exceeds max_value 240"),
+        o.operations().get(6).mismatches().get(0).detail());
   }
 
   @Test

@@ -18,8 +18,8 @@ import org.priodp.vdaf.Prio3Variant;
  *
  * <p><b>The lift.</b> A noised coordinate is the true aggregate plus the noise, reduced mod p.
  * With n reports the true aggregate lies in [0, n * max] (max: 1 for Count, Histogram and
- * MultihotCountVec, max_measurement for Sum and SumVec), and the total noise lies in [-h, h]
- * except with probability at most {@link #LIFT_FAILURE_PROBABILITY} (h from the same tail
+ * MultihotCountVec, max_measurement for Sum and SumVec, max_value for L1BoundSum), and the total
+ * noise lies in [-h, h] except with probability at most {@link #LIFT_FAILURE_PROBABILITY} (h from the same tail
  * bounds as the intervals). Each coordinate v is therefore lifted to the integer v + j p nearest
  * the range R = [-h, n * max + h]: the one inside R when there is one, else the closer one
  * (the lower on a tie). This is exact whenever the noise stays within [-h, h], however large

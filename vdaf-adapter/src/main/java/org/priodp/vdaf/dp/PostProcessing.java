@@ -13,7 +13,7 @@ public enum PostProcessing {
   /**
    * Clamp each value to the range a noise-free aggregate can take: [0, n * m] for n
    * measurements and per-coordinate maximum m (1 for Count, Histogram and MultihotCountVec,
-   * max_measurement for Sum and SumVec).
+   * max_measurement for Sum and SumVec, max_value for L1BoundSum).
    */
   CLAMP("clamp"),
   /**

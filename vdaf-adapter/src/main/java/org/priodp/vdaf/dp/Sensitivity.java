@@ -17,6 +17,8 @@ import org.priodp.vdaf.Prio3Variant;
  *   <tr><td>SumVec(length, max)</td><td>length * max</td><td>length * max^2</td></tr>
  *   <tr><td>Histogram(length)</td><td>2</td><td>2</td></tr>
  *   <tr><td>MultihotCountVec(length, w)</td><td>min(2w, length)</td><td>min(2w, length)</td></tr>
+ *   <tr><td>L1BoundSum(length, max_value)</td><td>2 max_value (max_value if length is 1)</td>
+ *       <td>2 max_value^2 (max_value^2 if length is 1)</td></tr>
  * </table>
  *
  * <p>Under {@link SensitivityRule#JANUS_COMPATIBLE}, SumVec uses 2^bits - 1 in place of max

@@ -104,7 +104,7 @@ public final class Circuits {
   // ------------------------------------------------------------------ ParallelSum range checks
 
   /**
-   * The shared range check of SumVec, Histogram and MultihotCountVec: for each gadget call i the
+   * The shared range check of SumVec, Histogram, MultihotCountVec and L1BoundSum: for each gadget call i the
    * ParallelSum(Mul) inputs are (r_i^(j+1) * x, x - 1/num_shares) over chunk j of the encoded
    * measurement (zero-padded); the outputs are summed.
    */
@@ -208,11 +208,7 @@ public final class Circuits {
 
     @Override
     public long[] truncate(long[] meas) {
-      long[] out = field.newArray(length);
-      for (int i = 0; i < length; i++) {
-        encoding.decode(meas, i * encoding.bits(), out, i);
-      }
-      return out;
+      return encoding.decodeVector(meas, length);
     }
   }
 
@@ -305,6 +301,82 @@ public final class Circuits {
     @Override
     public long[] truncate(long[] meas) {
       return java.util.Arrays.copyOf(meas, length * field.words());
+    }
+  }
+
+  /**
+   * The L1BoundSum circuit (draft-ietf-ppm-l1-bound-sum-02, section 3.3, Figure 1): the
+   * ParallelSum(Mul) range check over the whole encoded measurement, the {@code length}
+   * components and then their claimed sum (the weight), each in {@code bits} elements, and the
+   * weight check (sum of the decoded components) - (decoded weight).
+   */
+  public static final class L1BoundSum extends Chunked {
+    private final int length;
+    private final BigInteger maxValue;
+    private final RangeCheckedInt encoding;
+
+    /** Creates the circuit for {@code length} integers whose sum is at most {@code maxValue}. */
+    public L1BoundSum(PrimeField field, int length, BigInteger maxValue, int chunkLength) {
+      super(field, Math.multiplyExact(Math.addExact(length, 1), maxValue.bitLength()), chunkLength, 2,
+          length);
+      this.length = length;
+      this.maxValue = maxValue;
+      this.encoding = new RangeCheckedInt(field, maxValue);
+    }
+
+    /**
+     * Encodes each component, then their sum, with encode_range_checked_int(max_value)
+     * (section 3.2).
+     *
+     * @throws org.priodp.vdaf.VdafException (INVALID_MEASUREMENT) naming the component that is
+     *     negative or the sum that exceeds max_value
+     */
+    @Override
+    public long[] encode(List<BigInteger> measurement) {
+      requireSize(measurement, length, "Prio3L1BoundSum");
+      BigInteger weight = BigInteger.ZERO;
+      for (int i = 0; i < length; i++) {
+        BigInteger v = measurement.get(i);
+        if (v.signum() < 0) {
+          throw invalid("Prio3L1BoundSum measurement value " + i + " must be >= 0, got " + v);
+        }
+        weight = weight.add(v);
+      }
+      if (weight.compareTo(maxValue) > 0) {
+        throw invalid("Prio3L1BoundSum sum of the measurement " + weight + " exceeds max_value " + maxValue);
+      }
+      long[] out = field.newArray(measLen());
+      int bits = encoding.bits();
+      for (int i = 0; i < length; i++) {
+        encoding.encode(measurement.get(i), out, i * bits);
+      }
+      encoding.encode(weight, out, length * bits);
+      return out;
+    }
+
+    @Override
+    public long[] eval(long[] meas, long[] jointRand, int numShares, GadgetCall[] calls) {
+      long[] out = field.newArray(2);
+      rangeCheck(meas, jointRand, sharesInv(numShares), calls[0], out, 0);
+      // decode_range_checked_int is linear: the sum of the decoded components is the decoding of
+      // the element-wise sum of their encodings.
+      int bits = encoding.bits();
+      long[] summed = field.newArray(bits);
+      for (int i = 0; i < length; i++) {
+        for (int l = 0; l < bits; l++) {
+          field.add(summed, l, meas, i * bits + l, summed, l);
+        }
+      }
+      long[] claimed = field.newArray(1);
+      encoding.decode(summed, 0, out, 1);
+      encoding.decode(meas, length * bits, claimed, 0);
+      field.sub(out, 1, claimed, 0, out, 1);
+      return out;
+    }
+
+    @Override
+    public long[] truncate(long[] meas) {
+      return encoding.decodeVector(meas, length);
     }
   }
 

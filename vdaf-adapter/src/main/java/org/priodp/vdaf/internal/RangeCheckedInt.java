@@ -65,6 +65,19 @@ public final class RangeCheckedInt {
     field.set(out, off + bits - 1, last);
   }
 
+  /**
+   * Returns the decodings of the {@code count} consecutive encodings at the start of {@code enc},
+   * one element each: the {@code truncate} of Prio3SumVec (VDAF draft-20) and of Prio3L1BoundSum
+   * (draft-ietf-ppm-l1-bound-sum-02, section 3.2), which leaves out what follows.
+   */
+  public long[] decodeVector(long[] enc, int count) {
+    long[] out = field.newArray(count);
+    for (int i = 0; i < count; i++) {
+      decode(enc, i * bits, out, i);
+    }
+    return out;
+  }
+
   /** Sets {@code out[oi]} to the weighted sum of {@code enc[off .. off + bits)}. */
   public void decode(long[] enc, int off, long[] out, int oi) {
     long[] acc = field.newArray(2);

@@ -5,9 +5,10 @@ import org.priodp.vdaf.Prio3;
 
 /**
  * Conformance only: the Prio3 instances of the official test vectors that are no variant of the
- * specification. Today one: {@code Prio3HigherDegree}, a circuit with one call of the degree-3
- * gadget PolyEval(x (x - 1) (x - 2)), which exists in the reference implementation to exercise
- * gadgets of degree above 2.
+ * specification: {@code Prio3HigherDegree}, a circuit with one call of the degree-3 gadget
+ * PolyEval(x (x - 1) (x - 2)), which exists in the reference implementation to exercise gadgets
+ * of degree above 2; and, for tests of the aggregators' side, Prio3 on any circuit ({@link
+ * #onCircuit}), e.g. a variant's circuit whose encoding cheats as a malicious Client would.
  *
  * <p>This package is not exported by the module {@code org.priodp.vdaf}; the conformance vector
  * runner, which runs on the class path, reaches it there. {@link Prio3#variant()} of these
@@ -49,6 +50,18 @@ public final class TestOnlyPrio3 {
    */
   public static Prio3 higherDegree(int shares) {
     return builder().build(new Circuits.HigherDegree(), 0xFFFFFFFFL, "Prio3HigherDegree", 1, shares);
+  }
+
+  /**
+   * Returns Prio3 on {@code circuit} with the given algorithm id, name, PROOFS and SHARES: tests
+   * shard with it what an honest Client cannot produce (an encoding that breaks the variant's
+   * rules) and check that the variant's own Prio3 refuses it in verification.
+   *
+   * @throws org.priodp.vdaf.VdafException if shares is outside [2, 255]
+   */
+  public static Prio3 onCircuit(Circuit circuit, long algorithmId, String name, int proofs, int shares) {
+    Objects.requireNonNull(circuit, "circuit");
+    return builder().build(circuit, algorithmId, name, proofs, shares);
   }
 
   private static Builder builder() {

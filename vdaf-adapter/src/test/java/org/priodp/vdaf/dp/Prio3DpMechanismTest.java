@@ -50,6 +50,8 @@ class Prio3DpMechanismTest {
         Arguments.of(Prio3Variant.SumVec.of(20, max, 10), DpStrategy.PureDpDiscreteLaplace.parse("2")),
         Arguments.of(Prio3Variant.SumVec.field64Multiproof(20, max, 10, 3), DpStrategy.ZCdpDiscreteGaussian.parse("1")),
         Arguments.of(new Prio3Variant.MultihotCountVec(30, 3, 5), DpStrategy.ZCdpDiscreteGaussian.parse("1/8")),
+        Arguments.of(new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9), DpStrategy.PureDpDiscreteLaplace.parse("1")),
+        Arguments.of(new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9), DpStrategy.ZCdpDiscreteGaussian.parse("1/2")),
         // scale 2^60 * 1000 is beyond the long fast path: samples are reduced mod p
         Arguments.of(new Prio3Variant.Sum(BigInteger.ONE.shiftLeft(60)), DpStrategy.PureDpDiscreteLaplace.parse("0.001")));
   }
@@ -195,6 +197,26 @@ class Prio3DpMechanismTest {
     Prio3DpMechanism g = Prio3DpMechanism.of(new Prio3Variant.Count(),
         DpStrategy.ZCdpDiscreteGaussian.parse("1/" + BigInteger.ONE.shiftLeft(200)));
     assertTrue(g.noiseHalfWidthBig(2, 0.95).bitLength() > 90);
+  }
+
+  /**
+   * Prio3L1BoundSum(10, max_value 240): discrete Laplace scale L1 / epsilon = 480 / epsilon,
+   * discrete Gaussian sigma^2 = L2^2 / (2 rho) = 115200 / (2 rho), exact and hardened alike.
+   */
+  @Test
+  void l1BoundSumIsCalibratedToTwiceMaxValue() {
+    Prio3Variant.L1BoundSum v = new Prio3Variant.L1BoundSum(10, BigInteger.valueOf(240), 9);
+    Prio3DpMechanism laplace = Prio3DpMechanism.of(v, DpStrategy.PureDpDiscreteLaplace.parse("1/2"));
+    assertEquals("discrete Laplace with scale 960", laplace.describeNoise());
+    assertEquals(Rational.of(960),
+        ((org.priodp.noise.HardenedDiscreteLaplace) laplace.withHardenedSampler().sampler().orElseThrow()).scale());
+    Prio3DpMechanism gauss = Prio3DpMechanism.of(v, DpStrategy.ZCdpDiscreteGaussian.parse("2"));
+    assertEquals("discrete Gaussian with sigma^2 28800", gauss.describeNoise());
+    assertEquals(Rational.of(28800),
+        ((org.priodp.noise.HardenedDiscreteGaussian) gauss.withHardenedSampler().sampler().orElseThrow()).sigma2());
+    // the Janus rule has nothing looser for this variant
+    assertEquals("discrete Laplace with scale 960", Prio3DpMechanism.of(v,
+        DpStrategy.PureDpDiscreteLaplace.parse("1/2"), SensitivityRule.JANUS_COMPATIBLE).describeNoise());
   }
 
   @Test

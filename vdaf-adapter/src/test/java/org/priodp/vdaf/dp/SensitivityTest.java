@@ -85,6 +85,33 @@ class SensitivityTest {
     check(new Prio3Variant.MultihotCountVec(length, maxWeight, 1), SensitivityRule.PRIODP, expected, expected);
   }
 
+  /**
+   * Replacing x by x' changes the aggregate by x' - x; with x = max e_i and x' = max e_j (i != j)
+   * it is max at two coordinates: L1 2 max, L2^2 2 max^2 (the bound is reached). With one
+   * coordinate the aggregate is a Sum: max, max^2. Both rules agree.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "10, 240, 480, 115200",
+    "2, 1, 2, 2", // max_value 1: a histogram that may be empty
+    "3, 7, 14, 98",
+    "1, 240, 240, 57600", // one coordinate: only x_0 changes, by at most max
+    "100000, 1000000, 2000000, 2000000000000",
+  })
+  void l1BoundSum(int length, long max, long l1, long l2s) {
+    Prio3Variant.L1BoundSum v = new Prio3Variant.L1BoundSum(length, big(max), 1);
+    check(v, SensitivityRule.PRIODP, l1, l2s);
+    check(v, SensitivityRule.JANUS_COMPATIBLE, l1, l2s);
+  }
+
+  @Test
+  void l1BoundSumHugeValuesStayExact() {
+    BigInteger max = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE); // the largest DAP max_value
+    Sensitivity s = Sensitivity.of(new Prio3Variant.L1BoundSum(5, max, 1));
+    assertEquals(max.shiftLeft(1), s.l1());
+    assertEquals(max.pow(2).shiftLeft(1), s.l2Squared());
+  }
+
   @Test
   void rejectsNonPositive() {
     assertThrows(IllegalArgumentException.class,
@@ -98,7 +125,7 @@ class SensitivityTest {
   void ofAsksTheVariant() {
     Prio3Variant[] variants = {new Prio3Variant.Count(), new Prio3Variant.Sum(big(7)),
         Prio3Variant.SumVec.of(3, big(5), 1), new Prio3Variant.Histogram(4, 2),
-        new Prio3Variant.MultihotCountVec(10, 2, 3)};
+        new Prio3Variant.MultihotCountVec(10, 2, 3), new Prio3Variant.L1BoundSum(4, big(9), 2)};
     for (Prio3Variant v : variants) {
       for (SensitivityRule rule : SensitivityRule.values()) {
         assertEquals(v.sensitivity(rule), Sensitivity.of(v, rule), v.describe());

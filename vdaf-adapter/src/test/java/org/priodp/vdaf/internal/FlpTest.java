@@ -40,6 +40,8 @@ class FlpTest {
         Arguments.of(new Circuits.SumVec(Field128.FIELD, 3, BigInteger.valueOf(9), 4), ints(9, 0, 5)),
         Arguments.of(new Circuits.Histogram(Field128.FIELD, 7, 3), ints(6)),
         Arguments.of(new Circuits.MultihotCountVec(Field128.FIELD, 5, 2, 2), ints(0, 1, 0, 0, 1)),
+        Arguments.of(new Circuits.L1BoundSum(Field128.FIELD, 4, BigInteger.valueOf(10), 3), ints(0, 7, 0, 3)),
+        Arguments.of(new Circuits.L1BoundSum(Field128.FIELD, 1, BigInteger.ONE, 1), ints(1)),
         Arguments.of(new Circuits.HigherDegree(), ints(2)));
   }
 
@@ -113,6 +115,30 @@ class FlpTest {
     assertFalse(runFlp(multihot, wrongWeight, 2, false));
   }
 
+  /**
+   * Prio3L1BoundSum: bit-valid encodings whose claimed weight is not the sum of the components
+   * are rejected, whether the true sum exceeds max_value (7 + 7 > 10, claiming 10) or not (claiming
+   * 3 for 2); the honest encoding at the bound is accepted.
+   */
+  @Test
+  void theL1BoundSumWeightCheckCatchesAWeightThatLies() {
+    BigInteger max = BigInteger.valueOf(10); // bits 4: weights 1, 2, 4, 3
+    Circuits.L1BoundSum c = new Circuits.L1BoundSum(Field128.FIELD, 3, max, 5);
+    RangeCheckedInt enc = new RangeCheckedInt(Field128.FIELD, max);
+    assertEquals(16, c.measLen());
+    assertTrue(runFlp(c, c.encode(ints(7, 0, 3)), 2, false));
+    long[] overTheBound = c.encode(ints(7, 0, 3)); // weight 10
+    enc.encode(BigInteger.valueOf(7), overTheBound, 4); // components 7, 7, 3: sum 17
+    assertFalse(runFlp(c, overTheBound, 2, false));
+    long[] underClaimed = c.encode(ints(1, 1, 0));
+    enc.encode(BigInteger.valueOf(3), underClaimed, 12);
+    assertFalse(runFlp(c, underClaimed, 2, false));
+    // the circuit's outputs themselves: range check 0 on bits, weight check = sum - claimed
+    long[] out = c.eval(overTheBound, c.field().newArray(c.jointRandLen()), 1,
+        new Circuit.GadgetCall[] {(inp, o, oi) -> java.util.Arrays.fill(o, oi * 2, oi * 2 + 2, 0L)});
+    assertEquals(BigInteger.valueOf(7), c.field().get(out, 1), "weight check 17 - 10");
+  }
+
   @Test
   void lengthsMatchTheOfficialVectors() {
     // Prio3Count: leader share = 1 + 5 Field64 elements, verifier 4; Prio3Sum(255): 8 + 32, 3.
@@ -123,6 +149,16 @@ class FlpTest {
     assertEquals(32, sum.proofLen());
     assertEquals(3, sum.verifierLen());
     assertEquals(9, sum.queryRandLen());
+    // Prio3L1BoundSum(length 10, max_value 240, chunk_length 9): MEAS_LEN 88, 10 calls, leader
+    // share 88 + 49 elements (2224 bytes with the blind), verifier share 20 elements and the
+    // 32-byte joint randomness part (352 bytes).
+    Circuit l1 = new Circuits.L1BoundSum(Field128.FIELD, 10, BigInteger.valueOf(240), 9);
+    assertEquals(88, l1.measLen());
+    assertEquals(10, l1.jointRandLen());
+    assertEquals(49, l1.proofLen());
+    assertEquals(20, l1.verifierLen());
+    assertEquals(2, l1.evalOutputLen());
+    assertEquals(10, l1.outputLen());
     Circuit higher = new Circuits.HigherDegree();
     assertEquals(5, higher.proofLen());
     assertEquals(3, higher.verifierLen());

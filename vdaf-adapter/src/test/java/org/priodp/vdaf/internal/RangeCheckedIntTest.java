@@ -50,4 +50,22 @@ class RangeCheckedIntTest {
     e.decode(ones, 0, dec, 0);
     assertEquals(BigInteger.valueOf(max), f.get(dec, 0));
   }
+
+  /** decodeVector decodes consecutive encodings and leaves out what follows (a claimed weight). */
+  @org.junit.jupiter.api.Test
+  void decodeVectorDecodesEachEncodingAndIgnoresTheRest() {
+    PrimeField f = Field128.FIELD;
+    RangeCheckedInt e = new RangeCheckedInt(f, BigInteger.valueOf(240)); // 8 elements each
+    long[] enc = f.newArray(4 * 8);
+    long[] values = {240, 0, 17, 223};
+    for (int i = 0; i < values.length; i++) {
+      e.encode(BigInteger.valueOf(values[i]), enc, i * 8);
+    }
+    long[] three = e.decodeVector(enc, 3);
+    assertEquals(3, f.length(three));
+    for (int i = 0; i < 3; i++) {
+      assertEquals(BigInteger.valueOf(values[i]), f.get(three, i), "element " + i);
+    }
+    assertEquals(0, f.length(e.decodeVector(enc, 0)));
+  }
 }

@@ -51,7 +51,9 @@ import picocli.CommandLine.Spec;
         + " deleted.",
       "%nExample:",
       "  prio-dp collect --task task1/collector.json --interval 2026-01-01T00:00:00Z/86400",
-      "  prio-dp collect --task task1/collector.json --delete Vz8Xr0c6mC3RAfZkxJxV3g"})
+      "  prio-dp collect --task task1/collector.json --delete Vz8Xr0c6mC3RAfZkxJxV3g",
+      "  # collector_selected: create a job, upload the bundle to it, collect exactly those",
+      "  prio-dp collect --task site/collector.json --reports bundle.txt"})
 public final class CollectCommand implements PrioDpSubcommand {
   /** The prio-dp problem type of a release the task's privacy budget cannot pay for. */
   static final String PRIVACY_BUDGET_EXHAUSTED = "urn:priodp:problem:privacyBudgetExhausted";
@@ -89,6 +91,13 @@ public final class CollectCommand implements PrioDpSubcommand {
           + " ReportBudgetDiscreteGaussian (where it is required) is noised and decoded at this"
           + " epsilon.")
   String minDpBudget;
+
+  @Option(names = "--reports", paramLabel = "FILE",
+      description = "For a collector_selected task: the bundle of reports (one base64url DAP"
+          + " Report per line, as upload --output writes it) to upload to the new collection"
+          + " job before its first poll; the batch is exactly these reports (the Leader closes"
+          + " it at the first poll).")
+  Path reports;
 
   @Option(names = "--delete", paramLabel = "JOB",
       description = "Instead of collecting, delete the collection job JOB (its URL or its ID,"
@@ -134,7 +143,8 @@ public final class CollectCommand implements PrioDpSubcommand {
         java.time.Clock.systemUTC());
     CollectionResult result;
     try {
-      result = collector.collect(query, progress);
+      result = collectorSelected(query) ? bundle(collector, query, progress, err)
+          : collector.collect(query, progress);
     } catch (DapProblemException e) {
       progress.endLine();
       String hint = e.error().orElse(null) == org.priodp.aggregator.dap.DapError.BATCH_OVERLAP
@@ -183,6 +193,32 @@ public final class CollectCommand implements PrioDpSubcommand {
     }
     out.flush();
     return 0;
+  }
+
+  /** Returns whether the query is collector_selected; refuses --reports for another mode. */
+  private boolean collectorSelected(Query query) {
+    boolean cs = query instanceof Query.CollectorSelected;
+    if (cs && reports == null) {
+      throw new IllegalArgumentException("--reports: a collector_selected task collects the"
+          + " reports the Collector uploads to the job; give the bundle, e.g. --reports"
+          + " bundle.txt (upload --output writes one)");
+    }
+    if (!cs && reports != null) {
+      throw new IllegalArgumentException("--reports: only a collector_selected task takes a"
+          + " bundle of reports; this task's Clients upload to the Leader themselves");
+    }
+    return cs;
+  }
+
+  /** Creates the job, uploads --reports to it, collects; says on stderr what was refused. */
+  private CollectionResult bundle(DapCollector collector, Query query,
+      DapCollector.Progress progress, PrintWriter err) throws IOException, InterruptedException {
+    List<org.priodp.aggregator.dap.Report> bundle = ReportBundle.read(reports);
+    DapCollector.BundleCollection b = collector.collectBundle(collector.requestFor(query),
+        bundle, progress);
+    err.println("collect: uploaded " + UploadCommand.summary(bundle.size(),
+        new org.priodp.aggregator.dap.UploadErrors(b.refused())));
+    return b.result();
   }
 
   /** {@code --delete JOB}: deletes the collection job by URL or ID. */
@@ -256,6 +292,10 @@ public final class CollectCommand implements PrioDpSubcommand {
         }
         return "waiting: the Leader has not finished the batch (reports not yet aggregated,"
             + " fewer than min_batch_size, or the Helper); prio-dp status on the Leader says why";
+      }
+      if (query instanceof Query.CollectorSelected) {
+        return "waiting: the Leader is aggregating the uploaded reports (the first poll closed"
+            + " the batch); prio-dp status on the Leader says why";
       }
       return "waiting: the Leader has no batch of min_batch_size reports ready yet; prio-dp"
           + " status on the Leader says why";
@@ -334,10 +374,13 @@ public final class CollectCommand implements PrioDpSubcommand {
           p.configuration().timePrecision()));
     }
     if (interval != null) {
-      throw new IllegalArgumentException("--interval: a leader_selected task collects the batch"
-          + " the Leader selects; give no interval");
+      throw new IllegalArgumentException("--interval: a " + p.configuration().batchMode()
+          .specName() + " task collects the batch the Leader or the Collector selects; give no"
+          + " interval");
     }
-    return new Query.LeaderSelected();
+    return p.configuration().batchMode() == BatchMode.COLLECTOR_SELECTED
+        ? new Query.CollectorSelected(p.attributionCodePoints().collectorSelected())
+        : new Query.LeaderSelected();
   }
 
   /**

@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
     footer = {
       "%nExample:",
       "  prio-dp sensitivity --vdaf Prio3SumVec --length 4 --max-measurement 255 --chunk-length 2"
-          + " --epsilon 1"
+          + " --epsilon 1",
+      "  prio-dp sensitivity --vdaf Prio3L1BoundSum --length 10 --max-value 240 --chunk-length 9"
+          + " --rho 1/2"
     })
 public final class SensitivityCommand implements PrioDpSubcommand {
   @Spec CommandSpec spec;

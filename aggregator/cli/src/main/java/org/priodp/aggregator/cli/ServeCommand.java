@@ -207,6 +207,12 @@ public final class ServeCommand implements PrioDpSubcommand {
   org.priodp.aggregator.core.ReleaseObserver releaseObserver =
       org.priodp.aggregator.core.ReleaseObserver.NONE;
 
+  /**
+   * Asks the collector identities of the tasks (attribution-00 section 6.1); null: the JVM's
+   * trust store with confirmations cached for an hour (replaceable in tests).
+   */
+  org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     // 1. options, without touching the outside world
@@ -264,6 +270,20 @@ public final class ServeCommand implements PrioDpSubcommand {
         throw new IllegalArgumentException(e.getMessage());
       }
     }
+    // collector_identity (attribution-00 section 6.1): an identity that answers without the
+    // task's collector key stops startup (one line); one that cannot be asked is a WARN
+    org.priodp.aggregator.core.CollectorAuthorization identities = collectorAuthorization != null
+        ? collectorAuthorization : new org.priodp.aggregator.core.CachedCollectorAuthorization(
+            org.priodp.aggregator.server.HttpsCollectorAuthorization.systemDefault(),
+            java.time.Clock.systemUTC());
+    var identityCheck = new org.priodp.aggregator.core.CollectorIdentityCheck(identities);
+    for (TaskDefinition t : tasks) {
+      java.util.Optional<String> refused = identityCheck.atStart(t);
+      if (refused.isPresent()) {
+        store.close();
+        throw new IllegalArgumentException(refused.get());
+      }
+    }
     Aggregator aggregator;
     try {
       AggregatorConfig.Builder builder = AggregatorConfig.builder(tasks, store)
@@ -271,7 +291,7 @@ public final class ServeCommand implements PrioDpSubcommand {
           .helperPeer(leader ? helperPeer() : null).leaderAggregation(leaderOptions)
           .replicaId(replica)
           .reportRetention(retention).hpkeKeyAtStart(true).releaseObserver(releaseObserver)
-          .adminToken(adminToken);
+          .adminToken(adminToken).collectorAuthorization(identities);
       if (interopTestApi) {
         builder.mount(AggregatorInteropApi::new);
       }

@@ -67,7 +67,10 @@ import picocli.CommandLine.Spec;
       "Without --epsilon or --rho the task adds no noise."},
     footer = {"%nExample:", "  prio-dp task new --vdaf Prio3Histogram --length 4 --chunk-length 2"
         + " --epsilon 1 --leader-url https://leader.example/ --helper-url"
-        + " https://helper.example/ --out task1"})
+        + " https://helper.example/ --out task1",
+      "  prio-dp task new --vdaf Prio3L1BoundSum --length 10 --max-value 240 --chunk-length 9"
+        + " --epsilon 1 --leader-url https://leader.example/ --helper-url https://helper.example/"
+        + " --out task2"})
 public final class TaskNewCommand implements Callable<Integer> {
   /** The names of the files, in the order they are written. */
   static final List<String> FILES = ProvisionedTask.FILES;
@@ -97,7 +100,8 @@ public final class TaskNewCommand implements Callable<Integer> {
   String delta;
 
   @Option(names = "--batch-mode", paramLabel = "MODE", defaultValue = "time_interval",
-      description = "time_interval or leader_selected.")
+      description = "time_interval, leader_selected or collector_selected (the attribution"
+          + " draft's: reports are uploaded to a collection job; needs dap-19).")
   String batchMode;
 
   @Option(names = "--time-precision", paramLabel = "SECONDS", defaultValue = "3600",
@@ -183,8 +187,9 @@ public final class TaskNewCommand implements Callable<Integer> {
     BatchMode mode = switch (batchMode.strip().toLowerCase(Locale.ROOT)) {
       case "time_interval" -> BatchMode.TIME_INTERVAL;
       case "leader_selected" -> BatchMode.LEADER_SELECTED;
-      default -> throw new IllegalArgumentException("--batch-mode: expected time_interval or"
-          + " leader_selected, got '" + batchMode + "'");
+      case "collector_selected" -> BatchMode.COLLECTOR_SELECTED;
+      default -> throw new IllegalArgumentException("--batch-mode: expected time_interval,"
+          + " leader_selected or collector_selected, got '" + batchMode + "'");
     };
     String leader = url("--leader-url", leaderUrl);
     String helper = url("--helper-url", helperUrl);

@@ -43,11 +43,15 @@ import picocli.CommandLine.Spec;
           + " input shares and uploads the reports, in the DAP draft client.json names"
           + " (dap_version). A measurement is 0 or 1"
           + " (Prio3Count), an integer (Prio3Sum), a bucket index (Prio3Histogram) or a"
-          + " comma-separated vector (Prio3SumVec, Prio3MultihotCountVec: 0 or 1 each). Prints"
+          + " comma-separated vector (Prio3SumVec; Prio3MultihotCountVec: 0 or 1 each;"
+          + " Prio3L1BoundSum: integers whose sum is at most max_value). Prints"
           + " one line: reports accepted and rejected per error; the exit status is 3 if the"
           + " Leader rejected some reports (the others were accepted)."},
     footer = {"%nExample:", "  prio-dp upload --task task1/client.json 0 3 1 1",
-      "  seq 0 3 | prio-dp upload --task task1/client.json -"})
+      "  seq 0 3 | prio-dp upload --task task1/client.json -",
+      "  prio-dp upload --task task2/client.json 240,0,0,0,0,0,0,0,0,0 1,2,3,0,0,0,0,0,0,4",
+      "  # a collector_selected task: the reports go to the website, which collects them",
+      "  prio-dp upload --task site/client.json --output bundle.txt 0 3 1 1"})
 public final class UploadCommand implements PrioDpSubcommand {
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -71,6 +75,12 @@ public final class UploadCommand implements PrioDpSubcommand {
   @Option(names = "--reports-per-request", paramLabel = "N", defaultValue = "100",
       description = "Reports in one upload request.")
   int reportsPerRequest;
+
+  @Option(names = "--output", paramLabel = "FILE",
+      description = "Write the reports to FILE instead of uploading them: one base64url DAP"
+          + " Report per line, the bundle a collector_selected task's Collector uploads to its"
+          + " collection job (collect --reports FILE). Required for such a task.")
+  Path output;
 
   @Parameters(paramLabel = "MEASUREMENT", arity = "0..*",
       description = "The measurements; - reads them from stdin, one per line.")
@@ -129,6 +139,10 @@ public final class UploadCommand implements PrioDpSubcommand {
     if (privacyBudget != null) {
       client = client.withPrivacyBudget(epsilon("--privacy-budget", privacyBudget));
     }
+    if (output != null || p.configuration().batchMode()
+        == org.priodp.aggregator.dap.BatchMode.COLLECTOR_SELECTED) {
+      return writeBundle(p, client, parsed);
+    }
     UploadErrors errors;
     try {
       errors = client.upload(parsed);
@@ -144,6 +158,28 @@ public final class UploadCommand implements PrioDpSubcommand {
     out.println(summary(parsed.size(), errors));
     out.flush();
     return errors.status().isEmpty() ? 0 : 3;
+  }
+
+  /** Builds the reports without uploading them and writes them to --output. */
+  private int writeBundle(TaskParameters p, DapClient client, List<List<BigInteger>> parsed)
+      throws IOException, InterruptedException {
+    if (output == null) {
+      throw new IllegalArgumentException("the task uses the collector_selected batch mode: its"
+          + " reports go to the Collector, which uploads them to a collection job; give"
+          + " --output FILE");
+    }
+    List<org.priodp.aggregator.dap.Report> reports;
+    try {
+      reports = client.reports(parsed);
+    } catch (IOException e) {
+      throw new CliIo.Failure(e.getMessage(), e.getCause());
+    }
+    ReportBundle.write(output, reports);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(reports.size() + (reports.size() == 1 ? " report" : " reports") + " written to "
+        + output + " (not uploaded)");
+    out.flush();
+    return 0;
   }
 
   /** Reads one measurement per line; returns true (stdin is read at most once). */
@@ -190,8 +226,9 @@ public final class UploadCommand implements PrioDpSubcommand {
   /**
    * Parses one measurement for the VDAF: 0 or 1 (Prio3Count), an integer in [0,
    * max_measurement] (Prio3Sum), a bucket index in [0, length) (Prio3Histogram), a
-   * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec) or of 0 and
-   * 1 with at most max_weight ones (Prio3MultihotCountVec).
+   * comma-separated vector of length integers in [0, max_measurement] (Prio3SumVec), of 0 and
+   * 1 with at most max_weight ones (Prio3MultihotCountVec) or of length integers >= 0 whose sum
+   * is at most max_value (Prio3L1BoundSum).
    */
   static List<BigInteger> parse(Prio3Variant variant, String text) {
     return variant.parseMeasurement(text);

@@ -26,17 +26,23 @@ final class VdafOptions {
       description = "The VDAF: ${COMPLETION-CANDIDATES}.")
   String vdaf;
 
-  @Option(names = "--length", paramLabel = "N", description = "The VDAF's length (SumVec, Histogram, MultihotCountVec).")
+  @Option(names = "--length", paramLabel = "N",
+      description = "The VDAF's length (SumVec, Histogram, MultihotCountVec, L1BoundSum).")
   String length;
 
   @Option(names = "--max-measurement", paramLabel = "N", description = "The VDAF's max_measurement (Sum, SumVec).")
   String maxMeasurement;
 
-  @Option(names = "--chunk-length", paramLabel = "N", description = "The VDAF's chunk_length (SumVec, Histogram, MultihotCountVec).")
+  @Option(names = "--chunk-length", paramLabel = "N",
+      description = "The VDAF's chunk_length (SumVec, Histogram, MultihotCountVec, L1BoundSum).")
   String chunkLength;
 
   @Option(names = "--max-weight", paramLabel = "N", description = "The VDAF's max_weight (MultihotCountVec).")
   String maxWeight;
+
+  @Option(names = "--max-value", paramLabel = "N",
+      description = "The VDAF's max_value, the bound on the sum of a measurement (L1BoundSum).")
+  String maxValue;
 
   @Option(names = "--proofs", paramLabel = "N", description = "Number of proofs (Prio3SumVecWithMultiproof only) (default: 3).")
   String proofs;
@@ -50,7 +56,7 @@ final class VdafOptions {
     Map<String, String> parameters = new LinkedHashMap<>();
     String[][] given = {
       {"length", length}, {"max_measurement", maxMeasurement}, {"chunk_length", chunkLength},
-      {"max_weight", maxWeight}, {"proofs", proofs}
+      {"max_weight", maxWeight}, {"max_value", maxValue}, {"proofs", proofs}
     };
     for (String[] g : given) {
       if (g[1] != null) {

@@ -51,13 +51,15 @@ final class InteropTasks {
    * strings (or JSON integers): Prio3Sum max_measurement; Prio3SumVec length, chunk_length and
    * max_measurement (VDAF-20) or bits (the draft; max_measurement = 2^bits - 1);
    * Prio3Histogram length and chunk_length; Prio3MultihotCountVec length, max_weight and
-   * chunk_length. Prio3Sum's older {@code bits} is read the same way. Any other key is refused.
+   * chunk_length. Prio3Sum's older {@code bits} is read the same way. Beyond the interop design,
+   * which predates it, Prio3L1BoundSum (draft-ietf-ppm-l1-bound-sum-02) with length, max_value
+   * and chunk_length. Any other key is refused.
    */
   static Prio3Variant vdaf(Request request) {
     Request v = request.object("vdaf");
     String type = v.text("type");
     List<String> known = List.of("Prio3Count", "Prio3Sum", "Prio3SumVec", "Prio3Histogram",
-        "Prio3MultihotCountVec");
+        "Prio3MultihotCountVec", "Prio3L1BoundSum");
     if (!known.contains(type)) {
       throw new IllegalArgumentException(v.name("type") + ": unsupported VDAF \"" + type
           + "\" (prio-dp serves " + String.join(", ", known) + ")");
@@ -184,8 +186,9 @@ final class InteropTasks {
 
   /**
    * Reads a measurement ("Client", upload): a decimal string (or JSON integer) for Prio3Count
-   * (0 or 1), Prio3Sum and Prio3Histogram (the bucket index), an array of them for Prio3SumVec
-   * and Prio3MultihotCountVec; {@link Prio3Variant#parseMeasurement} checks the range.
+   * (0 or 1), Prio3Sum and Prio3Histogram (the bucket index), an array of them for Prio3SumVec,
+   * Prio3MultihotCountVec and Prio3L1BoundSum; {@link Prio3Variant#parseMeasurement} checks the
+   * range.
    */
   static List<BigInteger> measurement(Request request, Prio3Variant variant) {
     JsonNode m = request.need("measurement");

@@ -71,8 +71,7 @@ public final class ClientTaskFile {
     n.put("helper_aggregator_endpoint", configuration.helperAggregatorEndpoint());
     n.put("time_precision", configuration.timePrecision());
     n.put("min_batch_size", configuration.minBatchSize());
-    n.put("batch_mode", configuration.batchMode() == org.priodp.aggregator.dap.BatchMode.TIME_INTERVAL
-        ? "time_interval" : "leader_selected");
+    n.put("batch_mode", configuration.batchMode().specName());
     var ext = n.putArray("extensions");
     for (TaskExtension e : configuration.extensions()) {
       ObjectNode o = ext.addObject();

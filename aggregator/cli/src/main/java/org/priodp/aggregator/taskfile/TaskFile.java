@@ -369,8 +369,9 @@ public final class TaskFile {
     return switch (text(n, path, "batch_mode").toLowerCase(Locale.ROOT)) {
       case "time_interval", "timeinterval" -> BatchMode.TIME_INTERVAL;
       case "leader_selected", "leaderselected" -> BatchMode.LEADER_SELECTED;
+      case "collector_selected", "collectorselected" -> BatchMode.COLLECTOR_SELECTED;
       default -> throw new IllegalArgumentException(path
-          + ".batch_mode: expected time_interval or leader_selected");
+          + ".batch_mode: expected time_interval, leader_selected or collector_selected");
     };
   }
 

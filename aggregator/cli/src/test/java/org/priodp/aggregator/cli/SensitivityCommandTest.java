@@ -29,6 +29,23 @@ class SensitivityCommandTest {
         """, r.out());
   }
 
+  /** Prio3L1BoundSum: L1 2 max_value, squared L2 2 max_value^2, under both mechanisms. */
+  @Test
+  void l1BoundSumUnderBothMechanisms() {
+    CliRun laplace = CliRun.of("sensitivity", "--vdaf", "Prio3L1BoundSum", "--length", "10", "--max-value", "240",
+        "--chunk-length", "9", "--epsilon", "1");
+    assertEquals(0, laplace.code(), laplace.err());
+    assertTrue(laplace.out().contains("vdaf: Prio3L1BoundSum(length=10, max_value=240, chunk_length=9)\n"),
+        laplace.out());
+    assertTrue(laplace.out().contains("L1 sensitivity: 480\n"), laplace.out());
+    assertTrue(laplace.out().contains("discrete Laplace with scale 480\n"), laplace.out());
+    CliRun gauss = CliRun.of("sensitivity", "--vdaf", "prio3l1boundsum", "--length", "10", "--max-value", "240",
+        "--chunk-length", "9", "--rho", "1/2", "--sensitivity-rule", "janus");
+    assertEquals(0, gauss.code(), gauss.err());
+    assertTrue(gauss.out().contains("squared L2 sensitivity: 115200\n"), gauss.out());
+    assertTrue(gauss.out().contains("discrete Gaussian with sigma^2 115200\n"), gauss.out());
+  }
+
   @Test
   void rhoAndJanusRule() {
     CliRun r = CliRun.of("sensitivity", "--vdaf", "Prio3SumVec", "--length", "10", "--max-measurement", "5",
@@ -45,6 +62,8 @@ class SensitivityCommandTest {
     "Prio3Sum|--max-measurement 100|100|10000",
     "Prio3Histogram|--length 4 --chunk-length 2|2|2",
     "Prio3MultihotCountVec|--length 10 --max-weight 2 --chunk-length 3|4|4",
+    "Prio3L1BoundSum|--length 10 --max-value 240 --chunk-length 9|480|115200",
+    "Prio3L1BoundSum|--length 1 --max-value 240 --chunk-length 9|240|57600",
     "Prio3SumVecWithMultiproof|--length 3 --max-measurement 65535 --chunk-length 7|196605|12884508675",
   })
   void everyVdafWithoutBudget(String vdaf, String params, String l1, String l2s) {
@@ -73,6 +92,10 @@ class SensitivityCommandTest {
     "--vdaf Prio3Count --epsilon 1 --confidence 1.5|--confidence must be in (0, 1)",
     "--vdaf Prio3Count --sensitivity-rule libprio|unknown --sensitivity-rule",
     "--vdaf Prio3MultihotCountVec --length 4 --max-weight 5 --chunk-length 1|max_weight must be in [1, length = 4]",
+    "--vdaf Prio3L1BoundSum --length 4 --chunk-length 2|Prio3L1BoundSum needs --max-value",
+    "--vdaf Prio3L1BoundSum --length 4 --max-value 0 --chunk-length 2|max_value must be in [1, p)",
+    "--vdaf Prio3L1BoundSum --length 4 --max-value 10 --max-measurement 10 --chunk-length 2|--max-measurement does not apply to Prio3L1BoundSum",
+    "--vdaf Prio3Sum --max-value 10|--max-value does not apply to Prio3Sum",
   })
   void badInputFailsWithOneLine(String args, String message) {
     java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("sensitivity"));

@@ -81,6 +81,40 @@ class ServeCommandTest {
   }
 
   /**
+   * A task whose collector_identity (draft-ietf-ppm-dap-attribution-00 section 6.1) answers
+   * without the task's collector key stops startup with exit 2 and one line naming the task, the
+   * URL and what was wrong; nothing listens.
+   */
+  @Test
+  void aCollectorIdentityThatDoesNotListTheKeyStopsStartupInOneLine() throws Exception {
+    Fixture f = Fixture.laplace(31);
+    Path config = dir.resolve("identity.json");
+    Files.writeString(config, taskJson(f).replace("\"batch_mode\": \"time_interval\",",
+        "\"batch_mode\": \"time_interval\", \"extensions\": [{\"type\": \"collector_identity\","
+        + " \"url\": \"https://collector.example/\"}],"));
+    java.util.List<URI> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    StringWriter err = new StringWriter();
+    var cl = PrioDp.commandLine();
+    cl.setErr(new PrintWriter(err));
+    cl.setOut(new PrintWriter(new StringWriter()));
+    ((ServeCommand) cl.getSubcommands().get("serve").getCommand()).collectorAuthorization =
+        (identity, key) -> {
+          asked.add(identity);
+          return new org.priodp.aggregator.core.CollectorAuthorization.Denied(
+              "https://collector.example/hpke_config does not list the task's"
+              + " collector_hpke_config (id 7); it lists id(s) 3");
+        };
+    int code = cl.execute("serve", "--config", config.toString(), "--port", "0", "--db",
+        "jdbc:sqlite:" + dir.resolve("identity.db"));
+    assertEquals(2, code, err.toString());
+    assertEquals(List.of(URI.create("https://collector.example/")), asked);
+    assertEquals("serve: task " + f.taskId.toBase64Url() + ": collector_identity"
+        + " https://collector.example/ does not authorize its collector_hpke_config:"
+        + " https://collector.example/hpke_config does not list the task's collector_hpke_config"
+        + " (id 7); it lists id(s) 3", err.toString().strip());
+  }
+
+  /**
    * One {@code serve} process whose task file holds a {@code "dap_version": "dap-18"} Leader task
    * and a Leader task without dap_version (so DAP-19) whose task_info is empty: a Client of each
    * draft written from the draft's structs ({@link SpecClient}, {@link SpecDraft}) uploads to the

@@ -82,6 +82,32 @@ class TaskNewCommandTest {
     assertEquals(collector.hpkeConfig(), helper.collectorHpkeConfig());
   }
 
+  /**
+   * {@code task new --vdaf Prio3L1BoundSum --length N --max-value M --chunk-length C}: the four
+   * files name the variant, its DAP configuration is draft-ietf-ppm-l1-bound-sum-02's
+   * Prio3L1BoundSumConfig, and the task file spells max_value as the draft does.
+   */
+  @Test
+  void l1BoundSumTasksCarryTheirParametersAndConfiguration() throws Exception {
+    CliRun r = CliRun.of("task", "new", "--vdaf", "Prio3L1BoundSum", "--length", "10", "--max-value", "240",
+        "--chunk-length", "9", "--epsilon", "1", "--leader-url", "https://leader.example/",
+        "--helper-url", "https://helper.example/", "--out", dir.toString());
+    assertEquals(0, r.code(), r.err());
+    Prio3Variant expected = new Prio3Variant.L1BoundSum(10, java.math.BigInteger.valueOf(240), 9);
+    TaskDefinition leader = TaskFile.read(dir.resolve("leader.json")).get(0);
+    assertEquals(expected, leader.parameters().variant());
+    assertEquals(expected, TaskFile.read(dir.resolve("helper.json")).get(0).parameters().variant());
+    assertEquals(expected, CollectorTaskFile.read(dir.resolve("collector.json")).parameters().variant());
+    assertEquals(expected, ClientTaskFile.read(dir.resolve("client.json")).variant());
+    assertEquals(7L, leader.configuration().vdafType());
+    assertEquals("0000000a00000000000000f000000009",
+        java.util.HexFormat.of().formatHex(leader.configuration().vdafConfiguration().toByteArray()));
+    assertTrue(read("client.json").contains("\"max_value\""), read("client.json"));
+    assertTrue(CliRun.of("task", "new", "--vdaf", "Prio3L1BoundSum", "--length", "10", "--chunk-length", "9",
+        "--leader-url", "https://l/", "--helper-url", "https://h/", "--out", dir.resolve("x").toString())
+        .failedWithOneLine("Prio3L1BoundSum needs --max-value"));
+  }
+
   @Test
   void theTaskIsDap19UnlessDapVersionSaysDap18InAllFourFiles() throws Exception {
     assertEquals(0, taskNew(dir.resolve("d19")).code());
@@ -169,6 +195,25 @@ class TaskNewCommandTest {
         CollectorTaskFile.read(dir.resolve("collector.json")).parameters().taskId());
     assertEquals("rw-------", PosixFilePermissions.toString(
         Files.getPosixFilePermissions(dir.resolve("helper.json"))));
+  }
+
+  /**
+   * draft-ietf-ppm-dap-attribution-00 section 4: collector_selected goes into all four files and
+   * reads back (the Client's and Collector's too, which write it back); DAP-18 has no such mode.
+   */
+  @Test
+  void collectorSelectedIsWrittenToEveryFileAndRefusedForDap18() throws Exception {
+    assertEquals(0, taskNew(dir, "--batch-mode", "collector_selected").code());
+    for (String f : List.of("leader.json", "helper.json", "collector.json", "client.json")) {
+      assertTrue(Files.readString(dir.resolve(f)).contains(
+          "\"batch_mode\" : \"collector_selected\""), f);
+    }
+    TaskParameters p = ClientTaskFile.read(dir.resolve("client.json"));
+    assertEquals(BatchMode.COLLECTOR_SELECTED, p.configuration().batchMode());
+    assertEquals(0xFA, p.configuration().batchModeCode());
+    CliRun old = taskNew(dir.resolve("d18"), "--batch-mode", "collector_selected",
+        "--dap-version", "dap-18");
+    assertTrue(old.failedWithOneLine("collector_selected needs dap-19"), old.err());
   }
 
   @Test

@@ -28,6 +28,26 @@ class UnshardCommandTest {
   }
 
   @Test
+  void l1BoundSumVectorWithoutNoise() {
+    // ../shared/vectors/l1-bound-sum/Prio3L1BoundSum_0.json: 5 reports, agg_result
+    CliRun r = CliRun.of("unshard", "--vdaf", "Prio3L1BoundSum", "--length", "10", "--max-value", "240",
+        "--chunk-length", "9", "--num-measurements", "5",
+        "c34a15da99b00146339c3ea06c819e8f55dc6a0e6ab80fabcb2c853a27ee7acdb8948a3bca62c8a3d74ede4820415c"
+            + "eefcd317a29717b8fd7005fe35fa792d81200086c9691fd40f4f3b27db460571272d44cd48593bb4f30c455c59"
+            + "557975f6fdf0ad1d557cbf7060b855b35c45913a44753e5718b25f074fea2c52076500a24c8a5b75dc636f101a"
+            + "34b48ea3257d59f5c4cedbcb56a7ec475f2b39b9ec4557",
+        "2fb6ea25664ffeb9b063c15f937e6170ae2395f19547f05418d37ac5d81185324c6b75c4359d375c0cb121b7dfbea3"
+            + "11092ce85d68e8470273fa01ca0586d27ee6ff793696e02bf094c4d824b9fa8ed8dabb32b7a6c44b0cd7baa3a6"
+            + "aa868a090b0f52e2aa83408f8347aa4ca3ba6ec5c58ac1a8e74da0f89415d3adf89aff5dbe75a48a239c90efc9"
+            + "cb4b715cda82a6063c312434a958139ca0d4c64613baa8");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("\"vdaf\": \"Prio3L1BoundSum(length=10, max_value=240, chunk_length=9)\","),
+        r.out());
+    assertTrue(r.out().contains("\"aggregate\": [241, 2, 3, 4, 5, 6, 7, 8, 9, 250],"), r.out());
+    assertTrue(r.out().contains("\"sensitivity_l1\": 480,"), r.out());
+  }
+
+  @Test
   void noisedHistogramJson() {
     FieldVector leader = FieldVector.fromSigned(Field128.FIELD, 100, -50, 7);
     FieldVector helper = FieldVector.fromSigned(Field128.FIELD, -95, 49, -20);

@@ -107,6 +107,28 @@ class UploadCommandTest {
     }
   }
 
+  /**
+   * A collector_selected task's reports go to the website (draft-ietf-ppm-dap-attribution-00
+   * section 4): upload --output writes them, one base64url Report per line, and sends none;
+   * without --output such a task is refused in one line.
+   */
+  @Test
+  void aCollectorSelectedTasksReportsAreWrittenNotUploaded() throws Exception {
+    try (FakeHttp leader = leader(null)) {
+      Path client = clientJson(leader.url(), "--vdaf", "Prio3Count", "--batch-mode",
+          "collector_selected");
+      Path bundle = dir.resolve("bundle.txt");
+      CliRun r = run("", "--task", client.toString(), "--output", bundle.toString(), "1", "0",
+          "1");
+      assertEquals(0, r.code(), r.err());
+      assertEquals("3 reports written to " + bundle + " (not uploaded)\n", r.out());
+      assertEquals(List.of(), uploads, "nothing sent to the Leader");
+      assertEquals(3, ReportBundle.read(bundle).size());
+      CliRun refused = run("", "--task", client.toString(), "1");
+      assertTrue(refused.failedWithOneLine("collector_selected batch mode"), refused.err());
+    }
+  }
+
   @Test
   void uploadsMeasurementsFromArgumentsStdinAndAFileAndPrintsOneLine() throws Exception {
     try (FakeHttp leader = leader(null)) {
@@ -225,6 +247,14 @@ class UploadCommandTest {
     e = assertThrows(IllegalArgumentException.class,
         () -> UploadCommand.parse(multihot, "1,1,1,0"));
     assertEquals("3 ones, max_weight is 2", e.getMessage());
+    Prio3Variant l1 = new Prio3Variant.L1BoundSum(3, BigInteger.valueOf(10), 2);
+    assertEquals(List.of(BigInteger.TEN, BigInteger.ZERO, BigInteger.ZERO), UploadCommand.parse(l1, "10,0,0"));
+    assertEquals(List.of(BigInteger.TWO, BigInteger.valueOf(3), BigInteger.valueOf(5)),
+        UploadCommand.parse(l1, "2, 3, 5"));
+    e = assertThrows(IllegalArgumentException.class, () -> UploadCommand.parse(l1, "2,3,6"));
+    assertEquals("the sum 11 exceeds max_value 10", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> UploadCommand.parse(l1, "0,11,0"));
+    assertEquals("element 2: expected integers >= 0 summing to at most 10, got 11", e.getMessage());
   }
 
   @Test

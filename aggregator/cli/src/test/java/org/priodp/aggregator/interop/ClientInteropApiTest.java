@@ -49,6 +49,25 @@ class ClientInteropApiTest {
     assertError(post(api, "upload", vec.toString()), "measurement[1]: expected a decimal string");
   }
 
+  /**
+   * Prio3L1BoundSum, beyond the interop design's VDAF list: its parameters are read, a
+   * measurement over max_value is named, and one at the bound gets as far as the Leader.
+   */
+  @Test
+  void l1BoundSumIsReadWithItsParameters() throws Exception {
+    ObjectNode l1 = upload();
+    l1.putObject("vdaf").put("type", "Prio3L1BoundSum").put("length", "3").put("max_value", "10")
+        .put("chunk_length", "2");
+    l1.putArray("measurement").add("5").add("5").add("1");
+    assertError(post(api, "upload", l1.toString()), "measurement: the sum 11 exceeds max_value 10");
+    l1.putArray("measurement").add("5").add("0").add("5");
+    String unreachable = assertError(post(api, "upload", l1.toString()), "");
+    org.junit.jupiter.api.Assertions.assertFalse(unreachable.startsWith("measurement"), unreachable);
+    l1.putObject("vdaf").put("type", "Prio3L1BoundSum").put("length", "3").put("max_measurement", "10")
+        .put("chunk_length", "2");
+    assertError(post(api, "upload", l1.toString()), "vdaf.max_measurement: does not apply to Prio3L1BoundSum");
+  }
+
   @Test
   void anUnreachableLeaderIsAnErrorNotAFailure() throws Exception {
     assertError(post(api, "upload", upload().toString()), "");

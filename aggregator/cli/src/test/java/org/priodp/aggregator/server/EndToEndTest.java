@@ -46,8 +46,8 @@ import org.priodp.aggregator.testing.LockedRandomSource;
  * provisioned by {@code task new}, Clients uploading with {@link DapClient} and the Collector
  * collecting with {@link DapCollector}. For every Prio3 type: without DP the collected aggregate is
  * the truth exactly; with discrete Laplace and discrete Gaussian noise every coordinate lies in its
- * interval (confidence 1 - 10^-6 per coordinate, so with 34 noised coordinates a false alarm has
- * probability below 4 10^-5). A rate test collects 40 independent hourly batches of one
+ * interval (confidence 1 - 10^-6 per coordinate, so with 42 noised coordinates a false alarm has
+ * probability below 5 10^-5). A rate test collects 40 independent hourly batches of one
  * Prio3Histogram(4) task with 95% intervals and checks that the number of the 160 coordinates
  * outside their interval is consistent with a coverage of at least 95% (one-sided binomial test at
  * false-alarm probability 10^-3). Measurements, report IDs and noise come from seeded streams

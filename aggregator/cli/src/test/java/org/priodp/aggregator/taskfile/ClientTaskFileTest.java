@@ -53,7 +53,8 @@ class ClientTaskFileTest {
     List<Prio3Variant> variants = List.of(new Prio3Variant.Count(),
         new Prio3Variant.Sum(BigInteger.valueOf(1000)),
         Prio3Variant.SumVec.of(5, BigInteger.valueOf(3), 2),
-        new Prio3Variant.Histogram(10, 3), new Prio3Variant.MultihotCountVec(6, 2, 2));
+        new Prio3Variant.Histogram(10, 3), new Prio3Variant.MultihotCountVec(6, 2, 2),
+        new Prio3Variant.L1BoundSum(8, BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE), 65));
     List<DpStrategy> strategies = List.of(new DpStrategy.NoDifferentialPrivacy(),
         new DpStrategy.PureDpDiscreteLaplace(Rational.parse("1/3")),
         new DpStrategy.ZCdpDiscreteGaussian(Rational.parse("0.25")));

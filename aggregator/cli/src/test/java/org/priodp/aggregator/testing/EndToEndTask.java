@@ -64,7 +64,7 @@ public final class EndToEndTask {
     return new EndToEndTask(dir);
   }
 
-  /** Returns the VDAF options of {@code task new} for the five Prio3 types of the tests. */
+  /** Returns the VDAF options of {@code task new} for the six Prio3 types of the tests. */
   public static List<List<String>> everyPrio3Type() {
     return List.of(
         List.of("--vdaf", "Prio3Count"),
@@ -73,7 +73,9 @@ public final class EndToEndTask {
             "--chunk-length", "2"),
         List.of("--vdaf", "Prio3Histogram", "--length", "5", "--chunk-length", "2"),
         List.of("--vdaf", "Prio3MultihotCountVec", "--length", "6", "--max-weight", "2",
-            "--chunk-length", "2"));
+            "--chunk-length", "2"),
+        List.of("--vdaf", "Prio3L1BoundSum", "--length", "4", "--max-value", "9",
+            "--chunk-length", "3"));
   }
 
   /** Returns a random valid measurement of the task's VDAF, as {@code DapClient} takes it. */
@@ -98,6 +100,17 @@ public final class EndToEndTask {
     }
     if (variant instanceof Prio3Variant.Histogram h) {
       return List.of(BigInteger.valueOf(random.nextInt(h.length())));
+    }
+    if (variant instanceof Prio3Variant.L1BoundSum l) {
+      // a random split of a random weight in [0, max_value]: the bound itself is often reached
+      int left = random.nextInt(l.maxValue().intValueExact() + 1);
+      BigInteger[] m = new BigInteger[l.length()];
+      for (int i = 0; i < m.length; i++) {
+        int v = i == m.length - 1 ? left : random.nextInt(left + 1);
+        m[i] = BigInteger.valueOf(v);
+        left -= v;
+      }
+      return List.of(m);
     }
     Prio3Variant.MultihotCountVec mh = (Prio3Variant.MultihotCountVec) variant;
     BigInteger[] m = new BigInteger[mh.length()];

@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.priodp.aggregator.dap.DapDecodeException;
-import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.HpkeConfigList;
@@ -213,6 +212,20 @@ public final class DapClient {
   }
 
   /**
+   * Builds one encoded-ready report per measurement without sending it, sealed to the
+   * aggregators' current HPKE configurations: what a browser hands to the website in the
+   * collector_selected batch mode (draft-ietf-ppm-dap-attribution-00 section 4), which uploads
+   * the bundle to its collection job ({@link DapCollector#collectBundle}).
+   *
+   * @throws IllegalArgumentException naming the first invalid measurement
+   * @throws IOException if an aggregator's hpke_config cannot be fetched
+   */
+  public List<Report> reports(List<List<BigInteger>> measurements)
+      throws IOException, InterruptedException {
+    return build(measurements, hpkeConfigs());
+  }
+
+  /**
    * Uploads one report per measurement and returns the reports the Leader refused, in order
    * (DAP-18 "Leader Behavior"); an empty list means every report was accepted. Every measurement
    * is sharded before the first request, so an invalid one (IllegalArgumentException naming its
@@ -317,10 +330,7 @@ public final class DapClient {
     List<ReportUploadStatus> errors = new ArrayList<>();
     for (int from = 0; from < reports.size(); from += reportsPerRequest) {
       List<Report> chunk = reports.subList(from, Math.min(reports.size(), from + reportsPerRequest));
-      HttpRequest post = HttpRequest.newBuilder(uri).timeout(DapHttp.REQUEST_TIMEOUT)
-          .header("Content-Type", DapMediaType.UPLOAD_REQ.contentType())
-          .POST(HttpRequest.BodyPublishers.ofByteArray(new UploadRequest(chunk).encode()))
-          .build();
+      HttpRequest post = DapHttp.uploadPost(uri, chunk);
       String sent = from == 0 ? "" : " (the Leader answered the first " + from + " of "
           + reports.size() + " reports)";
       HttpResponse<byte[]> r;
@@ -332,14 +342,7 @@ public final class DapClient {
       if (!DapHttp.success(r.statusCode())) {
         throw DapProblemException.of("the Leader refused the upload" + sent, r);
       }
-      if (r.body().length > 0) {
-        try {
-          errors.addAll(UploadErrors.decode(r.body(), task.dapVersion()).status());
-        } catch (DapDecodeException e) {
-          throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
-              + e.getMessage(), e);
-        }
-      }
+      errors.addAll(DapHttp.uploadErrors(r, task.dapVersion()));
     }
     return errors;
   }

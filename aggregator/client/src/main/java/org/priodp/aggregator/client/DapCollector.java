@@ -22,6 +22,8 @@ import org.priodp.aggregator.dap.DapMediaType;
 import org.priodp.aggregator.dap.HpkeCiphertext;
 import org.priodp.aggregator.dap.HpkeConfig;
 import org.priodp.aggregator.dap.Query;
+import org.priodp.aggregator.dap.Report;
+import org.priodp.aggregator.dap.ReportUploadStatus;
 import org.priodp.aggregator.dap.Role;
 import org.priodp.aggregator.hpke.HpkeException;
 import org.priodp.aggregator.hpke.HpkeKeyPair;
@@ -191,11 +193,27 @@ public final class DapCollector {
    * @throws IllegalStateException for a report-budget task without {@link #withMinDpBudget}
    */
   public Prio3DpMechanism mechanism() {
+    return mechanism(minDpBudget);
+  }
+
+  /**
+   * Returns the mechanism the aggregators noise the release of {@code req} with: for a
+   * report-budget task, its strategy at the min_dp_budget of the request's extensions.
+   *
+   * @throws IllegalStateException for a report-budget task whose request has no min_dp_budget
+   */
+  public Prio3DpMechanism mechanism(CollectionJobReq req) {
+    int type = task.attributionCodePoints().minDpBudget();
+    return mechanism(req.extensions().stream().filter(e -> e.extensionType() == type)
+        .findFirst().map(e -> MicroEpsilon.decode(e.extensionData(), "min_dp_budget")));
+  }
+
+  private Prio3DpMechanism mechanism(Optional<MicroEpsilon> minimum) {
     DpStrategy open = task.dpStrategy();
     DpStrategy strategy = !open.budgetFromReports() ? open
-        : open.forRelease(minDpBudget.orElseThrow(() -> new IllegalStateException(open.name()
-            + " takes epsilon from the reports: give the collection job a min_dp_budget to know"
-            + " the release's epsilon")).epsilon());
+        : open.forRelease(minimum.filter(m -> m.micros() > 0).orElseThrow(
+            () -> new IllegalStateException(open.name() + " takes epsilon from the reports: give"
+                + " the collection job a min_dp_budget to know the release's epsilon")).epsilon());
     return Prio3DpMechanism.of(task.variant(), strategy, task.sensitivityRule());
   }
 
@@ -227,14 +245,58 @@ public final class DapCollector {
    */
   public CollectionResult collect(Query query, Progress progress)
       throws IOException, InterruptedException {
+    if (query instanceof Query.CollectorSelected) {
+      throw new IllegalArgumentException("a collector_selected job collects the reports"
+          + " uploaded to it: use collectBundle");
+    }
+    return collect(requestFor(query), List.of(), new java.util.ArrayList<>(), progress);
+  }
+
+  /** What a collector-selected collection gives: the reports the Leader refused, and the result. */
+  public record BundleCollection(List<ReportUploadStatus> refused, CollectionResult result) {
+    /** Copies the list. */
+    public BundleCollection {
+      refused = List.copyOf(refused);
+      Objects.requireNonNull(result, "result");
+    }
+  }
+
+  /**
+   * Runs a collection job of the collector_selected batch mode (draft-ietf-ppm-dap-attribution-00
+   * section 4): creates the job ({@code req}, whose query is collector-selected, with its
+   * extensions, e.g. min_dp_budget), uploads the bundle of encoded reports to the job's URL
+   * {@code {leader}/tasks/{task-id}/reports/{collection-job-id}} in requests of at most {@link
+   * #BUNDLE_CHUNK} reports, and only then polls the job: the Leader closes the batch at the first
+   * GET, so every report of the bundle is uploaded before it. Returns the reports the Leader
+   * refused (e.g. report_replayed for a report already in another job's batch) and the result.
+   *
+   * @throws DapProblemException if the Leader refuses the job or an upload, or the job fails
+   * @throws IOException as {@link #collect}
+   */
+  public BundleCollection collectBundle(CollectionJobReq req, List<Report> bundle,
+      Progress progress) throws IOException, InterruptedException {
+    if (!(req.query() instanceof Query.CollectorSelected)) {
+      throw new IllegalArgumentException("collectBundle needs a collector_selected query");
+    }
+    List<ReportUploadStatus> refused = new java.util.ArrayList<>();
+    CollectionResult r = collect(req, List.copyOf(bundle), refused, progress);
+    return new BundleCollection(refused, r);
+  }
+
+  /** The most reports one upload request of a bundle carries. */
+  public static final int BUNDLE_CHUNK = 1000;
+
+  private CollectionResult collect(CollectionJobReq req, List<Report> bundle,
+      List<ReportUploadStatus> refused, Progress progress)
+      throws IOException, InterruptedException {
     Objects.requireNonNull(progress, "progress");
+    Query query = req.query();
     if (query.batchMode() != task.configuration().batchMode()) {
       throw new IllegalArgumentException("the task's batch mode is "
           + task.configuration().batchMode().specName() + ", the query's "
           + query.batchMode().specName());
     }
-    mechanism(); // a report-budget task without min_dp_budget cannot decode: refused before the job
-    CollectionJobReq req = requestFor(query);
+    mechanism(req); // a report-budget task without min_dp_budget cannot decode: refused before the job
     URI create = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
         "tasks/" + task.taskId().toBase64Url() + "/collection_jobs");
     HttpRequest post = HttpRequest.newBuilder(create).timeout(DapHttp.REQUEST_TIMEOUT)
@@ -247,6 +309,12 @@ public final class DapCollector {
       throw DapProblemException.of("the Leader refused the collection job", r);
     }
     URI job = location(create, r);
+    if (query instanceof Query.CollectorSelected) {
+      if (job == null) {
+        throw new IOException("the Leader created the collection job without a Location");
+      }
+      refused.addAll(uploadBundle(job, bundle, waited, progress));
+    }
     boolean releasedBefore = r.body().length > 0; // finished before this collection began
     int poll = 0;
     while (r.body().length == 0) {
@@ -290,6 +358,31 @@ public final class DapCollector {
       DapHttp.send(http, delete, "the Leader");
     }
     return result;
+  }
+
+  /**
+   * Uploads the bundle to the job's upload URL (its collection job ID is the last segment of the
+   * job's URL) in chunks; returns the refused reports. A retried chunk is harmless: the Leader
+   * accepts a report again that is already in this job's batch.
+   */
+  private List<ReportUploadStatus> uploadBundle(URI job, List<Report> bundle, Waited waited,
+      Progress progress) throws IOException, InterruptedException {
+    String path = job.getPath();
+    String jobId = path.substring(path.lastIndexOf('/') + 1);
+    URI upload = DapHttp.resource(task.configuration().leaderAggregatorEndpoint(),
+        "tasks/" + task.taskId().toBase64Url() + "/reports/" + jobId);
+    List<ReportUploadStatus> refused = new java.util.ArrayList<>();
+    for (int from = 0; from < bundle.size(); from += BUNDLE_CHUNK) {
+      List<Report> chunk = bundle.subList(from, Math.min(bundle.size(), from + BUNDLE_CHUNK));
+      HttpResponse<byte[]> r = sendRetrying(DapHttp.uploadPost(upload, chunk), waited,
+          progress);
+      if (!DapHttp.success(r.statusCode())) {
+        throw DapProblemException.of("the Leader refused the upload to the collection job"
+            + (from == 0 ? "" : " (after " + from + " of " + bundle.size() + " reports)"), r);
+      }
+      refused.addAll(DapHttp.uploadErrors(r, task.dapVersion()));
+    }
+    return refused;
   }
 
   /** How long this collection has waited, polls and outages together. */
@@ -395,7 +488,7 @@ public final class DapCollector {
     byte[] helper = open(Role.HELPER, aad, resp.helperEncryptedAggShare());
     DpUnsharder collector;
     try {
-      collector = DpUnsharder.of(mechanism()).withConfidence(confidence);
+      collector = DpUnsharder.of(mechanism(req)).withConfidence(confidence);
     } catch (IllegalStateException e) {
       throw new IOException(e.getMessage(), e);
     }

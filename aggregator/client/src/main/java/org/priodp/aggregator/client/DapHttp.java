@@ -98,4 +98,27 @@ final class DapHttp {
   static boolean success(int status) {
     return status >= 200 && status < 300;
   }
+
+  /** Returns the POST of an UploadRequest of the reports to {@code uri} (DAP-19 "Upload Request"). */
+  static HttpRequest uploadPost(URI uri, java.util.List<org.priodp.aggregator.dap.Report> reports) {
+    return HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+        .header("Content-Type", org.priodp.aggregator.dap.DapMediaType.UPLOAD_REQ.contentType())
+        .POST(HttpRequest.BodyPublishers.ofByteArray(
+            new org.priodp.aggregator.dap.UploadRequest(reports).encode()))
+        .build();
+  }
+
+  /** Returns the refused reports of a successful upload's answer (empty body: none). */
+  static java.util.List<org.priodp.aggregator.dap.ReportUploadStatus> uploadErrors(
+      HttpResponse<byte[]> r, org.priodp.aggregator.dap.DapVersion version) throws IOException {
+    if (r.body().length == 0) {
+      return java.util.List.of();
+    }
+    try {
+      return org.priodp.aggregator.dap.UploadErrors.decode(r.body(), version).status();
+    } catch (org.priodp.aggregator.dap.DapDecodeException e) {
+      throw new IOException("the Leader's answer to the upload is not an UploadErrors: "
+          + e.getMessage(), e);
+    }
+  }
 }

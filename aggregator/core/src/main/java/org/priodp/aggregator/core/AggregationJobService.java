@@ -152,9 +152,9 @@ public final class AggregationJobService {
       }
     }
     Optional<BatchId> batchId = req.leaderSelectedBatchId();
-    if (task.configuration().batchMode() == BatchMode.LEADER_SELECTED && batchId.isEmpty()) {
-      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a leader-selected task needs the"
-          + " leader_selected_batch_id aggregation job extension");
+    if (task.configuration().batchMode() != BatchMode.TIME_INTERVAL && batchId.isEmpty()) {
+      throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "a leader- or collector-selected task"
+          + " needs the leader_selected_batch_id aggregation job extension");
     }
     if (task.configuration().batchMode() == BatchMode.TIME_INTERVAL && batchId.isPresent()) {
       throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "leader_selected_batch_id is not"

@@ -33,8 +33,16 @@ public final class BatchBuckets {
         Objects.requireNonNull(batchId, "batchId")).encode());
   }
 
-  /** Returns the identifier of a batch: the encoding of its selector. */
+  /**
+   * Returns the identifier of a batch: the encoding of its selector; a collector-selected batch
+   * (draft-ietf-ppm-dap-attribution-00 section 4.2, the leader-selected parameters) is stored as
+   * the leader-selected bucket of its batch ID, which is how both aggregators' aggregation jobs
+   * learn it (the leader_selected_batch_id extension), whatever the task's code point.
+   */
   public static BatchIdentifier batchIdentifier(BatchSelector selector) {
+    if (selector instanceof BatchSelector.CollectorSelected c) {
+      return leaderSelectedBucket(c.batchId());
+    }
     return BatchIdentifier.of(selector.encode());
   }
 

@@ -108,6 +108,7 @@ public final class CollectionJobService {
   private final LeaseHeartbeat heartbeat;
   private final PipelineObserver observer;
   private final CollectionReadiness readiness;
+  private final CollectorSelectedBatches collectorSelected;
 
   /**
    * Creates the service over the Leader's store and share service, the Helper peer and a clock;
@@ -132,6 +133,8 @@ public final class CollectionJobService {
     this.owner = Objects.requireNonNull(owner, "owner");
     this.heartbeat = new LeaseHeartbeat(clock, this.lease);
     this.readiness = new CollectionReadiness(store, clock);
+    this.collectorSelected = new CollectorSelectedBatches(store, clock,
+        new java.security.SecureRandom());
   }
 
   /**
@@ -154,6 +157,7 @@ public final class CollectionJobService {
     this.heartbeat = new LeaseHeartbeat(clock, this.lease);
     this.observer = PipelineObserver.NONE;
     this.readiness = new CollectionReadiness(store, clock);
+    this.collectorSelected = null;
   }
 
   /**
@@ -227,7 +231,10 @@ public final class CollectionJobService {
       throw Refusal.of(DapError.INVALID_AGGREGATION_PARAMETER, taskId, "agg_param: Prio3"
           + " takes no aggregation parameter, so it must be empty");
     }
-    ReleaseBudget.minDpBudget(task, req.extensions()); // attribution draft section 5
+    CollectorSelectedBatches.checkExtensions(task, req);
+    if (req.query() instanceof Query.CollectorSelected) {
+      return created(collectorSelected.create(task, req), true);
+    }
     if (!(req.query() instanceof Query.TimeInterval q)) {
       return createLeaderSelected(task, req);
     }
@@ -436,7 +443,10 @@ public final class CollectionJobService {
     Instant now = clock.instant();
     return store.inTaskTransaction(taskId, tx -> tx.collectionJobs().get(id)
         .filter(j -> j.state() != CollectionJobRecord.State.DELETED)
-        .map(j -> delivered(tx, j, now)));
+        .map(j -> {
+          CollectorSelectedBatches.closeOnPoll(tx, j, now); // attribution draft 4: the rule
+          return delivered(tx, j, now);
+        }));
   }
 
   /** Records a ready job's response as answered to the Collector; returns the job. */
@@ -511,12 +521,20 @@ public final class CollectionJobService {
     TaskId taskId = task.taskId();
     CollectionJobReq cjr;
     try {
-      cjr = CollectionJobReq.decode(job.request().toByteArray());
+      cjr = CollectionJobReq.decode(job.request().toByteArray(),
+          task.attribution().codePoints().collectorSelected());
     } catch (DapDecodeException e) {
       return fail(leased, DapError.INVALID_MESSAGE.type(), "the stored request no longer decodes");
     }
     if (cjr.query() instanceof Query.LeaderSelected) {
       return stepLeaderSelected(task, leased, cjr);
+    }
+    if (cjr.query() instanceof Query.CollectorSelected) {
+      CollectorSelectedBatches.Step s = collectorSelected.step(task, job, cjr);
+      return s.request().isPresent()
+          ? obtainShares(task, leased, s.request().get(), s.drawnBefore(), s.span())
+          : s.failure().isPresent() ? fail(leased, DapError.INVALID_BATCH_SIZE.type(),
+              s.failure().get()) : postpone(leased, Outcome.WAITING);
     }
     Interval i = batchInterval(job);
     BatchSelector selector = new BatchSelector.TimeInterval(i);

@@ -89,7 +89,13 @@ final class CollectionReadiness {
       return Optional.of(intervalWait(task, i, merge(task, i))
           .orElse(new CollectionWait.Due()));
     }
-    if (store.inTaskTransaction(taskId, tx -> tx.aggregationJobs().leaderActive(batch))) {
+    Optional<org.priodp.aggregator.datastore.CollectorBatch> cb = store.inTaskTransaction(taskId,
+        tx -> tx.collectorBatches().get(job.jobId()));
+    if (cb.isPresent() && !cb.get().closed()) {
+      return Optional.of(new CollectionWait.BatchOpen(cb.get().uploaded()));
+    }
+    if (store.inTaskTransaction(taskId, tx -> cb.isPresent()
+        ? tx.collectorBatches().outstanding(batch) : tx.aggregationJobs().leaderActive(batch))) {
       return Optional.of(new CollectionWait.NotYetAggregated(0, 1, 0));
     }
     long count = store.inTaskTransaction(taskId, tx -> tx.batchBuckets().get(batch))
@@ -105,6 +111,9 @@ final class CollectionReadiness {
    */
   static boolean stillAggregating(org.priodp.aggregator.datastore.TaskTransaction tx,
       BatchSelector selector) {
+    if (selector instanceof BatchSelector.CollectorSelected) { // unclaimed uploads count too
+      return tx.collectorBatches().outstanding(BatchBuckets.batchIdentifier(selector));
+    }
     if (selector instanceof BatchSelector.TimeInterval t) {
       Interval i = t.batchInterval();
       return tx.clientReports().outstanding(i.start().value(), i.end().value());

@@ -81,6 +81,23 @@ public sealed interface CollectionWait {
     }
   }
 
+  /**
+   * A collector-selected job's batch is still open (draft-ietf-ppm-dap-attribution-00 section
+   * 4): {@code uploaded} reports were uploaded to it; it closes at the Collector's first GET.
+   */
+  record BatchOpen(long uploaded) implements CollectionWait {
+    @Override
+    public String describe() {
+      return "the collector-selected batch is open (" + uploaded + " reports uploaded); it"
+          + " closes at the Collector's first GET of the job";
+    }
+
+    @Override
+    public String kind() {
+      return "batch_open";
+    }
+  }
+
   /** The Leader's share is released; the Helper's aggregate share has not come yet. */
   record WaitingForHelper() implements CollectionWait {
     @Override

@@ -282,7 +282,9 @@ public final class LeaderAggregationDriver implements AutoCloseable {
       while (true) {
         AggregationJobId id = AggregationJobId.random(random);
         Optional<LeaderAggregationJob> job = store.inTaskTransaction(t.taskId(),
-            tx -> tx.aggregationJobs().createLeader(id, options.jobSize(), options.minJobSize(),
+            tx -> t.configuration().batchMode() == BatchMode.COLLECTOR_SELECTED // attribution 4
+                ? tx.aggregationJobs().createLeaderOfUploadedBatch(id, options.jobSize(), now())
+                : tx.aggregationJobs().createLeader(id, options.jobSize(), options.minJobSize(),
                 batchFor(t, tx), now()));
         if (job.isEmpty()) {
           break;

@@ -53,7 +53,9 @@ import org.priodp.vdaf.dp.Prio3DpMechanism;
  * ReleaseBudget}), charges the release to the task's privacy
  * ledger or refuses it when the budget cannot pay for it ({@link PrivacyBudget}, prio-dp's
  * privacyBudgetExhausted; issue 25), draws noise and inserts the noised share with the range it
- * covers. After the commit it seals the share to the Collector with the task's
+ * covers. A task with a collector_identity (draft-ietf-ppm-dap-attribution-00 section 6.1) is
+ * first confirmed by its {@link CollectorIdentityCheck}, before that transaction, unless the
+ * batch's share was released before. After the commit it seals the share to the Collector with the task's
  * configuration as provisioned in the AggregateShareAad, persists the encoded
  * {@link AggregateShare} with first-writer-wins and returns the stored bytes.
  *
@@ -76,6 +78,7 @@ public final class NoisedShareService {
   private final Clock clock;
   private final ReleaseObserver observer;
   private final PipelineObserver pipeline;
+  private final CollectorIdentityCheck collectorIdentities;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final AtomicLong draws = new AtomicLong();
 
@@ -99,6 +102,19 @@ public final class NoisedShareService {
    */
   public NoisedShareService(Datastore store, RandomSource rnd, Clock clock,
       ReleaseObserver observer, PipelineObserver pipeline) {
+    this(store, rnd, clock, observer, pipeline, CollectorIdentityCheck.UNAVAILABLE);
+  }
+
+  /**
+   * Creates the service as {@link #NoisedShareService(Datastore, RandomSource, Clock,
+   * ReleaseObserver, PipelineObserver)} that confirms a task's collector identity with {@code
+   * collectorIdentities} before it draws or seals a share of the task (without it, a task with a
+   * collector_identity never releases).
+   */
+  public NoisedShareService(Datastore store, RandomSource rnd, Clock clock,
+      ReleaseObserver observer, PipelineObserver pipeline,
+      CollectorIdentityCheck collectorIdentities) {
+    this.collectorIdentities = Objects.requireNonNull(collectorIdentities, "collectorIdentities");
     this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     this.store = Objects.requireNonNull(store, "store");
     this.rnd = Objects.requireNonNull(rnd, "rnd");
@@ -166,6 +182,11 @@ public final class NoisedShareService {
     checkRequest(task, req);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(selector);
     ByteString digest = requestDigest(req);
+    if (CollectorIdentityCheck.identity(task).isPresent() && released(taskId, batch).isEmpty()) {
+      // attribution-00 section 6.1: the Collector's key is confirmed before anything is drawn,
+      // charged or encrypted to it; a refusal leaves the budget and the noise untouched
+      collectorIdentities.beforeRelease(task);
+    }
     // In-process serialization only saves database lock waits; the guarantee is the task
     // transaction below, which holds across processes sharing the database.
     ReentrantLock lock = stripes[Math.floorMod(taskId.hashCode(), STRIPES)];

@@ -153,7 +153,8 @@ public final class PrivacyBudget {
       return Instant.ofEpochSecond(t.batchInterval().start().value() * p) + "/"
           + t.batchInterval().duration().value() * p;
     }
-    return "batch " + ((BatchSelector.LeaderSelected) selector).batchId().toBase64Url();
+    return "batch " + (selector instanceof BatchSelector.CollectorSelected c ? c.batchId()
+        : ((BatchSelector.LeaderSelected) selector).batchId()).toBase64Url();
   }
 
   /**

@@ -26,8 +26,36 @@ public sealed interface ProblemType permits ProblemType.Dap, ProblemType.PrioDp 
   PrioDp PRIVACY_BUDGET_EXHAUSTED = new PrioDp("privacyBudgetExhausted",
       "The task's privacy budget cannot pay for this release", 403);
 
+  /**
+   * A release refused because the task's collector identity does not authorize the Collector
+   * HPKE configuration it would be encrypted to (draft-ietf-ppm-dap-attribution-00 section 6.1):
+   * the identity answered and its list lacks the key. Status 403, as for a budget: the request is
+   * well-formed and authorized, the task's binding forbids it. Nothing was encrypted or drawn.
+   */
+  PrioDp COLLECTOR_NOT_AUTHORIZED = new PrioDp("collectorNotAuthorized",
+      "The collector identity does not authorize the task's Collector HPKE configuration", 403);
+
+  /**
+   * A release postponed because the task's collector identity could not be asked now
+   * (unreachable, untrusted certificate, an error status or a wrong answer; draft-ietf-ppm-dap-
+   * attribution-00 section 6.1). Status 503: the Leader retries the byte-identical request later.
+   * Nothing was encrypted or drawn.
+   */
+  PrioDp COLLECTOR_IDENTITY_UNAVAILABLE = new PrioDp("collectorIdentityUnavailable",
+      "The collector identity could not be checked", 503);
+
+  /**
+   * An upload to {@code tasks/{task-id}/reports/{collection-job-id}} (draft-ietf-ppm-dap-attribution-00
+   * section 4) names no collection job of a collector-selected task that takes uploads: the job
+   * does not exist (yet; the draft's "404 and Retry-After") or was deleted, or the task is of
+   * another batch mode. Status 404.
+   */
+  PrioDp UNKNOWN_COLLECTION_JOB = new PrioDp("unknownCollectionJob",
+      "No collection job takes uploads at this URL", 404);
+
   /** The prio-dp problem types this aggregator raises, which {@link #ofType} resolves. */
-  List<PrioDp> PRIODP_TYPES = List.of(PRIVACY_BUDGET_EXHAUSTED);
+  List<PrioDp> PRIODP_TYPES = List.of(PRIVACY_BUDGET_EXHAUSTED, COLLECTOR_NOT_AUTHORIZED,
+      COLLECTOR_IDENTITY_UNAVAILABLE, UNKNOWN_COLLECTION_JOB);
 
   /** Returns the full URN of the "type" member. */
   String urn();

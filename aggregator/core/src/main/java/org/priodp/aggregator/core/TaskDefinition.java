@@ -86,7 +86,9 @@ public final class TaskDefinition {
     if (role != Role.LEADER && role != Role.HELPER) {
       throw new IllegalArgumentException("role: must be leader or helper, not " + role);
     }
-    this.configuration = Objects.requireNonNull(configuration, "task configuration");
+    this.configuration = Objects.requireNonNull(configuration, "task configuration")
+        .withCollectorSelectedCode(Objects.requireNonNull(attributionCodePoints,
+            "attribution_code_points").collectorSelected());
     this.variant = Objects.requireNonNull(variant, "vdaf");
     this.dpStrategy = Objects.requireNonNull(dpStrategy, "dp_strategy");
     this.sensitivityRule = Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
@@ -106,7 +108,6 @@ public final class TaskDefinition {
           + collectorHpkeConfig.unsupportedReason().orElseThrow() + ")");
     }
     checkCanSeal(collectorHpkeConfig, role);
-    Objects.requireNonNull(attributionCodePoints, "attribution_code_points");
     TaskParameters.checkExtensions(configuration, variant, dpStrategy, sensitivityRule,
         attributionCodePoints);
     this.attribution = org.priodp.aggregator.task.AttributionSettings.of(configuration,

@@ -155,11 +155,42 @@ public final class UploadService {
   public Result upload(TaskDefinition task, UploadRequest request) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(request, "request");
+    CollectorSelectedUploads.refusePlainUpload(task);
+    List<Report> reports = request.reports();
+    ReportError[] errors = checkAll(task, reports);
+    boolean[] stored = new boolean[reports.size()];
+    if (!reports.isEmpty()) {
+      // also when every report was refused without the store: the refusals are counted in the
+      // task transaction (issue 24 "See the pipeline")
+      commitGrouped(task, new Pending(reports, errors, stored));
+    }
+    return result(task, reports, errors, stored);
+  }
+
+  /**
+   * Decides every report uploaded to the collection job {@code jobId} of a collector_selected
+   * Leader task (draft-ietf-ppm-dap-attribution-00 section 4.1, {@code POST
+   * {leader}/tasks/{task-id}/reports/{collection-job-id}}): the checks of {@link #upload}, then in
+   * one task transaction those of {@link CollectorSelectedUploads}; throws {@link Refusal} for a
+   * task or job that takes no such upload.
+   */
+  public Result uploadToJob(TaskDefinition task, org.priodp.aggregator.dap.CollectionJobId jobId,
+      UploadRequest request) {
+    Objects.requireNonNull(request, "request");
+    CollectorSelectedUploads.checkTask(task, jobId);
+    List<Report> reports = request.reports();
+    ReportError[] errors = checkAll(task, reports);
+    boolean[] stored = new boolean[reports.size()];
+    CollectorSelectedUploads.commit(store, task, jobId, reports, errors, stored);
+    return result(task, reports, errors, stored);
+  }
+
+  /** Runs the checks that need no store on each report, for a Leader task. */
+  private ReportError[] checkAll(TaskDefinition task, List<Report> reports) {
     if (task.role() != Role.LEADER) {
       throw Refusal.of(DapError.UNRECOGNIZED_TASK, task.taskId(), "this aggregator is not"
           + " the Leader of the task");
     }
-    List<Report> reports = request.reports();
     ReportError[] errors = new ReportError[reports.size()];
     Set<Integer> configIds = new HashSet<>();
     for (HelperHpkeKey k : keys.all()) {
@@ -170,12 +201,11 @@ public final class UploadService {
     for (int i = 0; i < reports.size(); i++) {
       errors[i] = check(task, reports.get(i), configIds, latest, taskInterval);
     }
-    boolean[] stored = new boolean[reports.size()];
-    if (!reports.isEmpty()) {
-      // also when every report was refused without the store: the refusals are counted in the
-      // task transaction (issue 24 "See the pipeline")
-      commitGrouped(task, new Pending(reports, errors, stored));
-    }
+    return errors;
+  }
+
+  private Result result(TaskDefinition task, List<Report> reports, ReportError[] errors,
+      boolean[] stored) {
     List<Outcome> out = new ArrayList<>(reports.size());
     for (int i = 0; i < reports.size(); i++) {
       out.add(new Outcome(reports.get(i).reportMetadata().reportId(),

@@ -329,4 +329,47 @@ class NoisedShareServiceTest {
           "an interval in seconds is far outside the task interval");
     }
   }
+  /**
+   * A task bound by collector_identity (draft-ietf-ppm-dap-attribution-00 section 6.1) whose
+   * identity does not list the Collector's key: the release is refused before the noise
+   * transaction, so nothing is drawn, charged to the ledger or stored; once the identity confirms
+   * the key the batch is released, and a repeat of the released share does not ask again.
+   */
+  @Test
+  void aCollectorIdentityThatDoesNotAuthorizeTheKeyStopsTheReleaseBeforeAnyNoise()
+      throws Exception {
+    Fixture f = Fixture.laplace(12);
+    java.net.URI identity = java.net.URI.create("https://collector.example/");
+    TaskDefinition task = f.withCollectorIdentity(org.priodp.aggregator.dap.Role.HELPER, identity);
+    AggregateShareReq req = f.request(0, 3);
+    var batch = BatchBuckets.batchIdentifier(req.batchSelector());
+    java.util.Deque<CollectorAuthorization.Verdict> answers = new java.util.ArrayDeque<>(List.of(
+        new CollectorAuthorization.Denied("it lists id(s) 3"),
+        new CollectorAuthorization.Confirmed()));
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    CollectorIdentityCheck check = new CollectorIdentityCheck((u, c) -> {
+      asked.incrementAndGet();
+      return answers.isEmpty() ? new CollectorAuthorization.Denied("revoked") : answers.poll();
+    });
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("cid.db"))) {
+      f.writeBuckets(store, 5);
+      NoisedShareService s = new NoisedShareService(store, RandomSource.seeded(new byte[] {1}),
+          Clock.systemUTC(), ReleaseObserver.NONE, PipelineObserver.NONE, check);
+      Refusal r = assertThrows(Refusal.class, () -> s.release(task, req));
+      assertEquals(ProblemType.COLLECTOR_NOT_AUTHORIZED, r.error());
+      assertEquals(0, s.noiseDraws(), "no noise drawn");
+      assertTrue(store.inTaskTransaction(f.taskId, tx -> tx.releases().noisedShare(batch))
+          .isEmpty(), "no noised share stored");
+      assertEquals(List.of(), store.inTaskTransaction(f.taskId, tx -> tx.ledger().entries()),
+          "nothing charged to the privacy ledger");
+
+      byte[] released = s.release(task, req).aggregateShare().toByteArray();
+      assertEquals(1, s.noiseDraws());
+      assertEquals(f.unnoised(0, 3).length,
+          f.open(released, req, task.configuration()).length, "sealed to the confirmed key");
+      assertArrayEquals(released, s.release(task, req).aggregateShare().toByteArray(),
+          "a repeat returns the stored bytes: nothing new is encrypted");
+      assertEquals(2, asked.get(), "a released share is not checked again");
+    }
+  }
 }

@@ -45,8 +45,30 @@ class ProblemTypeTest {
     ProblemType.PrioDp t = ProblemType.PRIVACY_BUDGET_EXHAUSTED;
     assertEquals("urn:priodp:problem:privacyBudgetExhausted", t.urn());
     assertEquals(403, t.status());
-    assertEquals(java.util.List.of(t), ProblemType.PRIODP_TYPES);
+    assertTrue(ProblemType.PRIODP_TYPES.contains(t));
     assertEquals(Optional.of(t), ProblemType.ofType(t.type()), "a failed job's recorded type reads back");
+  }
+
+  /** draft-ietf-ppm-dap-attribution-00 section 4: an upload to a job that does not exist is 404. */
+  @Test
+  void theUnknownCollectionJobTypeIs404AndResolvedByUrn() {
+    ProblemType.PrioDp t = ProblemType.UNKNOWN_COLLECTION_JOB;
+    assertEquals("urn:priodp:problem:unknownCollectionJob", t.urn());
+    assertEquals(404, t.status());
+    assertEquals(Optional.of(t), ProblemType.ofType(t.urn()));
+  }
+
+  @Test
+  void theCollectorIdentityTypesAreRaisedAndResolvedByUrn() {
+    ProblemType.PrioDp denied = ProblemType.COLLECTOR_NOT_AUTHORIZED;
+    assertEquals("urn:priodp:problem:collectorNotAuthorized", denied.urn());
+    assertEquals(403, denied.status(), "the task's binding forbids it; repeating does not help");
+    ProblemType.PrioDp unavailable = ProblemType.COLLECTOR_IDENTITY_UNAVAILABLE;
+    assertEquals("urn:priodp:problem:collectorIdentityUnavailable", unavailable.urn());
+    assertEquals(503, unavailable.status(), "a 5xx: the Leader retries the same request later");
+    for (ProblemType.PrioDp t : java.util.List.of(denied, unavailable)) {
+      assertEquals(Optional.of(t), ProblemType.ofType(t.type()), t.name());
+    }
   }
 
   @Test

@@ -244,6 +244,25 @@ public final class Fixture {
             .filter(e -> e.extensionType() != DpBinding.EXTENSION_TYPE).toList());
   }
 
+  /**
+   * Returns this fixture's task in {@code role} bound to a Collector by the collector_identity
+   * task extension (draft-ietf-ppm-dap-attribution-00 section 6, the default code point) holding
+   * {@code identity} as UTF-8.
+   */
+  public TaskDefinition withCollectorIdentity(Role role, java.net.URI identity) {
+    TaskConfiguration c = task.configuration();
+    List<TaskExtension> ext = new java.util.ArrayList<>(c.extensions());
+    ext.add(new TaskExtension(
+        org.priodp.aggregator.task.AttributionCodePoints.DEFAULTS.collectorIdentity(),
+        identity.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    ext.sort(java.util.Comparator.comparingInt(TaskExtension::extensionType));
+    TaskConfiguration bound = new TaskConfiguration(c.taskInfo(), c.leaderAggregatorEndpoint(),
+        c.helperAggregatorEndpoint(), c.timePrecision(), c.minBatchSize(), c.batchMode(),
+        c.batchConfig(), c.vdafType(), c.vdafConfiguration(), ext);
+    return new TaskDefinition(taskId, role, bound, variant, task.dpStrategy(),
+        SensitivityRule.PRIODP, collectorConfig, AuthToken.of(TOKEN));
+  }
+
   /** Returns share(k) alone: the un-noised aggregate of one bucket. */
   public byte[] unnoisedOf(int k) {
     return share(k);

@@ -117,6 +117,17 @@ public final class LeaderPair {
     if (variant instanceof Prio3Variant.Histogram h) {
       return List.of(BigInteger.valueOf(random.nextInt(h.length())));
     }
+    if (variant instanceof Prio3Variant.L1BoundSum l) {
+      // max_value split at random over the coordinates: the sum is at the bound
+      List<BigInteger> m = new ArrayList<>();
+      int left = l.maxValue().intValueExact();
+      for (int i = 0; i < l.length(); i++) {
+        int v = i == l.length() - 1 ? left : random.nextInt(left + 1);
+        m.add(BigInteger.valueOf(v));
+        left -= v;
+      }
+      return m;
+    }
     Prio3Variant.MultihotCountVec mh = (Prio3Variant.MultihotCountVec) variant;
     List<BigInteger> m = new ArrayList<>();
     for (int i = 0; i < mh.length(); i++) {

@@ -28,6 +28,15 @@ public interface AggregationJobRepository {
       int minReports, Optional<BatchIdentifier> batch, Instant now);
 
   /**
+   * Claims up to {@code maxReports} unclaimed reports uploaded to one collector-selected batch
+   * (draft-ietf-ppm-dap-attribution-00 section 4; {@link CollectorBatchRepository}), oldest first,
+   * for a new active Leader job {@code jobId} of that batch; returns the job, or empty if no
+   * such report is pending.
+   */
+  Optional<LeaderAggregationJob> createLeaderOfUploadedBatch(AggregationJobId jobId,
+      int maxReports, Instant now);
+
+  /**
    * Returns the verification_key_id the Leader chose for this job of its own, if it chose one
    * (DAP-19 "Leader Initialization": every attempt of a job must send the same request).
    */

@@ -46,4 +46,7 @@ public interface TaskTransaction {
 
   /** Returns the read-only view of the task's pipeline an operator's status shows. */
   StatusRepository status();
+
+  /** Returns the batches of the task's collector-selected collection jobs. */
+  CollectorBatchRepository collectorBatches();
 }

@@ -41,12 +41,20 @@ public record AggregateShareReq(CollectionJobReq collectionJobReq, BatchSelector
 
   /** Decodes one AggregateShareReq with nothing after it; throws only {@link DapDecodeException}. */
   public static AggregateShareReq decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "AggregateShareReq", AggregateShareReq::read);
+    return decode(encoded, BatchMode.DEFAULT_COLLECTOR_SELECTED);
   }
 
-  private static AggregateShareReq read(DapReader r) {
-    CollectionJobReq c = CollectionJobReq.read(r, "collection_job_req");
-    BatchSelector s = SelectorCodec.readBatchSelector(r, "batch_selector");
+  /**
+   * Decodes one AggregateShareReq with nothing after it, where collector_selected has the code
+   * point {@code collectorSelected} (the task's; draft-ietf-ppm-dap-attribution-00 section 4).
+   */
+  public static AggregateShareReq decode(byte[] encoded, int collectorSelected) {
+    return Decoding.decodeAll(encoded, "AggregateShareReq", r -> read(r, collectorSelected));
+  }
+
+  private static AggregateShareReq read(DapReader r, int collectorSelected) {
+    CollectionJobReq c = CollectionJobReq.read(r, "collection_job_req", collectorSelected);
+    BatchSelector s = SelectorCodec.readBatchSelector(r, "batch_selector", collectorSelected);
     long count = r.u64("report_count");
     ByteString sum = r.opaqueFixed(CHECKSUM_LENGTH, "checksum");
     return new AggregateShareReq(c, s, count, sum);

@@ -8,10 +8,12 @@ import org.priodp.aggregator.dap.internal.Decoding;
  * BatchSelector} (DAP-18 "Obtaining Aggregate Shares"). The config is parsed strictly per mode:
  * {@code TimeIntervalBatchSelectorConfig { Interval batch_interval; }} (DAP-18 "Time Interval",
  * "Batch Selector Configuration") or {@code LeaderSelectedBatchSelectorConfig { BatchID batch_id; }}
- * (DAP-18 "Leader-selected Batch Mode", "Batch Selector Configuration"). Within a task a batch is
+ * (DAP-18 "Leader-selected Batch Mode", "Batch Selector Configuration"); collector-selected has
+ * the leader-selected config (draft-ietf-ppm-dap-attribution-00 section 4.2). Within a task a batch is
  * collected once, so the encoding of the selector serves as the batch's natural key.
  */
-public sealed interface BatchSelector permits BatchSelector.TimeInterval, BatchSelector.LeaderSelected {
+public sealed interface BatchSelector permits BatchSelector.TimeInterval,
+    BatchSelector.LeaderSelected, BatchSelector.CollectorSelected {
   /** Returns the batch mode of this selector. */
   BatchMode batchMode();
 
@@ -31,8 +33,13 @@ public sealed interface BatchSelector permits BatchSelector.TimeInterval, BatchS
 
   /** Decodes one BatchSelector with nothing after it. */
   static BatchSelector decode(byte[] encoded) {
+    return decode(encoded, BatchMode.DEFAULT_COLLECTOR_SELECTED);
+  }
+
+  /** Decodes one BatchSelector where collector_selected has the code {@code collectorSelected}. */
+  static BatchSelector decode(byte[] encoded, int collectorSelected) {
     return Decoding.decodeAll(encoded, "BatchSelector",
-        r -> SelectorCodec.readBatchSelector(r, "batch_selector"));
+        r -> SelectorCodec.readBatchSelector(r, "batch_selector", collectorSelected));
   }
 
   /** A time-interval selector naming the batch interval. */
@@ -78,6 +85,41 @@ public sealed interface BatchSelector permits BatchSelector.TimeInterval, BatchS
     @Override
     public boolean isConsistentWith(Query query) {
       return query instanceof Query.LeaderSelected;
+    }
+  }
+
+  /**
+   * A collector-selected selector naming the batch ID the Leader assigned to the collection job
+   * (draft-ietf-ppm-dap-attribution-00 section 4.2).
+   *
+   * @param batchId the batch ID
+   * @param code the task's code point of collector_selected
+   */
+  record CollectorSelected(BatchId batchId, int code) implements BatchSelector {
+    /** Rejects a null batch ID and a code that is not a uint8 other than 0, 1 and 2. */
+    public CollectorSelected {
+      Objects.requireNonNull(batchId, "batch_id");
+      SelectorCodec.checkCollectorSelected(code);
+    }
+
+    @Override
+    public BatchMode batchMode() {
+      return BatchMode.COLLECTOR_SELECTED;
+    }
+
+    @Override
+    public byte[] config() {
+      return batchId.encode();
+    }
+
+    @Override
+    public byte[] encode() {
+      return SelectorCodec.encode(code, config());
+    }
+
+    @Override
+    public boolean isConsistentWith(Query query) {
+      return query instanceof Query.CollectorSelected q && q.code() == code;
     }
   }
 }

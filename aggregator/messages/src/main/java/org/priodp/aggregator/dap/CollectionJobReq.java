@@ -36,11 +36,24 @@ public record CollectionJobReq(Query query, ByteString aggParam,
 
   /** Decodes one CollectionJobReq with nothing after it. */
   public static CollectionJobReq decode(byte[] encoded) {
-    return Decoding.decodeAll(encoded, "CollectionJobReq", r -> read(r, "collection_job_req"));
+    return decode(encoded, BatchMode.DEFAULT_COLLECTOR_SELECTED);
+  }
+
+  /**
+   * Decodes one CollectionJobReq with nothing after it, where collector_selected has the code
+   * point {@code collectorSelected} (the task's; draft-ietf-ppm-dap-attribution-00 section 4).
+   */
+  public static CollectionJobReq decode(byte[] encoded, int collectorSelected) {
+    return Decoding.decodeAll(encoded, "CollectionJobReq",
+        r -> read(r, "collection_job_req", collectorSelected));
   }
 
   static CollectionJobReq read(DapReader r, String field) {
-    Query q = SelectorCodec.readQuery(r, field + ".query");
+    return read(r, field, BatchMode.DEFAULT_COLLECTOR_SELECTED);
+  }
+
+  static CollectionJobReq read(DapReader r, String field, int collectorSelected) {
+    Query q = SelectorCodec.readQuery(r, field + ".query", collectorSelected);
     ByteString aggParam = r.opaque(4, 0, 0xffffffffL, field + ".agg_param");
     List<CollectionJobExtension> ext = CollectionJobExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field + ".extensions", () -> new CollectionJobReq(q, aggParam, ext));

@@ -18,11 +18,13 @@ import org.priodp.aggregator.dap.internal.Octets;
  * version's decoder apply), with {@code opaque Url<1..2^16-1>} of ASCII bytes, uint64 time precision
  * (non-zero) and min batch size, uint32 VDAF type, an empty batch_config (both batch modes of
  * DAP-18 define it empty) and strictly increasing extension types (DAP-18 "Task Extensions").
+ * {@code batchModeCode} is the batch_mode byte written: the mode's code, or for collector_selected
+ * (draft-ietf-ppm-dap-attribution-00 section 4) the task's code point, as the AADs carry it.
  */
 public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndpoint,
     String helperAggregatorEndpoint, long timePrecision, long minBatchSize, BatchMode batchMode,
     ByteString batchConfig, long vdafType, ByteString vdafConfiguration,
-    List<TaskExtension> extensions) {
+    List<TaskExtension> extensions, int batchModeCode) {
 
   /** Validates the fields and copies the list. */
   public TaskConfiguration {
@@ -33,6 +35,12 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
       throw new IllegalArgumentException("time_precision: must not be 0");
     }
     Objects.requireNonNull(batchMode, "batch_mode");
+    if (batchMode == BatchMode.COLLECTOR_SELECTED) {
+      SelectorCodec.checkCollectorSelected(batchModeCode);
+    } else if (batchModeCode != batchMode.code()) {
+      throw new IllegalArgumentException("batch_mode: " + batchMode.specName() + " has code "
+          + batchMode.code() + ", got " + batchModeCode);
+    }
     Octets.checkVector(batchConfig, 0, 0xffff, "batch_config");
     if (batchConfig.length() != 0) {
       throw new IllegalArgumentException("batch_config: must be empty for " + batchMode.specName()
@@ -45,6 +53,16 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
     extensions = TaskExtension.LIST.checkList(extensions, "extensions");
   }
 
+  /** Returns the configuration with the batch mode under its default code point. */
+  public TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndpoint,
+      String helperAggregatorEndpoint, long timePrecision, long minBatchSize, BatchMode batchMode,
+      ByteString batchConfig, long vdafType, ByteString vdafConfiguration,
+      List<TaskExtension> extensions) {
+    this(taskInfo, leaderAggregatorEndpoint, helperAggregatorEndpoint, timePrecision,
+        minBatchSize, batchMode, batchConfig, vdafType, vdafConfiguration, extensions,
+        Objects.requireNonNull(batchMode, "batch_mode").code());
+  }
+
   /** Returns the configuration holding copies of task_info, batch_config and vdaf_configuration. */
   public TaskConfiguration(byte[] taskInfo, String leaderAggregatorEndpoint,
       String helperAggregatorEndpoint, long timePrecision, long minBatchSize, BatchMode batchMode,
@@ -52,6 +70,16 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
     this(Octets.of(taskInfo, "task_info"), leaderAggregatorEndpoint, helperAggregatorEndpoint,
         timePrecision, minBatchSize, batchMode, Octets.of(batchConfig, "batch_config"), vdafType,
         Octets.of(vdafConfiguration, "vdaf_configuration"), extensions);
+  }
+
+  /**
+   * Returns this configuration with collector_selected under the code point {@code code} (the
+   * task's; draft-ietf-ppm-dap-attribution-00 section 4), or this one for the other modes.
+   */
+  public TaskConfiguration withCollectorSelectedCode(int code) {
+    return batchMode != BatchMode.COLLECTOR_SELECTED ? this : new TaskConfiguration(taskInfo,
+        leaderAggregatorEndpoint, helperAggregatorEndpoint, timePrecision, minBatchSize,
+        batchMode, batchConfig, vdafType, vdafConfiguration, extensions, code);
   }
 
   private static void checkUrl(String url, String field) {
@@ -87,9 +115,14 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
 
   /**
    * Checks the rules of {@code version} that this record's union of the drafts does not: DAP-18
-   * needs a non-empty task_info. Throws IllegalArgumentException naming the field.
+   * needs a non-empty task_info and knows no collector_selected batch mode (the attribution draft
+   * is written against DAP-19). Throws IllegalArgumentException naming the field.
    */
   public TaskConfiguration checkFor(DapVersion version) {
+    if (batchMode == BatchMode.COLLECTOR_SELECTED && version == DapVersion.DAP_18) {
+      throw new IllegalArgumentException("batch_mode: collector_selected needs dap-19"
+          + " (draft-ietf-ppm-dap-attribution-00 extends DAP-19), the task speaks dap-18");
+    }
     if (taskInfo.length() < version.taskInfoMinLength()) {
       throw new IllegalArgumentException("task_info: empty, " + version.tag() + " needs at least "
           + version.taskInfoMinLength() + " byte");
@@ -99,23 +132,38 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
 
   /** Decodes one TaskConfiguration of {@code version} with nothing after it. */
   public static TaskConfiguration decode(byte[] encoded, DapVersion version) {
+    return decode(encoded, version, BatchMode.DEFAULT_COLLECTOR_SELECTED);
+  }
+
+  /**
+   * Decodes one TaskConfiguration of {@code version} with nothing after it, where
+   * collector_selected has the code point {@code collectorSelected}.
+   */
+  public static TaskConfiguration decode(byte[] encoded, DapVersion version,
+      int collectorSelected) {
     return Decoding.decodeAll(encoded, "TaskConfiguration",
-        r -> read(r, "task_configuration", version));
+        r -> read(r, "task_configuration", version, collectorSelected));
   }
 
   static TaskConfiguration read(DapReader r, String field, DapVersion version) {
+    return read(r, field, version, BatchMode.DEFAULT_COLLECTOR_SELECTED);
+  }
+
+  static TaskConfiguration read(DapReader r, String field, DapVersion version,
+      int collectorSelected) {
     ByteString info = r.opaque(1, version.taskInfoMinLength(), 0xff, field + ".task_info");
     String leader = readUrl(r, field + ".leader_aggregator_endpoint");
     String helper = readUrl(r, field + ".helper_aggregator_endpoint");
     long precision = r.u64(field + ".time_precision");
     long minBatch = r.u64(field + ".min_batch_size");
-    BatchMode mode = BatchMode.fromCode(r.u8(field + ".batch_mode"), field + ".batch_mode");
+    int modeCode = r.u8(field + ".batch_mode");
+    BatchMode mode = BatchMode.fromCode(modeCode, collectorSelected, field + ".batch_mode");
     ByteString batchConfig = r.opaque(2, 0, 0xffff, field + ".batch_config");
     long vdaf = r.u32(field + ".vdaf_type");
     ByteString vdafConfig = r.opaque(2, 0, 0xffff, field + ".vdaf_configuration");
     List<TaskExtension> ext = TaskExtension.LIST.read(r, field + ".extensions");
     return Decoding.build(field, () -> new TaskConfiguration(info, leader, helper, precision,
-        minBatch, mode, batchConfig, vdaf, vdafConfig, ext));
+        minBatch, mode, batchConfig, vdaf, vdafConfig, ext, modeCode));
   }
 
   private static String readUrl(DapReader r, String field) {
@@ -132,7 +180,7 @@ public record TaskConfiguration(ByteString taskInfo, String leaderAggregatorEndp
     w.vector(1, 0, 0xff, taskInfo)
         .vector(2, 1, 0xffff, leaderAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
         .vector(2, 1, 0xffff, helperAggregatorEndpoint.getBytes(StandardCharsets.US_ASCII))
-        .u64(timePrecision).u64(minBatchSize).u8(batchMode.code())
+        .u64(timePrecision).u64(minBatchSize).u8(batchModeCode)
         .vector(2, 0, 0xffff, batchConfig).u32(vdafType).vector(2, 0, 0xffff, vdafConfiguration);
     TaskExtension.LIST.write(w, extensions);
   }

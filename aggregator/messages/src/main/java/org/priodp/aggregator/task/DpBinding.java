@@ -113,6 +113,6 @@ public final class DpBinding {
     return new TaskConfiguration(config.taskInfo(), config.leaderAggregatorEndpoint(),
         config.helperAggregatorEndpoint(), config.timePrecision(), config.minBatchSize(),
         config.batchMode(), config.batchConfig(), config.vdafType(), config.vdafConfiguration(),
-        ext);
+        ext, config.batchModeCode());
   }
 }

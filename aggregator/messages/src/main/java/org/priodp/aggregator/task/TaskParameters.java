@@ -47,6 +47,8 @@ public record TaskParameters(TaskId taskId, DapVersion dapVersion, TaskConfigura
     Objects.requireNonNull(dpStrategy, "dp_strategy");
     Objects.requireNonNull(sensitivityRule, "sensitivity_rule");
     Objects.requireNonNull(attributionCodePoints, "attribution_code_points");
+    configuration = configuration.withCollectorSelectedCode(
+        attributionCodePoints.collectorSelected());
     if (configuration.vdafType() != variant.algorithm().id()
         || !Arrays.equals(configuration.vdafConfiguration().toByteArray(),
             variant.vdafConfiguration())) {

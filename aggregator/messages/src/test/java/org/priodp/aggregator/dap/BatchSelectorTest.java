@@ -40,4 +40,28 @@ class BatchSelectorTest {
         () -> BatchSelector.decode(HEX.parseHex("020000")));
     assertTrue(e.field().startsWith("batch_selector.config"), e.field());
   }
+
+  /**
+   * draft-ietf-ppm-dap-attribution-00 section 4.2: the BatchSelector config of collector_selected
+   * is the leader-selected one, {@code BatchID batch_id} (32 bytes), after the uint8 batch_mode
+   * and the uint16 config length; written here byte by byte.
+   */
+  @Test
+  void collectorSelectedCarriesTheBatchId() {
+    byte[] id = new byte[32];
+    id[0] = 7;
+    id[31] = 9;
+    String wire = "fa" + "0020" + "07" + "00".repeat(30) + "09";
+    BatchSelector s = new BatchSelector.CollectorSelected(new BatchId(id), 0xfa);
+    assertEquals(wire, HexFormat.of().formatHex(s.encode()));
+    assertEquals(s, BatchSelector.decode(HexFormat.of().parseHex(wire)));
+    assertEquals(new BatchSelector.CollectorSelected(new BatchId(id), 0x80),
+        BatchSelector.decode(HexFormat.of().parseHex("80" + wire.substring(2)), 0x80));
+    assertTrue(s.isConsistentWith(new Query.CollectorSelected()));
+    assertFalse(s.isConsistentWith(new Query.LeaderSelected()));
+    assertFalse(new BatchSelector.LeaderSelected(new BatchId(id))
+        .isConsistentWith(new Query.CollectorSelected()));
+    assertThrows(DapDecodeException.class,
+        () -> BatchSelector.decode(HexFormat.of().parseHex("fa0000")));
+  }
 }

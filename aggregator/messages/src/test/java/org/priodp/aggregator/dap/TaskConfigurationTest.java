@@ -60,4 +60,28 @@ class TaskConfigurationTest {
     DapDecodeException e = assertThrows(DapDecodeException.class, () -> TaskConfiguration.decode(enc, DapVersion.DAP_18));
     assertEquals("task_configuration.leader_aggregator_endpoint", e.field());
   }
+
+  /**
+   * The batch_mode byte of a collector_selected task (draft-ietf-ppm-dap-attribution-00 section
+   * 4) is the deployment's code point, which the InputShareAad and AggregateShareAad carry; DAP-18
+   * has no such mode.
+   */
+  @Test
+  void collectorSelectedWritesTheTasksCodePoint() {
+    TaskConfiguration t = new TaskConfiguration(new byte[] {0x61}, "L", "H", 60, 10,
+        BatchMode.COLLECTOR_SELECTED, new byte[0], 2, new byte[] {0, 0, 0, 0, 0, 0, 0, 5},
+        List.of()).withCollectorSelectedCode(0x41);
+    String expected = "01" + "61" + "0001" + "4c" + "0001" + "48"
+        + "000000000000003c" + "000000000000000a"
+        + "41" + "0000" // batch_mode (the task's collector_selected), batch_config
+        + "00000002" + "0008" + "0000000000000005" + "0000";
+    assertEquals(expected, HEX.formatHex(t.encode()));
+    assertEquals(t, TaskConfiguration.decode(t.encode(), DapVersion.DAP_19, 0x41));
+    assertEquals(0xfa, t.withCollectorSelectedCode(0xfa).batchModeCode());
+    assertThrows(DapDecodeException.class,
+        () -> TaskConfiguration.decode(t.encode(), DapVersion.DAP_19));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> t.checkFor(DapVersion.DAP_18));
+    assertEquals(true, e.getMessage().contains("collector_selected needs dap-19"));
+  }
 }

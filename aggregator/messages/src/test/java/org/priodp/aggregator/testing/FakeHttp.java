@@ -41,7 +41,23 @@ public final class FakeHttp implements AutoCloseable {
 
   /** Starts a server on an ephemeral loopback port. */
   public FakeHttp(Function<Request, Response> handler) throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    this(null, handler);
+  }
+
+  /**
+   * Starts an HTTPS server (RFC 9110 "https") on an ephemeral loopback port that presents the
+   * key and certificate of {@code tls}; a null {@code tls} serves plain HTTP.
+   */
+  public FakeHttp(javax.net.ssl.SSLContext tls, Function<Request, Response> handler)
+      throws IOException {
+    InetSocketAddress at = new InetSocketAddress("127.0.0.1", 0);
+    if (tls == null) {
+      server = HttpServer.create(at, 0);
+    } else {
+      var https = com.sun.net.httpserver.HttpsServer.create(at, 0);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      server = https;
+    }
     server.createContext("/", ex -> {
       try (ex) {
         Request req = new Request(ex.getRequestMethod(), ex.getRequestURI().toString(),
@@ -63,9 +79,10 @@ public final class FakeHttp implements AutoCloseable {
     server.start();
   }
 
-  /** Returns {@code http://127.0.0.1:PORT}. */
+  /** Returns {@code http://127.0.0.1:PORT}, or {@code https://...} for an HTTPS server. */
   public String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return (server instanceof com.sun.net.httpserver.HttpsServer ? "https" : "http")
+        + "://127.0.0.1:" + server.getAddress().getPort();
   }
 
   @Override

@@ -42,7 +42,8 @@ import org.priodp.aggregator.server.internal.Causes;
  * finds the same resource. Noise is drawn once per batch: every share comes from the once-only
  * {@link NoisedShareService#release}. In asynchronous mode ({@link AsyncShares}) a new request is
  * answered with an empty body, a Location and Retry-After, and released on the executor; GET on
- * the Location serves the share once released, or the error it failed with. Blocking: call it
+ * the Location serves the share once released, or the error it failed with (a refusal of a 5xx
+ * type, such as an unreachable collector identity, is answered once and then retried). Blocking: call it
  * off the event loop. Thread-safe.
  */
 public final class AggregateSharesRoute implements TaskResource {
@@ -71,6 +72,9 @@ public final class AggregateSharesRoute implements TaskResource {
   private final Optional<AsyncShares> asyncShares;
   private final Clock clock;
   private final Set<AggregateShareId> sharesInFlight = ConcurrentHashMap.newKeySet();
+  /** Background refusals of a 5xx type, each answered to the next GET and then forgotten. */
+  private final java.util.Map<AggregateShareId, Refusal> transientRefusals =
+      new ConcurrentHashMap<>();
 
   /**
    * Creates the route over the store and the once-only release, refusing bodies above {@code
@@ -124,11 +128,12 @@ public final class AggregateSharesRoute implements TaskResource {
   }
 
   /** Checks the Content-Type and size of an AggregateShareReq and decodes it. */
-  private AggregateShareReq request(TaskId taskId, String contentType, byte[] body) {
+  private AggregateShareReq request(TaskDefinition task, String contentType, byte[] body) {
+    TaskId taskId = task.taskId();
     RequestChecks.messageType(contentType, DapMediaType.AGGREGATE_SHARE_REQ, taskId);
     RequestChecks.bodySize(body, maxBody, taskId);
     try {
-      return AggregateShareReq.decode(body);
+      return AggregateShareReq.decode(body, task.attribution().codePoints().collectorSelected());
     } catch (DapDecodeException e) {
       throw DapProblem.dap(e.error(), taskId, e.getMessage());
     }
@@ -136,7 +141,7 @@ public final class AggregateSharesRoute implements TaskResource {
 
   private HttpReply post(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareReq req = request(taskId, contentType, body);
+    AggregateShareReq req = request(task, contentType, body);
     ReleasedAggregateShare released = service.release(task, req);
     AggregateShareId id = resourceId(taskId, released.requestDigest());
     AggregateShareResource resource = store.inTaskTransaction(taskId,
@@ -175,7 +180,7 @@ public final class AggregateSharesRoute implements TaskResource {
    */
   private HttpReply postAsync(TaskDefinition task, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    AggregateShareReq req = request(taskId, contentType, body);
+    AggregateShareReq req = request(task, contentType, body);
     BatchIdentifier batch = BatchBuckets.batchIdentifier(req.batchSelector());
     if (service.released(taskId, batch).isPresent()) {
       return post(task, contentType, body);
@@ -212,6 +217,10 @@ public final class AggregateSharesRoute implements TaskResource {
       throw DapProblem.recorded(stored.get().errorType().get(), taskId,
           stored.get().errorDetail().orElse("the aggregate share request failed"));
     }
+    Refusal transientRefusal = transientRefusals.remove(resource.id());
+    if (transientRefusal != null) {
+      throw DapProblem.of(transientRefusal);
+    }
     submit(task, stored.get());
     Map<String, String> h = new LinkedHashMap<>();
     h.put("Location", location(task, resource.id()));
@@ -227,10 +236,17 @@ public final class AggregateSharesRoute implements TaskResource {
     try {
       asyncShares.orElseThrow().executor().execute(() -> {
         try {
-          service.release(task, AggregateShareReq.decode(stored.request().toByteArray()));
+          service.release(task, AggregateShareReq.decode(stored.request().toByteArray(),
+              task.attribution().codePoints().collectorSelected()));
         } catch (Refusal r) {
-          store.inTaskTransaction(task.taskId(),
-              tx -> tx.aggregateShares().failRequest(id, r.error().type(), r.detail()));
+          if (r.error().status() >= 500) {
+            // a refusal worth retrying (the collector identity could not be asked): the next
+            // GET answers it once, and the one after starts the release again
+            transientRefusals.put(id, r);
+          } else {
+            store.inTaskTransaction(task.taskId(),
+                tx -> tx.aggregateShares().failRequest(id, r.error().type(), r.detail()));
+          }
         } catch (RuntimeException e) {
           // stays pending: the next GET or POST starts it again
           LOG.error("aggregate share {} failed: {}", id.toBase64Url(), Causes.forLog(e));

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.priodp.aggregator.core.AggregationJobService;
 import org.priodp.aggregator.core.CollectionJobService;
+import org.priodp.aggregator.core.CollectorIdentityCheck;
 import org.priodp.aggregator.core.HelperHpkeKeys;
 import org.priodp.aggregator.core.HelperPeer;
 import org.priodp.aggregator.core.LeaderAggregationDriver;
@@ -66,7 +67,8 @@ public final class Aggregator implements AutoCloseable {
     tasks = new TaskRegistry(config.tasks());
     hpkeKeys = new HelperHpkeKeys(store, config.random(), config.clock());
     noisedShares = new NoisedShareService(store, config.noise(), config.clock(),
-        config.releaseObserver(), observer);
+        config.releaseObserver(), observer,
+        new CollectorIdentityCheck(config.collectorAuthorization()));
     aggregationJobs = new AggregationJobService(store, hpkeKeys, config.clock(),
         AggregationJobService.DEFAULT_CLOCK_SKEW, observer);
     DapRouter.Builder router = DapRouter.builder(tasks, store)

@@ -57,6 +57,10 @@ import org.priodp.noise.RandomSource;
  *     ones ({@link MountedRoutes}; default: none), e.g. the interoperation test API
  * @param adminToken the bearer token of {@code GET /admin/status} (default: none, the endpoint
  *     answers 404)
+ * @param collectorAuthorization how a task's collector_identity is asked whether it authorizes
+ *     the task's collector HPKE configuration (draft-ietf-ppm-dap-attribution-00 section 6.1;
+ *     default: {@link HttpsCollectorAuthorization#systemDefault()}, the JVM's trust store, its
+ *     confirmations cached for an hour by the clock)
  */
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
@@ -66,7 +70,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Optional<Executor> aggregationJobExecutor, Optional<Executor> aggregateShareExecutor,
     ReleaseObserver releaseObserver, PipelineObserver pipelineObserver,
     Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount,
-    Optional<org.priodp.aggregator.task.AuthToken> adminToken) {
+    Optional<org.priodp.aggregator.task.AuthToken> adminToken,
+    org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization) {
 
   /**
    * Validates the configuration: throws IllegalArgumentException for a port outside [0, 65535],
@@ -104,6 +109,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(pipelineObserver, "pipelineObserver");
     Objects.requireNonNull(mount, "mount");
     Objects.requireNonNull(adminToken, "adminToken");
+    Objects.requireNonNull(collectorAuthorization, "collectorAuthorization");
     TaskRoutes.of(tasks);
   }
 
@@ -136,6 +142,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private PipelineObserver pipelineObserver = PipelineObserver.NONE;
     private org.priodp.aggregator.task.AuthToken adminToken;
     private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
+    private org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
       this.tasks = List.copyOf(tasks);
@@ -256,6 +263,16 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /**
+     * Asks collector identities with {@code authorization} (tests: a test CA's trust; wrap it in a
+     * {@link org.priodp.aggregator.core.CachedCollectorAuthorization} to cache confirmations).
+     */
+    public Builder collectorAuthorization(
+        org.priodp.aggregator.core.CollectorAuthorization authorization) {
+      this.collectorAuthorization = Objects.requireNonNull(authorization, "authorization");
+      return this;
+    }
+
     /** Returns the validated configuration (see {@link AggregatorConfig#AggregatorConfig}). */
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
@@ -267,7 +284,9 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           random != null ? random : new SecureRandom(),
           Optional.ofNullable(aggregationJobExecutor), Optional.ofNullable(aggregateShareExecutor),
           releaseObserver, pipelineObserver, Optional.ofNullable(mount),
-          Optional.ofNullable(adminToken));
+          Optional.ofNullable(adminToken), collectorAuthorization != null ? collectorAuthorization
+              : new org.priodp.aggregator.core.CachedCollectorAuthorization(
+                  HttpsCollectorAuthorization.systemDefault(), clock));
     }
   }
 }

@@ -120,7 +120,7 @@ public final class CollectionJobsRoute implements TaskResource {
     RequestChecks.bodySize(body, maxBody, taskId);
     CollectionJobReq req;
     try {
-      req = CollectionJobReq.decode(body);
+      req = CollectionJobReq.decode(body, task.attribution().codePoints().collectorSelected());
     } catch (DapDecodeException e) {
       throw DapProblem.dap(e.error(), taskId, e.getMessage());
     }

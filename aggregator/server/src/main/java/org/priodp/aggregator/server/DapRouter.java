@@ -28,7 +28,8 @@ import org.priodp.aggregator.task.AuthToken;
  *   <li>Helper tasks, with the Leader's bearer token: {@code tasks/{task-id}/aggregation_jobs}
  *       ({@link AggregationJobsRoute}) and {@code tasks/{task-id}/aggregate_shares} ({@link
  *       AggregateSharesRoute});
- *   <li>Leader tasks: {@code tasks/{task-id}/reports} ({@link ReportsRoute}; no authentication:
+ *   <li>Leader tasks: {@code tasks/{task-id}/reports} and, collector_selected, {@code
+ *       tasks/{task-id}/reports/{collection-job-id}} ({@link ReportsRoute}; no authentication:
  *       DAP-18 leaves Client authentication to the deployment) and {@code
  *       tasks/{task-id}/collection_jobs} ({@link CollectionJobsRoute}; the task's
  *       collector_auth_token).
@@ -179,7 +180,7 @@ public final class DapRouter {
     }
     String id = switch (t.collection()) {
       case TaskRoutes.AGGREGATION_JOBS -> "/{aggregation-job-id}";
-      case TaskRoutes.REPORTS -> null;
+      case TaskRoutes.REPORTS -> "/{collection-job-id}"; // collector_selected uploads
       case TaskRoutes.COLLECTION_JOBS -> "/{collection-job-id}";
       default -> "/{aggregate-share-id}";
     };
@@ -298,8 +299,8 @@ public final class DapRouter {
   private HttpReply leaderResource(String method, TaskDefinition task, TaskRoutes.Target target,
       String query, String authorization, String contentType, byte[] body) {
     TaskId taskId = task.taskId();
-    if (target.collection().equals(TaskRoutes.REPORTS) && reports.isPresent()
-        && target.resourceId() == null) {
+    if (target.collection().equals(TaskRoutes.REPORTS) && reports.isPresent()) {
+      // the resource URL is the collector_selected upload (draft-ietf-ppm-dap-attribution-00 4.1)
       return dispatch(reports.get(), method, task, target, query, contentType, body);
     }
     if (target.collection().equals(TaskRoutes.COLLECTION_JOBS) && collectionJobs.isPresent()) {

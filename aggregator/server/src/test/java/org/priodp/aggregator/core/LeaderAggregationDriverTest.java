@@ -80,7 +80,7 @@ class LeaderAggregationDriverTest {
   static Stream<Prio3Variant> variants() {
     return Stream.of(new Prio3Variant.Count(), new Prio3Variant.Sum(BigInteger.valueOf(100)),
         Prio3Variant.SumVec.of(3, BigInteger.valueOf(5), 2), new Prio3Variant.Histogram(10, 3),
-        new Prio3Variant.MultihotCountVec(4, 2, 2));
+        new Prio3Variant.MultihotCountVec(4, 2, 2), new Prio3Variant.L1BoundSum(4, BigInteger.valueOf(9), 3));
   }
 
   /** A Helper server, the Leader's store and keys, and the task. */

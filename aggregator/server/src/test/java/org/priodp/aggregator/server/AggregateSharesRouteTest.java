@@ -193,4 +193,45 @@ class AggregateSharesRouteTest {
       assertEquals(2, service.noiseDraws());
     }
   }
+
+  /**
+   * An asynchronous release whose collector identity (attribution-00 section 6.1) cannot be asked
+   * answers the next GET with collectorIdentityUnavailable (503, which the Leader retries) without
+   * failing the request for good: once the identity confirms the key the same resource releases.
+   */
+  @Test
+  void anAsynchronousReleaseWhoseCollectorIdentityIsDownIsRetriedNotFailed() throws Exception {
+    Fixture f = Fixture.laplace(71);
+    org.priodp.aggregator.core.TaskDefinition task = f.withCollectorIdentity(
+        org.priodp.aggregator.dap.Role.HELPER, java.net.URI.create("https://collector.example/"));
+    java.util.concurrent.atomic.AtomicBoolean up = new java.util.concurrent.atomic.AtomicBoolean();
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("cid.db"))) {
+      f.writeBuckets(store, 4);
+      List<Runnable> queue = new java.util.ArrayList<>();
+      NoisedShareService service = new NoisedShareService(store,
+          RandomSource.seeded(new byte[] {7}), Clock.systemUTC(),
+          org.priodp.aggregator.core.ReleaseObserver.NONE,
+          org.priodp.aggregator.core.PipelineObserver.NONE,
+          new org.priodp.aggregator.core.CollectorIdentityCheck((u, c) -> up.get()
+              ? new org.priodp.aggregator.core.CollectorAuthorization.Confirmed()
+              : new org.priodp.aggregator.core.CollectorAuthorization.Unconfirmed(
+                  "cannot connect to https://collector.example/hpke_config")));
+      DapRouter h = DapRouter.builder(List.of(task), store)
+          .aggregateShares(service, new AggregateSharesRoute.AsyncShares(queue::add, 3)).build();
+      AggregateShareReq req = f.request(0, 2);
+      String location = h.handle("POST", path(f), AUTH, TYPE, req.encode()).headers()
+          .get("Location");
+      queue.remove(0).run();
+      assertProblem(h.handle("GET", location, AUTH, null, null), 503,
+          "urn:priodp:problem:collectorIdentityUnavailable");
+      assertEquals(0, service.noiseDraws());
+      up.set(true);
+      HttpReply pending = h.handle("GET", location, AUTH, null, null);
+      assertEquals(0, pending.body().length, "started again, not failed for good");
+      queue.remove(0).run();
+      HttpReply ready = h.handle("GET", location, AUTH, null, null);
+      assertEquals(DapMediaType.AGGREGATE_SHARE.contentType(), ready.contentType());
+      assertEquals(1, service.noiseDraws());
+    }
+  }
 }

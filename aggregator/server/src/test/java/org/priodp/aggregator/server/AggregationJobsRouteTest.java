@@ -108,7 +108,11 @@ class AggregationJobsRouteTest {
         Arguments.of(new Vdaf("Prio3Histogram", new Prio3Variant.Histogram(4, 2), 4,
             new SpecTls().u32(4).u32(2).bytes())),
         Arguments.of(new Vdaf("Prio3MultihotCountVec", new Prio3Variant.MultihotCountVec(4, 2, 2),
-            5, new SpecTls().u32(4).u32(2).u64(2).bytes())));
+            5, new SpecTls().u32(4).u32(2).u64(2).bytes())),
+        // draft-ietf-ppm-l1-bound-sum-02, sections 4 and 6: uint32 length, uint64 max_value,
+        // uint32 chunk_length; code point 0x00000007
+        Arguments.of(new Vdaf("Prio3L1BoundSum", new Prio3Variant.L1BoundSum(4, BigInteger.valueOf(9), 3),
+            7, new SpecTls().u32(4).u64(9).u32(3).bytes())));
   }
 
   /** A random valid measurement of the variant. */
@@ -125,6 +129,14 @@ class AggregationJobsRouteTest {
     }
     if (v instanceof Prio3Variant.Histogram) {
       return List.of(BigInteger.valueOf(random.nextInt(4)));
+    }
+    if (v instanceof Prio3Variant.L1BoundSum) {
+      // four integers summing to at most 9: a, b, c, d with a + b + c + d <= 9
+      int a = random.nextInt(10);
+      int b = random.nextInt(10 - a);
+      int c = random.nextInt(10 - a - b);
+      return List.of(BigInteger.valueOf(a), BigInteger.valueOf(b), BigInteger.valueOf(c),
+          BigInteger.valueOf(random.nextInt(10 - a - b - c)));
     }
     List<BigInteger> m = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ZERO,
         BigInteger.ZERO, BigInteger.ZERO));

@@ -85,6 +85,35 @@ class ReportsRouteTest {
         tx -> tx.clientReports().get(r.reportMetadata().reportId())).isPresent()).count();
   }
 
+  /**
+   * The collection job's upload URL (draft-ietf-ppm-dap-attribution-00 section 4.1) on a task of
+   * another batch mode: 404 with Retry-After and the prio-dp problem type naming why, 405 for
+   * another method, a path that is no collection job ID 404; its metrics route is a template.
+   */
+  @Test
+  void aJobUploadUrlOfATimeIntervalTaskIs404WithRetryAfter() throws Exception {
+    TaskDefinition t = LeaderFixture.task(71);
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("job.db"))) {
+      DapRouter h = handler(List.of(t), store);
+      Report a = LeaderFixture.report(LeaderFixture.id(1), LeaderFixture.now(), key(store));
+      String job = org.priodp.aggregator.dap.CollectionJobId.random(new SecureRandom())
+          .toBase64Url();
+      HttpReply r = h.handle("POST", reportsPath(t) + "/" + job, null, TYPE, upload(a));
+      assertEquals(404, r.status());
+      assertEquals(String.valueOf(ReportsRoute.RETRY_AFTER_SECONDS),
+          r.headers().get("Retry-After"));
+      String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(body.contains("urn:priodp:problem:unknownCollectionJob")
+          && body.contains("time_interval"), body);
+      assertEquals(405, h.handle("GET", reportsPath(t) + "/" + job, null, TYPE, null).status());
+      assertEquals(404, h.handle("POST", reportsPath(t) + "/x", null, TYPE, upload(a))
+          .status());
+      assertEquals(0, rows(store, t, a));
+      assertEquals("/tasks/{task-id}/reports/{collection-job-id}",
+          h.routeOf(reportsPath(t) + "/" + job));
+    }
+  }
+
   @Test
   void anAllAcceptedUploadIs200WithAnEmptyBodyAndARepeatStoresNothingNew() throws Exception {
     TaskDefinition t = LeaderFixture.task(70);

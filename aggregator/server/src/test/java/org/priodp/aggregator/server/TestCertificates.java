@@ -41,6 +41,21 @@ final class TestCertificates {
       ctx.init(null, tmf.getTrustManagers(), new SecureRandom());
       return ctx;
     }
+
+    /** Returns a server SSL context that presents this key and certificate. */
+    SSLContext serverContext() throws Exception {
+      char[] password = "changeit".toCharArray();
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      ks.setKeyEntry("server", keys.getPrivate(), password,
+          new java.security.cert.Certificate[] {certificate});
+      javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+          javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(ks, password);
+      SSLContext ctx = SSLContext.getInstance("TLS");
+      ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
+      return ctx;
+    }
   }
 
   /** Issues an RSA (or EC) certificate for CN=localhost, IP 127.0.0.1, valid for a day. */

@@ -101,6 +101,29 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
   @Override
   public Optional<LeaderAggregationJob> createLeader(AggregationJobId jobId, int maxReports,
       int minReports, Optional<BatchIdentifier> batch, Instant now) {
+    return createLeader(jobId, maxReports, minReports, batch, now, "");
+  }
+
+  @Override
+  public Optional<LeaderAggregationJob> createLeaderOfUploadedBatch(AggregationJobId jobId,
+      int maxReports, Instant now) {
+    Optional<byte[]> batch = sql(c -> Sql.queryOne(c, "SELECT batch_identifier FROM"
+        + " client_reports WHERE task_id = ? AND aggregation_job_id IS NULL"
+        + " AND batch_identifier IS NOT NULL" + CLAIMABLE + " LIMIT 1", rs -> rs.getBytes(1),
+        task(), now.toEpochMilli()));
+    if (batch.isEmpty()) {
+      return Optional.empty();
+    }
+    return createLeader(jobId, maxReports, 1, Optional.of(BatchIdentifier.of(batch.get())), now,
+        " AND batch_identifier = ?");
+  }
+
+  /**
+   * Claims reports as {@link #createLeader}; with {@code ofBatch} (" AND batch_identifier = ?")
+   * only the reports uploaded to {@code batch}.
+   */
+  private Optional<LeaderAggregationJob> createLeader(AggregationJobId jobId, int maxReports,
+      int minReports, Optional<BatchIdentifier> batch, Instant now, String ofBatch) {
     if (maxReports < 1 || minReports < 1 || minReports > maxReports) {
       throw new IllegalArgumentException("need 1 <= minReports <= maxReports, got " + minReports
           + ", " + maxReports);
@@ -109,10 +132,15 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
       int selected = 0;
       long min = Long.MAX_VALUE;
       long max = Long.MIN_VALUE;
+      byte[] reportBatch = ofBatch.isEmpty() ? null : batch.orElseThrow().bytes();
       try (PreparedStatement p = c.prepareStatement("SELECT report_time FROM client_reports"
-          + " WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE
+          + " WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE + ofBatch
           + " ORDER BY report_time, report_id LIMIT ?")) {
-        Sql.bind(p, task(), now.toEpochMilli(), maxReports);
+        if (reportBatch == null) {
+          Sql.bind(p, task(), now.toEpochMilli(), maxReports);
+        } else {
+          Sql.bind(p, task(), now.toEpochMilli(), reportBatch, maxReports);
+        }
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             selected++;
@@ -128,12 +156,15 @@ final class JdbcAggregationJobs extends TaskScoped implements AggregationJobRepo
       // one set-based statement claims the same rows the SELECT saw (the task transaction keeps
       // them unclaimed in between); a statement per report made PostgreSQL job creation hold the
       // task's lock long enough to stall uploads
-      int claimed = Sql.update(c, "UPDATE client_reports SET aggregation_job_id = ?,"
+      String claim = "UPDATE client_reports SET aggregation_job_id = ?,"
           + " placements = placements + 1"
           + " WHERE task_id = ? AND aggregation_job_id IS NULL AND report_id IN (SELECT report_id"
           + " FROM client_reports WHERE task_id = ? AND aggregation_job_id IS NULL" + CLAIMABLE
-          + " ORDER BY report_time, report_id LIMIT ?)", jobId.bytes(), task(), task(),
-          now.toEpochMilli(), maxReports);
+          + ofBatch + " ORDER BY report_time, report_id LIMIT ?)";
+      int claimed = reportBatch == null
+          ? Sql.update(c, claim, jobId.bytes(), task(), task(), now.toEpochMilli(), maxReports)
+          : Sql.update(c, claim, jobId.bytes(), task(), task(), now.toEpochMilli(), reportBatch,
+              maxReports);
       if (claimed != selected) {
         throw new SQLException("claimed " + claimed + " client reports, selected " + selected
             + "; the task transaction should have kept them unclaimed");

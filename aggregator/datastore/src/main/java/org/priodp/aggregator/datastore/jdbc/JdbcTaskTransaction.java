@@ -33,6 +33,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
   private final JdbcCounters counters;
   private final JdbcLedger ledger;
   private final JdbcStatus status;
+  private final JdbcCollectorBatches collectorBatches;
 
   JdbcTaskTransaction(Connection c, TaskId taskId) {
     this.taskId = taskId;
@@ -47,6 +48,7 @@ final class JdbcTaskTransaction implements TaskTransaction {
     this.counters = new JdbcCounters(c, taskId);
     this.ledger = new JdbcLedger(c, taskId);
     this.status = new JdbcStatus(c, taskId);
+    this.collectorBatches = new JdbcCollectorBatches(c, taskId);
   }
 
   @Override
@@ -107,5 +109,10 @@ final class JdbcTaskTransaction implements TaskTransaction {
   @Override
   public StatusRepository status() {
     return status;
+  }
+
+  @Override
+  public org.priodp.aggregator.datastore.CollectorBatchRepository collectorBatches() {
+    return collectorBatches;
   }
 }

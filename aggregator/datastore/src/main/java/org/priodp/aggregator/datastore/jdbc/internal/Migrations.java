@@ -64,7 +64,7 @@ public final class Migrations {
       "V011__client_report_retry_after",
       "V012__leader_replacement",
       "V013__task_counters",
-      "V014__privacy_ledger",
+      "V014__privacy_ledger", "V015__collector_selected_batches",
       "V016__report_budgets");
 
   /** The data steps, by version. */
