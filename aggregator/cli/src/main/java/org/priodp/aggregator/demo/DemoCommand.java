@@ -76,7 +76,8 @@ import picocli.CommandLine.Spec;
           + " prints the noisy histogram with 95%% intervals next to the true counts."
     },
     footer = {"%nExample:", "  prio-dp demo --clients 1000 --length 4 --epsilon 1/2",
-      "  prio-dp demo --dap-version dap-18"})
+      "  prio-dp demo --dap-version dap-18",
+      "  prio-dp demo --attribution --clients 500 --min-dp-budget 0.5"})
 public final class DemoCommand implements PrioDpSubcommand {
   /** The task's time_precision in seconds: the collection waits for its interval to end. */
   static final long TIME_PRECISION = 1;
@@ -87,13 +88,33 @@ public final class DemoCommand implements PrioDpSubcommand {
   @picocli.CommandLine.Mixin
   DapVersionOption dapVersion = new DapVersionOption();
 
-  @Option(names = "--clients", defaultValue = "10000", paramLabel = "N",
-      description = "Number of simulated clients.")
+  @Option(names = "--attribution",
+      description = "Run the Attribution API's flow instead (draft-ietf-ppm-dap-attribution-00):"
+          + " browsers with a per-site budget per epoch, Prio3L1BoundSum reports with their"
+          + " privacy_budget, a website Collector that uploads them to its collection job"
+          + " (collector_selected) with min_dp_budget; noise calibrated to that minimum.")
+  boolean attribution;
+
+  @Option(names = "--clients", paramLabel = "N",
+      description = "Number of simulated clients (default 10000), or of browsers with"
+          + " --attribution (default 2000).")
+  Integer clientsOption;
+
   int clients;
 
   @Option(names = "--length", defaultValue = "10", paramLabel = "N",
-      description = "Histogram buckets (the VDAF's length).")
+      description = "Histogram buckets (the VDAF's length); with --attribution, ad sources.")
   int length;
+
+  @Option(names = "--max-value", defaultValue = "100", paramLabel = "N",
+      description = "With --attribution: the largest conversion value (Prio3L1BoundSum's"
+          + " max_value).")
+  long maxValue;
+
+  @Option(names = "--min-dp-budget", defaultValue = "0.5", paramLabel = "EPSILON",
+      description = "With --attribution: the website's min_dp_budget; reports that spent less"
+          + " are dropped, and the noise is calibrated to it.")
+  String minDpBudget;
 
   @Option(names = "--epsilon", defaultValue = "1", paramLabel = "EPSILON",
       description = "Epsilon of the pure-DP discrete Laplace strategy, a decimal or fraction,"
@@ -120,6 +141,7 @@ public final class DemoCommand implements PrioDpSubcommand {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
+    clients = clientsOption != null ? clientsOption : attribution ? 2000 : 10_000;
     if (clients < 1 || clients > 10_000_000) {
       throw new IllegalArgumentException("--clients must be in [1, 10000000], got " + clients);
     }
@@ -137,12 +159,30 @@ public final class DemoCommand implements PrioDpSubcommand {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    int chunk = Math.max(1, (int) Math.round(Math.sqrt(length)));
-    Prio3Variant.Histogram variant = new Prio3Variant.Histogram(length, chunk);
     SensitivityRule rule = SensitivityRule.parse("--sensitivity-rule", "priodp");
-    out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s, %s%n",
-        clients, length, chunk, strategy.describeBudget().orElse("no differential privacy"),
-        dapVersion.version().tag().toUpperCase(java.util.Locale.ROOT));
+    Prio3Variant variant;
+    if (attribution) {
+      if (maxValue < 1) {
+        throw new IllegalArgumentException("--max-value must be at least 1, got " + maxValue);
+      }
+      if (dapVersion.version() != AttributionDemo.version()) {
+        throw new IllegalArgumentException("--attribution runs DAP-19 (the attribution draft's"
+            + " version): drop --dap-version");
+      }
+      minimum = parseMinimum(minDpBudget);
+      variant = AttributionDemo.variant(length, maxValue);
+      strategy = AttributionDemo.strategy();
+      out.printf("prio-dp demo --attribution: %d browsers, %s, %s, collector_selected,"
+          + " budget_source %s, %s%n", clients, variant.describe(), strategy.describe(),
+          AttributionDemo.SITE, dapVersion.version().tag().toUpperCase(java.util.Locale.ROOT));
+    } else {
+      int chunk = Math.max(1, (int) Math.round(Math.sqrt(length)));
+      variant = new Prio3Variant.Histogram(length, chunk);
+      out.printf("prio-dp demo: %d clients, Prio3Histogram(length=%d, chunk_length=%d), %s,"
+          + " %s%n", clients, length, chunk,
+          strategy.describeBudget().orElse("no differential privacy"),
+          dapVersion.version().tag().toUpperCase(java.util.Locale.ROOT));
+    }
     out.flush();
 
     boolean temporary = dataDir == null;
@@ -191,9 +231,44 @@ public final class DemoCommand implements PrioDpSubcommand {
     return 0;
   }
 
-  private void run(PrintWriter out, PrintWriter err, Prio3Variant.Histogram variant,
+  /** The website's min_dp_budget of an --attribution run. */
+  private org.priodp.aggregator.task.MicroEpsilon minimum;
+
+  private static org.priodp.aggregator.task.MicroEpsilon parseMinimum(String text) {
+    org.priodp.aggregator.task.MicroEpsilon m;
+    try {
+      m = org.priodp.aggregator.task.MicroEpsilon.parseEpsilon(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--min-dp-budget: " + e.getMessage(), e);
+    }
+    if (m.micros() == 0) {
+      throw new IllegalArgumentException("--min-dp-budget: must be positive");
+    }
+    return m;
+  }
+
+  private void run(PrintWriter out, PrintWriter err, Prio3Variant variant,
       DpStrategy strategy, SensitivityRule rule, Path dir)
       throws IOException, InterruptedException {
+    if (attribution) {
+      try (JdbcDatastore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
+          JdbcDatastore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
+        Servers s = startServers(dapVersion.version(), variant, strategy, rule, leaderStore,
+            helperStore, new SecureRandom(), AttributionDemo.batchMode(),
+            AttributionDemo.settings().taskExtensions());
+        try {
+          out.printf("  leader at %s, helper at %s, task %s%n",
+              s.task().parameters().configuration().leaderAggregatorEndpoint(),
+              s.task().parameters().configuration().helperAggregatorEndpoint(),
+              s.task().parameters().taskId().toBase64Url());
+          AttributionDemo.run(out, err, s, leaderStore, clients, minimum, measurementSeed);
+        } finally {
+          s.leader().close();
+          s.helper().close();
+        }
+      }
+      return;
+    }
     SecureRandom random = new SecureRandom();
     int[] buckets = measurements(clients, length, measurementSeed);
     long[] trueCounts = new long[length];
@@ -203,7 +278,7 @@ public final class DemoCommand implements PrioDpSubcommand {
     try (JdbcDatastore leaderStore = open(dbLeader, dir.resolve("leader.sqlite"));
         JdbcDatastore helperStore = open(dbHelper, dir.resolve("helper.sqlite"))) {
       Servers s = startServers(dapVersion.version(), variant, strategy, rule, leaderStore,
-          helperStore, random);
+          helperStore, random, BatchMode.TIME_INTERVAL, List.of());
       try {
         out.printf("  leader at %s, helper at %s, task %s%n",
             s.task().parameters().configuration().leaderAggregatorEndpoint(),
@@ -267,7 +342,7 @@ public final class DemoCommand implements PrioDpSubcommand {
   }
 
   /** The two running aggregators, their task and the Leader's task as it serves it. */
-  private record Servers(ProvisionedTask task, TaskDefinition leaderTask, Aggregator leader,
+  record Servers(ProvisionedTask task, TaskDefinition leaderTask, Aggregator leader,
       Aggregator helper) {
   }
 
@@ -280,7 +355,8 @@ public final class DemoCommand implements PrioDpSubcommand {
   private static Servers startServers(DapVersion version, Prio3Variant variant,
       DpStrategy strategy,
       SensitivityRule rule, JdbcDatastore leaderStore,
-      JdbcDatastore helperStore, SecureRandom random)
+      JdbcDatastore helperStore, SecureRandom random, BatchMode batchMode,
+      List<org.priodp.aggregator.dap.TaskExtension> extensions)
       throws IOException {
     LeaderAggregationDriver.Options d = LeaderAggregationDriver.Options.defaults();
     LeaderAggregationDriver.Options leaderOptions = new LeaderAggregationDriver.Options(
@@ -294,7 +370,7 @@ public final class DemoCommand implements PrioDpSubcommand {
           TaskDefinition.configurationFor(variant,
               "prio-dp demo".getBytes(StandardCharsets.UTF_8),
               "http://127.0.0.1:" + leaderPort + "/", "http://127.0.0.1:" + helperPort + "/",
-              TIME_PRECISION, 1, BatchMode.TIME_INTERVAL, List.of()),
+              TIME_PRECISION, 1, batchMode, extensions),
           variant, strategy, rule, random);
       try {
         TaskDefinition leaderTask = task.leader();

@@ -187,4 +187,40 @@ class DemoCommandTest {
       assertEquals(1, r.err().lines().count(), r.err());
     }
   }
+
+  /**
+   * demo --attribution (issue 26): the Leader takes exactly the reports that stated at least the
+   * minimum into the job's batch and drops the rest, and the table's true values are those
+   * reports' sums.
+   */
+  @Test
+  void theAttributionFlowCountsExactlyTheReportsAtOrAboveTheMinimum() {
+    CliRun r = CliRun.of("demo", "--attribution", "--clients", "150", "--length", "4",
+        "--max-value", "10", "--min-dp-budget", "0.5");
+    assertEquals(0, r.code(), r.out() + r.err());
+    String out = r.out();
+    List<AttributionFlow.Conversion> all = AttributionFlow.conversions(150, 4, 10,
+        AttributionDemo.EPOCH_BUDGET, AttributionDemo.LEGACY_EVERY, 1);
+    org.priodp.aggregator.task.MicroEpsilon min =
+        org.priodp.aggregator.task.MicroEpsilon.parseEpsilon("0.5");
+    List<AttributionFlow.Conversion> counted = all.stream()
+        .filter(c -> c.statesBudget() && c.spent().compareTo(min) >= 0).toList();
+    assertTrue(counted.size() > 0 && counted.size() < all.size(), "the flow has both kinds");
+    assertTrue(out.contains("the Leader took " + counted.size() + " reports into the job's batch"
+        + " and refused " + (all.size() - counted.size()) + " (" + (all.size() - counted.size())
+        + " report_dropped"), out);
+    assertTrue(out.contains("collector: " + counted.size() + " reports in the batch"), out);
+    List<Row> rows = rows(out, 4);
+    for (int k = 0; k < 4; k++) {
+      final int coordinate = k;
+      long truth = counted.stream().mapToLong(c -> c.histogram().get(coordinate).longValueExact())
+          .sum();
+      assertEquals(truth, rows.get(k).truth(), out);
+      assertTrue(rows.get(k).lo() <= rows.get(k).noisy() && rows.get(k).noisy() <= rows.get(k).hi(),
+          out);
+    }
+    assertTrue(out.contains("collector_selected, budget_source shop.example, DAP-19"), out);
+    assertTrue(CliRun.of("demo", "--attribution", "--min-dp-budget", "0")
+        .failedWithOneLine("--min-dp-budget: must be positive"));
+  }
 }
