@@ -106,7 +106,8 @@ public final class CollectorTaskFile {
     c.put("public_key", task.hpkeConfig().publicKey().toBase64Url());
     n.put("collector_hpke_private_key",
         Base64.getUrlEncoder().withoutPadding().encodeToString(task.hpkeKey().secretKey()));
-    if (task.parameters().dpStrategy().budget().isPresent()) {
+    if (task.parameters().dpStrategy().budget().isPresent()
+        || task.parameters().dpStrategy().budgetFromReports()) {
       n.put("noise_sampler", task.hardenedSampler() ? "hardened" : "exact");
     }
     return n;

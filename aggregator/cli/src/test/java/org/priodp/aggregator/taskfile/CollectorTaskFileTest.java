@@ -120,4 +120,25 @@ class CollectorTaskFileTest {
           .startsWith("collector.noise_sampler: hardened: "));
     }
   }
+
+  /**
+   * A report-budget task's Collector states the guarantee with the aggregators' sampler: the
+   * fixed-work one by default, as the aggregators' task files have it (issue 26; it was "exact").
+   */
+  @Test
+  void aReportBudgetTaskRecordsTheAggregatorsFixedWorkSampler() throws Exception {
+    HpkeKeyPair key = new Hpke(S).generateKeyPair();
+    Prio3Variant v = new Prio3Variant.Histogram(4, 2);
+    TaskParameters p = new TaskParameters(new TaskId(new byte[32]), DapVersion.DAP_19,
+        TaskDefinition.configurationFor(v, "x".getBytes(StandardCharsets.US_ASCII),
+            "https://l/", "https://h/", 60, 1, BatchMode.TIME_INTERVAL, List.of()),
+        v, new DpStrategy.ReportBudgetDiscreteLaplace(), SensitivityRule.PRIODP);
+    CollectorTask f = new CollectorTask(p, AuthToken.of("collector-secret-token"),
+        new HpkeConfig(new HpkeConfigId(200), S.kem(), S.kdf(), S.aead(), key.publicKey()), key);
+    assertTrue(f.hardenedSampler());
+    assertEquals("hardened", CollectorTaskFile.toJson(f).get("noise_sampler").asText());
+    Path file = dir.resolve("collector.json");
+    Files.writeString(file, CollectorTaskFile.toJson(f).toString());
+    assertTrue(CollectorTaskFile.read(file).hardenedSampler());
+  }
 }

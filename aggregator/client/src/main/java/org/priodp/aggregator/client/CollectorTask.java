@@ -40,6 +40,9 @@ public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthTo
     if (!p.dpStrategy().hasHardenedSampler()) {
       return false;
     }
+    if (p.dpStrategy().budgetFromReports()) {
+      return true; // as the aggregators: the scale of each release is checked at the release
+    }
     try {
       Prio3DpMechanism.of(p.variant(), p.dpStrategy(), p.sensitivityRule()).withHardenedSampler();
       return true;
@@ -66,7 +69,8 @@ public record CollectorTask(TaskParameters parameters, AuthToken collectorAuthTo
       throw new IllegalArgumentException("collector_hpke_private_key: not the private key of"
           + " collector_hpke_config's public key");
     }
-    if (hardenedSampler) {
+    if (hardenedSampler && !parameters.dpStrategy().budgetFromReports()) {
+      // a report-budget strategy's scale is that of each release, checked at the release
       try {
         Prio3DpMechanism.of(parameters.variant(), parameters.dpStrategy(),
             parameters.sensitivityRule()).withHardenedSampler();
