@@ -104,16 +104,16 @@ class AttributionSpecCollectorTest {
       identity.list(task.collector.hpkeConfig());
       List<String> trust = identity.jvmFlags();
 
+      String leaderDb = pgUrl != null ? pgUrl : "jdbc:sqlite:" + dir.resolve("leader.db");
       // a Leader whose task's collector key the identity does not list refuses it at start
       Path refusedLog = dir.resolve("refused.log");
-      Process refused = ServeProcess.start(stranger.dir.resolve("leader.json"),
-          "jdbc:sqlite:" + dir.resolve("refused.db"), refusedLog, 0, trust);
+      Process refused = ServeProcess.start(stranger.dir.resolve("leader.json"), leaderDb,
+          refusedLog, 0, trust);
       assertEquals(2, refused.waitFor(), "exit 2: the task is refused");
       String refusal = Files.readString(refusedLog);
       assertTrue(refusal.contains("collector_identity") && refusal.contains(identity.url()),
           refusal);
 
-      String leaderDb = pgUrl != null ? pgUrl : "jdbc:sqlite:" + dir.resolve("leader.db");
       Process h = null;
       Process a = null;
       Process b = null;
