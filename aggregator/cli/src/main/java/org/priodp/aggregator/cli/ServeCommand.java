@@ -316,10 +316,12 @@ public final class ServeCommand implements PrioDpSubcommand {
       }
     }
     for (TaskDefinition t : routes.leaderTasks()) {
-      LOG.info("task {} (leader, {}): POST {}tasks/{}/reports", t.taskId().toBase64Url(),
+      LOG.info("task {} (leader, {}): POST {}tasks/{}/reports{}", t.taskId().toBase64Url(),
           t.dapVersion().tag(),
           TaskRoutes.basePath(t.configuration().leaderAggregatorEndpoint()),
-          t.taskId().toBase64Url());
+          t.taskId().toBase64Url(), t.configuration().batchMode()
+              == org.priodp.aggregator.dap.BatchMode.COLLECTOR_SELECTED
+              ? "/{collection-job-id} (collector_selected)" : "");
     }
     for (List<TaskDefinition> byRole : List.of(routes.helperTasks(), routes.leaderTasks())) {
       for (TaskDefinition t : byRole) { // the sampler of every DP task, named (issue 25: no silent fallback)
