@@ -124,8 +124,13 @@ class CollectorIdentityEndToEndTest {
             "--min-batch-size", "10", "--collector-identity", identity.url() + "/" + name + "/"));
       }
       HpkeConfig goodKey = tasks.get("good").leader.collectorHpkeConfig();
-      lists.put("/good/hpke_config", specList(specConfig(tasks.get("bad").leader
-          .collectorHpkeConfig()), specConfig(goodKey)));
+      // another key first, under a config id distinct from the good key's (task new draws both
+      // ids at random; a list with a repeated id is not an HpkeConfigList)
+      HpkeConfig other = tasks.get("bad").leader.collectorHpkeConfig();
+      other = new HpkeConfig(new org.priodp.aggregator.dap.HpkeConfigId(
+          (goodKey.id().value() + 1) % 256), other.kemId(), other.kdfId(), other.aeadId(),
+          other.publicKey());
+      lists.put("/good/hpke_config", specList(specConfig(other), specConfig(goodKey)));
       // the identity of "bad" lists the key of "good", not its own
       lists.put("/bad/hpke_config", specList(specConfig(goodKey)));
       lists.put("/helperDenies/hpke_config", specList(specConfig(goodKey)));
