@@ -17,7 +17,8 @@ import org.priodp.aggregator.task.MicroEpsilon;
  * the same value (the InputShareAad binds it): in a private list it is {@code invalid_message}; so
  * is data that is not a 4-byte uint32. In a task whose DP strategy takes epsilon from the
  * reports ({@link org.priodp.vdaf.dp.DpStrategy#budgetFromReports()}) a report without it is
- * {@code report_dropped}, so the batch's least budget is always defined. Stateless.
+ * {@code report_dropped}, and so is one that states a budget of zero (it could be counted under no
+ * finite noise), so the batch's least budget is always defined and positive. Stateless.
  */
 final class ReportBudgetRules {
   private ReportBudgetRules() {
@@ -60,6 +61,11 @@ final class ReportBudgetRules {
       return Verdict.refuse(ReportError.INVALID_MESSAGE);
     }
     if (stated instanceof ReportBudgets.Spent s) {
+      if (s.budget().micros() == 0 && task.dpStrategy().budgetFromReports()) {
+        // a report that spent nothing can be counted under no finite noise, and would leave
+        // its batch without a release epsilon: it is dropped, as one without a budget
+        return Verdict.refuse(ReportError.REPORT_DROPPED);
+      }
       return new Verdict(Optional.empty(), Optional.of(s.budget()));
     }
     return task.dpStrategy().budgetFromReports() ? Verdict.refuse(ReportError.REPORT_DROPPED)

@@ -285,6 +285,9 @@ class ReportIntakeTest {
     f = new Fixture(5, new DpStrategy.ReportBudgetDiscreteLaplace(), Fixture.PRECISION,
         Interval.of(990, 10), false);
     assertRejected(ReportError.REPORT_DROPPED, new Client(995)::share);
+    // a budget of zero: no finite noise could count it, and the batch would have no epsilon
+    assertRejected(ReportError.REPORT_DROPPED,
+        new Client(995, List.of(budget(new MicroEpsilon(0).encode())))::share);
     Client c = new Client(995, List.of(budget(new MicroEpsilon(1).encode())));
     for (Role role : new Role[] {Role.LEADER, Role.HELPER}) {
       assertEquals(Optional.of(new MicroEpsilon(1)), assertInstanceOf(ReportIntake.Prepared.class,
