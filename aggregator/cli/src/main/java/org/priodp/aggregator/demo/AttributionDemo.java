@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.priodp.aggregator.cli.CollectCommand;
 import org.priodp.aggregator.client.DapClient;
 import org.priodp.aggregator.client.DapCollector;
 import org.priodp.aggregator.dap.BatchMode;
@@ -27,6 +28,7 @@ import org.priodp.aggregator.task.MicroEpsilon;
 import org.priodp.vdaf.Prio3Variant;
 import org.priodp.vdaf.dp.DpStrategy;
 import org.priodp.vdaf.dp.SensitivityRule;
+import org.priodp.vdaf.dp.StatedGuarantee;
 
 /**
  * {@code demo --attribution}: the Attribution API's flow (draft-ietf-ppm-dap-attribution-00) on
@@ -138,10 +140,15 @@ final class AttributionDemo {
         r.result().reportCount());
     DemoTable.print(out, truth, r.result().result(), "source", "true value", "noisy value");
     out.printf("  %s%n", r.result().result().noiseNote());
-    out.printf("  each counted report stated at least epsilon %s and the noise is calibrated to"
-        + " it, so the release is %s-DP for each report; a browser's reports together spend at"
-        + " most its budget of %s per site and epoch%n", minimum.toDecimal(),
-        minimum.toDecimal(), EPOCH_BUDGET.toDecimal());
+    // the exact guarantee of the noise the servers drew: the sampler of the task they serve
+    StatedGuarantee guarantee = StatedGuarantee.of(
+        s.leaderTask().mechanismAt(minimum.epsilon()));
+    for (String line : CollectCommand.privacy(guarantee, r.result())) {
+      out.printf("  %s%n", line);
+    }
+    out.printf("  each counted report stated at least epsilon %s, the epsilon the noise is"
+        + " calibrated to; a browser's reports together spend at most its budget of %s per site"
+        + " and epoch%n", minimum.toDecimal(), EPOCH_BUDGET.toDecimal());
     out.flush();
   }
 

@@ -220,6 +220,8 @@ class DemoCommandTest {
           out);
     }
     assertTrue(out.contains("collector_selected, budget_source shop.example, DAP-19"), out);
+    // the exact guarantee of the fixed-work sampler the servers draw with: epsilon and delta
+    assertTrue(out.contains("guarantee of this release: (1/2, 2^-"), out);
     assertTrue(CliRun.of("demo", "--attribution", "--min-dp-budget", "0")
         .failedWithOneLine("--min-dp-budget: must be positive"));
   }
