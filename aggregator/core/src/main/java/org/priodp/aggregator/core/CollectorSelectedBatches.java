@@ -9,10 +9,8 @@ import org.priodp.aggregator.dap.AggregateShareReq;
 import org.priodp.aggregator.dap.BatchId;
 import org.priodp.aggregator.dap.BatchSelector;
 import org.priodp.aggregator.dap.ByteString;
-import org.priodp.aggregator.dap.CollectionJobExtension;
 import org.priodp.aggregator.dap.CollectionJobId;
 import org.priodp.aggregator.dap.CollectionJobReq;
-import org.priodp.aggregator.dap.DapError;
 import org.priodp.aggregator.dap.Interval;
 import org.priodp.aggregator.datastore.BatchAggregation;
 import org.priodp.aggregator.datastore.BatchIdentifier;
@@ -56,19 +54,7 @@ final class CollectorSelectedBatches {
    * invalidExtension); any other extension is unsupportedExtension.
    */
   static void checkExtensions(TaskDefinition task, CollectionJobReq req) {
-    var codes = task.attribution().codePoints();
-    for (CollectionJobExtension e : req.extensions()) {
-      if (e.extensionType() != codes.minDpBudget()) {
-        throw Refusal.of(DapError.UNSUPPORTED_EXTENSION, task.taskId(), "extensions: this"
-            + " Leader supports only min_dp_budget (" + codes.minDpBudget() + "), got type "
-            + e.extensionType());
-      }
-    }
-    try {
-      ReportBudgets.minDpBudget(codes, req.extensions());
-    } catch (IllegalArgumentException e) {
-      throw Refusal.of(DapError.INVALID_EXTENSION, task.taskId(), e.getMessage());
-    }
+    ReleaseBudget.minDpBudget(task, req.extensions());
   }
 
   /** Creates a new job and its open batch for the request (already validated). */
