@@ -681,6 +681,9 @@ class CollectionJobServiceTest {
             org.priodp.noise.ledger.BudgetCap.life(org.priodp.noise.Budget.PureDp.parse("1")))));
     CollectionJobRecord first = s.service.create(leader, CollectionJobReq.decode(
         SpecCollector.collectionJobReq(10, 1)));
+    // a millisecond later, so that the jobs are stepped in creation order (two jobs created in
+    // the same millisecond are due in no defined order; seen in CI on PostgreSQL)
+    s.clock.advance(java.time.Duration.ofMillis(1));
     CollectionJobRecord second = s.service.create(leader, CollectionJobReq.decode(
         SpecCollector.collectionJobReq(11, 1)));
     assertEquals(CollectionJobService.Outcome.READY, s.service.step(leader));
