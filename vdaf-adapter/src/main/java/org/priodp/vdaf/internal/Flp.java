@@ -51,9 +51,12 @@ public final class Flp {
     final int p;
     final int stride;
     final int arity;
+    /** The gadget's output at call k is element k (element 0 unused). */
+    final long[] outputs;
     int k;
 
     Wires(PrimeField f, Gadget gadget, int calls, long[] seeds, int seedOff) {
+      this.outputs = f.newArray(calls + 1);
       this.gadget = gadget;
       this.p = Gadget.wirePolyLen(calls);
       this.stride = calls + 1;
@@ -65,7 +68,8 @@ public final class Flp {
       }
     }
 
-    void record(PrimeField f, long[] inp) {
+    /** Records one call's inputs and returns its index k (1 for the first call). */
+    int record(PrimeField f, long[] inp) {
       k++;
       if (k >= stride) {
         throw new IllegalStateException("circuit called a gadget more often than declared");
@@ -74,6 +78,7 @@ public final class Flp {
       for (int j = 0; j < arity; j++) {
         System.arraycopy(inp, j * w, wires, (j * stride + k) * w, w);
       }
+      return k;
     }
 
     /** Returns the wires as one array of p values per wire (for the generic gadget paths). */
@@ -108,8 +113,9 @@ public final class Flp {
       recorded[i] = wr;
       calls[i] =
           (inp, out, oi) -> {
-            wr.record(f, inp);
-            g.eval(f, inp, 0, out, oi);
+            int k = wr.record(f, inp);
+            g.eval(f, inp, 0, wr.outputs, k);
+            System.arraycopy(wr.outputs, k * f.words(), out, oi * f.words(), f.words());
           };
     }
     circuit.eval(meas, jointRand, 1, calls);
@@ -125,7 +131,7 @@ public final class Flp {
       }
       off += g.arity();
       long[] gadgetPoly =
-          provers[i] != null ? provers[i].gadgetPoly(wr.wires, wr.stride) : g.evalPoly(f, wr.split(f));
+          provers[i] != null ? provers[i].gadgetPoly(wr.wires, wr.stride, wr.outputs) : g.evalPoly(f, wr.split(f));
       int len = Gadget.gadgetPolyLen(g.degree(), wr.p);
       System.arraycopy(gadgetPoly, 0, proof, off * w, len * w);
       off += len;

@@ -56,9 +56,11 @@ public final class MulSumProver {
   /**
    * Returns the 2n values of {@code sum_i W[2i] * W[2i+1]} at the 2n-th roots of unity, natural
    * order, where wire j's first {@code stride <= n} values are the elements {@code j * stride ..}
-   * of {@code wires} and its other values are zero.
+   * of {@code wires} and its other values are zero, and {@code outputs[k]} for {@code 1 <= k <
+   * stride} is the gadget's value on the k-th values of the wires (the prover's shim computed it
+   * for the circuit; it is the gadget polynomial at {@code Wn^k}, so it is not computed again).
    */
-  public long[] gadgetPoly(long[] wires, int stride) {
+  public long[] gadgetPoly(long[] wires, int stride, long[] outputs) {
     int w = f.words();
     long[] out = f.newArray(2 * n);
     long[] even = f.newArray(n);
@@ -70,11 +72,9 @@ public final class MulSumProver {
     for (int i = 0; i < pairs; i++) {
       int x = 2 * i * stride;
       int y = x + stride;
-      // even points: P[k] Q[k] (zero from stride on)
-      for (int k = 0; k < stride; k++) {
-        f.mul(wires, x + k, wires, y + k, prod, 0);
-        f.add(even, k, prod, 0, even, k);
-      }
+      // even point Wn^0 (the wire seeds): P[0] Q[0]
+      f.mul(wires, x, wires, y, prod, 0);
+      f.add(even, 0, prod, 0, even, 0);
       // odd points, unscaled
       oddUnscaled(wires, x, stride, a, b);
       System.arraycopy(b, 0, oddQ, 0, n * w);
@@ -83,6 +83,8 @@ public final class MulSumProver {
       f.addVec(odd, prod, odd, n);
     }
     f.scalarMulVec(nInv2, 0, odd, odd, n);
+    // even points Wn^k, 0 < k < stride: the recorded outputs; zero from stride on
+    System.arraycopy(outputs, w, even, w, (stride - 1) * w);
     for (int k = 0; k < n; k++) {
       System.arraycopy(even, k * w, out, 2 * k * w, w);
       System.arraycopy(odd, k * w, out, (2 * k + 1) * w, w);

@@ -58,7 +58,15 @@ class MulSumProverTest {
       }
     }
     Gadget g = pairs == 1 ? Gadget.Mul.INSTANCE : new Gadget.ParallelSum(Gadget.Mul.INSTANCE, pairs);
-    long[] got = MulSumProver.forGadget(f, g, n).gadgetPoly(flat, stride);
+    long[] outputs = f.newArray(stride);
+    long[] inp = f.newArray(arity);
+    for (int k = 1; k < stride; k++) {
+      for (int j = 0; j < arity; j++) {
+        f.set(inp, j, values[j][k]);
+      }
+      g.eval(f, inp, 0, outputs, k);
+    }
+    long[] got = MulSumProver.forGadget(f, g, n).gadgetPoly(flat, stride, outputs);
 
     BigInteger p = f.modulus();
     BigInteger w2n = BigLagrange.root(f, 2 * n);
