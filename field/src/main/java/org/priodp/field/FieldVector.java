@@ -39,10 +39,17 @@ public final class FieldVector {
               + words.length + " words");
     }
     long[] copy = words.clone();
-    // Re-encode and decode once: the decoder is the single place that checks canonicity.
-    byte[] bytes = new byte[copy.length * 8];
-    field.encode(copy, copy.length / field.words(), bytes, 0);
-    field.decodeAll(bytes, 0, bytes.length);
+    // The fields' own canonicity checks, on the words (no encode/decode round trip).
+    int n = copy.length / field.words();
+    for (int i = 0; i < n; i++) {
+      boolean canonical =
+          field.words() == 1
+              ? Field64.isCanonical(copy[i])
+              : Field128.isCanonical(copy[2 * i], copy[2 * i + 1]);
+      if (!canonical) {
+        throw new DecodeException(field.name() + " element " + i + " is not canonical (>= p)");
+      }
+    }
     return new FieldVector(field, copy);
   }
 

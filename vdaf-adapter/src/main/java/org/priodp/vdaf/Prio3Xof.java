@@ -88,12 +88,11 @@ final class Prio3Xof {
 
   /** Returns aggregator {@code aggId}'s joint randomness part, bound to its measurement share. */
   byte[] jointRandPart(byte[] ctx, int aggId, byte[] blind, long[] measShare, byte[] nonce) {
-    int n = field.length(measShare);
-    byte[] binder = new byte[1 + nonce.length + n * field.encodedSize()];
-    binder[0] = (byte) aggId;
-    System.arraycopy(nonce, 0, binder, 1, nonce.length);
-    field.encode(measShare, n, binder, 1 + nonce.length);
-    return XofTurboShake128.deriveSeed(blind, dst(USAGE_JOINT_RAND_PART, ctx), binder);
+    byte[] prefix = new byte[1 + nonce.length];
+    prefix[0] = (byte) aggId;
+    System.arraycopy(nonce, 0, prefix, 1, nonce.length);
+    // binder = aggId || nonce || encode(measShare); the share's words are absorbed as they are
+    return XofTurboShake128.deriveSeed(blind, dst(USAGE_JOINT_RAND_PART, ctx), prefix, measShare);
   }
 
   /** Returns the joint randomness seed derived from every aggregator's part. */
@@ -117,10 +116,14 @@ final class Prio3Xof {
 
   /**
    * Returns elements [from, from + len) of {@code v}: one proof's part of a vector that holds
-   * PROOFS consecutive parts (randomness, proofs, verifiers).
+   * PROOFS consecutive parts (randomness, proofs, verifiers). When the range is all of {@code v}
+   * it returns {@code v} itself, so the result must not be modified.
    */
   static long[] slice(PrimeField field, long[] v, int from, int len) {
     int w = field.words();
+    if (from == 0 && len * w == v.length) {
+      return v; // the whole vector (PROOFS = 1): callers only read slices
+    }
     return Arrays.copyOfRange(v, from * w, (from + len) * w);
   }
 }

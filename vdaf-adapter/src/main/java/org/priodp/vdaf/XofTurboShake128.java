@@ -1,8 +1,5 @@
 package org.priodp.vdaf;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import org.priodp.field.Field128;
 import org.priodp.field.Field64;
@@ -31,8 +28,6 @@ public final class XofTurboShake128 {
   public static final int MAX_DST_LENGTH = 65535;
 
   private static final int DOMAIN_SEPARATION = 1;
-  private static final VarHandle LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final TurboShake128 sponge;
 
@@ -84,6 +79,22 @@ public final class XofTurboShake128 {
   }
 
   /**
+   * Derives a seed like {@link #deriveSeed(byte[], byte[], byte[])} for the binder {@code
+   * binderPrefix || field.encode(vec)}, absorbing the vector's words directly: both fields encode
+   * an element as its flat storage words, little-endian, low word first (VDAF draft-20, section
+   * "Finite Field Arithmetic"), so no byte string of the vector is built.
+   *
+   * @throws IllegalArgumentException if the seed is not {@link #SEED_SIZE} bytes or the dst is
+   *     longer than 65535 bytes
+   */
+  public static byte[] deriveSeed(byte[] seed, byte[] dst, byte[] binderPrefix, long[] vec) {
+    requireSeedSize(seed);
+    XofTurboShake128 x = new XofTurboShake128(seed, dst, binderPrefix);
+    x.sponge.absorbLongs(vec, 0, vec.length);
+    return x.next(SEED_SIZE);
+  }
+
+  /**
    * Expands a {@link #SEED_SIZE}-byte seed into {@code length} field elements in flat storage
    * (VDAF draft-20, {@code expand_into_vec}); equivalent to {@code new XofTurboShake128(seed,
    * dst, binder).nextVec(field, length)}.
@@ -123,14 +134,14 @@ public final class XofTurboShake128 {
       throw new IllegalArgumentException("XOF vector length must be >= 0, got " + length);
     }
     long[] out = field.newArray(length);
-    int size = field.encodedSize();
+    int words = field.words();
     // Candidates are consumed in order, so reading several at once leaves the stream exactly
-    // where reading them one by one would.
-    byte[] buf = new byte[Math.multiplyExact(Math.min(length, 1024), size)];
+    // where reading them one by one would; each candidate is words() little-endian words.
+    long[] buf = new long[Math.multiplyExact(Math.min(length, 1024), words)];
     int filled = 0;
     while (filled < length) {
-      int want = Math.min(length - filled, buf.length / size);
-      sponge.squeeze(buf, 0, want * size);
+      int want = Math.min(length - filled, buf.length / words);
+      sponge.squeezeLongs(buf, 0, want * words);
       if (field instanceof Field64) {
         filled = acceptField64(buf, want, out, filled);
       } else {
@@ -141,13 +152,14 @@ public final class XofTurboShake128 {
   }
 
   /**
-   * Appends the canonical Field64 candidates among the first {@code candidates} 8-byte words of
-   * {@code buf} to {@code out} from element {@code filled} on; returns the new element count.
+   * Appends the canonical Field64 candidates among the first {@code candidates} words of {@code
+   * buf} (each 8 output bytes read little-endian) to {@code out} from element {@code filled} on;
+   * returns the new element count.
    */
-  static int acceptField64(byte[] buf, int candidates, long[] out, int filled) {
+  static int acceptField64(long[] buf, int candidates, long[] out, int filled) {
     // p has bit length 64, so next_power_of_2(p) - 1 = 2^64 - 1 and the mask keeps every bit.
     for (int i = 0; i < candidates; i++) {
-      long x = readLongLe(buf, 8 * i);
+      long x = buf[i];
       if (Field64.isCanonical(x)) {
         out[filled++] = x;
       }
@@ -156,14 +168,15 @@ public final class XofTurboShake128 {
   }
 
   /**
-   * Appends the canonical Field128 candidates among the first {@code candidates} 16-byte words
-   * of {@code buf} to {@code out} from element {@code filled} on; returns the new element count.
+   * Appends the canonical Field128 candidates among the first {@code candidates} word pairs of
+   * {@code buf} (low word first, each 8 output bytes read little-endian) to {@code out} from
+   * element {@code filled} on; returns the new element count.
    */
-  static int acceptField128(byte[] buf, int candidates, long[] out, int filled) {
+  static int acceptField128(long[] buf, int candidates, long[] out, int filled) {
     // p has bit length 128, so next_power_of_2(p) - 1 = 2^128 - 1 and the mask keeps every bit.
     for (int i = 0; i < candidates; i++) {
-      long lo = readLongLe(buf, 16 * i);
-      long hi = readLongLe(buf, 16 * i + 8);
+      long lo = buf[2 * i];
+      long hi = buf[2 * i + 1];
       if (Field128.isCanonical(lo, hi)) {
         out[2 * filled] = lo;
         out[2 * filled + 1] = hi;
@@ -171,10 +184,6 @@ public final class XofTurboShake128 {
       }
     }
     return filled;
-  }
-
-  private static long readLongLe(byte[] b, int off) {
-    return (long) LE.get(b, off);
   }
 
   private static void requireSeedSize(byte[] seed) {

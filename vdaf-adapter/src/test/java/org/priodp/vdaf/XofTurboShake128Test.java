@@ -162,7 +162,7 @@ class XofTurboShake128Test {
   @Test
   void field64RejectionSkipsValuesAtOrAboveTheModulus() {
     long p = Field64.MODULUS;
-    byte[] candidates = le(p, p - 1, -1L, 0L, p + 1, 5L);
+    long[] candidates = {p, p - 1, -1L, 0L, p + 1, 5L};
     long[] out = new long[6];
     int filled = XofTurboShake128.acceptField64(candidates, 6, out, 1);
     assertEquals(4, filled);
@@ -173,13 +173,13 @@ class XofTurboShake128Test {
   @Test
   void field128RejectionSkipsValuesAtOrAboveTheModulus() {
     long hi = Field128.MODULUS_HI;
-    byte[] candidates = le(
+    long[] candidates = {
         1L, hi,           // p: rejected
         0L, hi,           // p - 1: kept
         -1L, -1L,         // 2^128 - 1: rejected
         -1L, hi - 1,      // below p in the high word: kept
         2L, hi,           // p + 1: rejected
-        0L, 0L);          // 0: kept
+        0L, 0L};          // 0: kept
     long[] out = new long[8];
     int filled = XofTurboShake128.acceptField128(candidates, 6, out, 1);
     assertEquals(4, filled);

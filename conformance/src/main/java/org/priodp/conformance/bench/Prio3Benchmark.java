@@ -26,7 +26,10 @@ import org.priodp.vdaf.XofTurboShake128;
  *
  * <p>Configurations: Prio3Histogram with length 10, 100 and 1000 (chunk_length 3, 10 and 32,
  * near sqrt(length)), and Prio3SumVec with length 100 and max_measurement 255 (chunk_length 28,
- * near sqrt(length * bits) = sqrt(800)).
+ * near sqrt(length * bits) = sqrt(800)), and Prio3SumVec with length 1000 and max_measurement 1
+ * (chunk_length 31, near sqrt(1000)). The last three are the configurations of the libprio-rs
+ * comparison of issue 27 (Histogram(1000, chunk 32), SumVec(100, max 255, chunk 28),
+ * SumVec(1000, max 1, chunk 31)).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,7 +37,7 @@ import org.priodp.vdaf.XofTurboShake128;
 public class Prio3Benchmark {
   private static final byte[] CTX = "prio-dp benchmark".getBytes(StandardCharsets.US_ASCII);
 
-  @Param({"Histogram10", "Histogram100", "Histogram1000", "SumVec100"})
+  @Param({"Histogram10", "Histogram100", "Histogram1000", "SumVec100", "SumVec1000"})
   public String config;
 
   private Prio3 prio3;
@@ -59,6 +62,14 @@ public class Prio3Benchmark {
         byte[] values = x.next(100);
         for (byte v : values) {
           measurement.add(BigInteger.valueOf(v & 0xff));
+        }
+      }
+      case "SumVec1000" -> {
+        prio3 = new Prio3(Prio3Variant.SumVec.of(1000, BigInteger.ONE, 31));
+        measurement = new ArrayList<>();
+        byte[] values = x.next(1000);
+        for (byte v : values) {
+          measurement.add(BigInteger.valueOf(v & 1));
         }
       }
       default -> throw new IllegalArgumentException("unknown config " + config);

@@ -150,6 +150,16 @@ public sealed interface Gadget permits Gadget.Mul, Gadget.PolyEval, Gadget.Paral
       this.count = count;
     }
 
+    /** Returns the gadget applied to each group of inputs. */
+    public Gadget subcircuit() {
+      return subcircuit;
+    }
+
+    /** Returns the number of groups (COUNT). */
+    public int count() {
+      return count;
+    }
+
     @Override
     public int arity() {
       return Math.multiplyExact(subcircuit.arity(), count);

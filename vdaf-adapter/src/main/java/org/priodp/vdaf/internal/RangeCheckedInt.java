@@ -15,7 +15,7 @@ public final class RangeCheckedInt {
   private final int bits;
   private final BigInteger restAllOnes;
   private final BigInteger lastWeight;
-  private final long[] weights;
+  private final long[] lastWeightElement;
 
   /** Creates the encoding for [0, maxMeasurement], maxMeasurement >= 1. */
   public RangeCheckedInt(PrimeField field, BigInteger maxMeasurement) {
@@ -27,11 +27,8 @@ public final class RangeCheckedInt {
     this.bits = maxMeasurement.bitLength();
     this.restAllOnes = BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
     this.lastWeight = maxMeasurement.subtract(restAllOnes);
-    this.weights = field.newArray(bits);
-    for (int l = 0; l < bits - 1; l++) {
-      field.set(weights, l, BigInteger.ONE.shiftLeft(l));
-    }
-    field.set(weights, bits - 1, lastWeight);
+    this.lastWeightElement = field.newArray(1);
+    field.set(lastWeightElement, 0, lastWeight);
   }
 
   /** Returns bits = max_measurement.bit_length(), the number of encoded elements. */
@@ -60,9 +57,9 @@ public final class RangeCheckedInt {
       last = BigInteger.ONE;
     }
     for (int l = 0; l < bits - 1; l++) {
-      field.set(out, off + l, rest.testBit(l) ? BigInteger.ONE : BigInteger.ZERO);
+      field.setSigned(out, off + l, rest.testBit(l) ? 1 : 0);
     }
-    field.set(out, off + bits - 1, last);
+    field.setSigned(out, off + bits - 1, last.signum());
   }
 
   /**
@@ -78,13 +75,18 @@ public final class RangeCheckedInt {
     return out;
   }
 
-  /** Sets {@code out[oi]} to the weighted sum of {@code enc[off .. off + bits)}. */
+  /**
+   * Sets {@code out[oi]} to the weighted sum of {@code enc[off .. off + bits)}: the powers of two
+   * by Horner's rule with doublings (additions only), then one multiplication by the last weight.
+   */
   public void decode(long[] enc, int off, long[] out, int oi) {
     long[] acc = field.newArray(2);
-    for (int l = 0; l < bits; l++) {
-      field.mul(weights, l, enc, off + l, acc, 1);
-      field.add(acc, 0, acc, 1, acc, 0);
+    for (int l = bits - 2; l >= 0; l--) {
+      field.add(acc, 0, acc, 0, acc, 0);
+      field.add(acc, 0, enc, off + l, acc, 0);
     }
+    field.mul(lastWeightElement, 0, enc, off + bits - 1, acc, 1);
+    field.add(acc, 0, acc, 1, acc, 0);
     System.arraycopy(acc, 0, out, oi * field.words(), field.words());
   }
 }

@@ -121,6 +121,52 @@ public final class TurboShake128 {
   }
 
   /**
+   * Absorbs the little-endian encodings of {@code in[off .. off+n)} (8 bytes each, as if {@link
+   * #absorb(byte[])} were given them), without building the byte string: a word XORs into the
+   * state as one lane, or as two lane parts when the input so far is not a multiple of 8 bytes.
+   * Returns this instance.
+   *
+   * @throws IllegalStateException if output has already been squeezed
+   * @throws IndexOutOfBoundsException if the range is outside {@code in}
+   */
+  public TurboShake128 absorbLongs(long[] in, int off, int n) {
+    Objects.checkFromIndexSize(off, n, in.length);
+    if (squeezing) {
+      throw new IllegalStateException("TurboSHAKE128: cannot absorb after squeezing has started");
+    }
+    long[] s = state;
+    int p = pos;
+    int end = off + n;
+    int r = p & 7;
+    if (r == 0) {
+      for (int i = off; i < end; i++) {
+        if (p == RATE) {
+          permute(s);
+          p = 0;
+        }
+        s[p >>> 3] ^= in[i];
+        p += 8;
+      }
+    } else {
+      // p < RATE throughout: p is never a multiple of 8 between words.
+      int shift = r << 3;
+      for (int i = off; i < end; i++) {
+        long v = in[i];
+        s[p >>> 3] ^= v << shift;
+        p += 8 - r;
+        if (p == RATE) {
+          permute(s);
+          p = 0;
+        }
+        s[p >>> 3] ^= v >>> (64 - shift);
+        p += r;
+      }
+    }
+    pos = p;
+    return this;
+  }
+
+  /**
    * Returns the next {@code length} bytes of output (finishing absorption on the first call).
    *
    * @throws IllegalArgumentException if {@code length} is negative
@@ -168,6 +214,40 @@ public final class TurboShake128 {
       }
       out[off++] = (byte) (s[p >>> 3] >>> ((p & 7) << 3));
       p++;
+    }
+    pos = p;
+  }
+
+  /**
+   * Writes the next {@code 8 n} bytes of output, read as little-endian words, to {@code out[off
+   * .. off+n)} (finishing absorption on the first call): the same stream as {@link
+   * #squeeze(byte[], int, int)}, lane by lane without a byte buffer when the output read so far
+   * is a multiple of 8 bytes.
+   *
+   * @throws IndexOutOfBoundsException if the range is outside {@code out}
+   */
+  public void squeezeLongs(long[] out, int off, int n) {
+    Objects.checkFromIndexSize(off, n, out.length);
+    if (!squeezing) {
+      pad();
+    }
+    if ((pos & 7) != 0) {
+      byte[] b = new byte[8];
+      for (int i = off; i < off + n; i++) {
+        squeeze(b, 0, 8);
+        out[i] = (long) LE.get(b, 0);
+      }
+      return;
+    }
+    long[] s = state;
+    int p = pos;
+    for (int i = off; i < off + n; i++) {
+      if (p == RATE) {
+        permute(s);
+        p = 0;
+      }
+      out[i] = s[p >>> 3];
+      p += 8;
     }
     pos = p;
   }

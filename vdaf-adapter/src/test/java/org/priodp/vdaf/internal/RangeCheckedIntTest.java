@@ -68,4 +68,35 @@ class RangeCheckedIntTest {
     }
     assertEquals(0, f.length(e.decodeVector(enc, 0)));
   }
+
+  /** decode is the weighted sum for any elements (shares are not bits), against BigInteger. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 5, 255, 256, 1000})
+  void decodeIsTheWeightedSumOfArbitraryElements(long max) {
+    long seed = 0x72636900L + max;
+    System.out.println("RangeCheckedIntTest.decodeIsTheWeightedSumOfArbitraryElements seed = " + seed);
+    java.util.Random rnd = new java.util.Random(seed);
+    for (org.priodp.field.PrimeField f :
+        new org.priodp.field.PrimeField[] {org.priodp.field.Field64.FIELD, org.priodp.field.Field128.FIELD}) {
+      RangeCheckedInt r = new RangeCheckedInt(f, BigInteger.valueOf(max));
+      int bits = r.bits();
+      BigInteger p = f.modulus();
+      for (int trial = 0; trial < 20; trial++) {
+        long[] enc = f.newArray(bits + 1);
+        BigInteger want = BigInteger.ZERO;
+        for (int l = 0; l < bits; l++) {
+          BigInteger x = new BigInteger(p.bitLength() + 8, rnd).mod(p);
+          f.set(enc, l + 1, x);
+          BigInteger weight =
+              l < bits - 1
+                  ? BigInteger.ONE.shiftLeft(l)
+                  : BigInteger.valueOf(max).subtract(BigInteger.ONE.shiftLeft(bits - 1)).add(BigInteger.ONE);
+          want = want.add(weight.multiply(x));
+        }
+        long[] out = f.newArray(2);
+        r.decode(enc, 1, out, 1);
+        assertEquals(want.mod(p), f.get(out, 1), f.name() + " max " + max + " trial " + trial);
+      }
+    }
+  }
 }

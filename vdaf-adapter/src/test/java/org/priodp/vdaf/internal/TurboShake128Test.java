@@ -226,6 +226,49 @@ class TurboShake128Test {
     }
   }
 
+  /**
+   * absorbLongs is absorb of the words' little-endian bytes and squeezeLongs is squeeze read
+   * little-endian, at every byte alignment and across block boundaries.
+   */
+  @Test
+  void wordAbsorbAndSqueezeMatchTheByteStream() {
+    long seed = 0x5157L;
+    System.out.println("TurboShake128Test.wordAbsorbAndSqueezeMatchTheByteStream seed = " + seed);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int trial = 0; trial < 300; trial++) {
+      int head = rnd.nextInt(400);
+      int words = rnd.nextInt(100);
+      int headOut = rnd.nextInt(3) == 0 ? rnd.nextInt(200) : 8 * rnd.nextInt(25);
+      int wordsOut = rnd.nextInt(100);
+      byte[] prefix = new byte[head];
+      rnd.nextBytes(prefix);
+      long[] vec = new long[words];
+      byte[] vecBytes = new byte[8 * words];
+      for (int i = 0; i < words; i++) {
+        vec[i] = rnd.nextLong();
+        for (int k = 0; k < 8; k++) {
+          vecBytes[8 * i + k] = (byte) (vec[i] >>> (8 * k));
+        }
+      }
+      byte[] expected =
+          new TurboShake128(1).absorb(prefix).absorb(vecBytes).squeeze(headOut + 8 * wordsOut);
+
+      TurboShake128 t = new TurboShake128(1).absorb(prefix).absorbLongs(vec, 0, words);
+      byte[] gotHead = t.squeeze(headOut);
+      long[] got = new long[wordsOut + 1];
+      t.squeezeLongs(got, 1, wordsOut);
+      String where = "seed " + seed + ", trial " + trial;
+      assertArrayEquals(java.util.Arrays.copyOf(expected, headOut), gotHead, where);
+      for (int i = 0; i < wordsOut; i++) {
+        long want = 0;
+        for (int k = 7; k >= 0; k--) {
+          want = (want << 8) | (expected[headOut + 8 * i + k] & 0xFFL);
+        }
+        assertEquals(want, got[i + 1], where + ", word " + i);
+      }
+    }
+  }
+
   private static int chunk(SplittableRandom rnd) {
     return switch (rnd.nextInt(4)) {
       case 0 -> rnd.nextInt(9);
