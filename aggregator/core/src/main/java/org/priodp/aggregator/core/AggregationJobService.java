@@ -161,9 +161,14 @@ public final class AggregationJobService {
    * rejected with unknown_verification_key_id instead ({@link #initialize}).
    */
   public Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req) {
+    return checkJob(task, req, verifyKeys.active(task, req.verificationKeyId()));
+  }
+
+  /** As {@link #checkJob(TaskDefinition, AggregationJobInitReq)}, with the key looked up. */
+  private Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req,
+      Optional<byte[]> key) {
     TaskId taskId = task.taskId();
-    if (task.dapVersion().unknownVerificationKeyId().isEmpty()
-        && verifyKeys.active(task, req.verificationKeyId()).isEmpty()) {
+    if (task.dapVersion().unknownVerificationKeyId().isEmpty() && key.isEmpty()) {
       throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
           + req.verificationKeyId() + " names no active VDAF verification key of the task");
     }
@@ -230,8 +235,8 @@ public final class AggregationJobService {
     if (existing.isPresent() && existing.get().state() != AggregationJobRecord.State.PENDING) {
       return existing.get(); // before the checks: a repeat gets the stored job
     }
-    Optional<BatchId> batchId = checkJob(task, req);
-    Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId());
+    Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId()); // read once
+    Optional<BatchId> batchId = checkJob(task, req, key);
     if (key.isEmpty()) {
       // DAP-19 "Helper Initialization": every report is rejected and none is counted or marked,
       // so that the Leader may send them again under a key this Helper knows
