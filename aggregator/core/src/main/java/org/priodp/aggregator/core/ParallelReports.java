@@ -24,8 +24,9 @@ import java.util.function.Function;
  * <p>The reports are cut into chunks of {@link #CHUNK}; the calling thread and up to {@code
  * threads - 1} tasks on the executor take chunks from one counter until none is left, so the
  * caller never waits for a task that has not started (a saturated executor only makes the job
- * run on fewer threads). A RuntimeException (or Error) of the work is rethrown by {@link #map} after every
- * started chunk ended; per-report failures are values of the work, not exceptions. Thread-safe.
+ * run on fewer threads). A RuntimeException (or Error) of the work is rethrown by {@link #map}
+ * after every started chunk ended; per-report failures are values of the work, not exceptions.
+ * Thread-safe.
  */
 public final class ParallelReports {
   /** How many consecutive reports one thread takes at a time. */
