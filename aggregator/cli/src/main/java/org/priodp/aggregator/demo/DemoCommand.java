@@ -296,18 +296,9 @@ public final class DemoCommand implements PrioDpSubcommand {
         DapClient client = new DapClient(s.task().parameters(), http, random, Clock.systemUTC());
         long firstUnit = Math.floorDiv(Clock.systemUTC().millis() / 1000, TIME_PRECISION);
         DemoProgress upload = new DemoProgress(err, "uploading", clients);
-        int refused = 0;
+        int refused;
         try {
-          for (int from = 0; from < clients; from += UPLOAD_CHUNK) {
-            int to = Math.min(clients, from + UPLOAD_CHUNK);
-            List<List<BigInteger>> batch = new ArrayList<>(to - from);
-            for (int c = from; c < to; c++) {
-              batch.add(List.of(BigInteger.valueOf(buckets[c])));
-            }
-            UploadErrors errors = client.upload(batch);
-            refused += errors.status().size();
-            upload.update(to);
-          }
+          refused = uploadInParallel(client, buckets, upload);
         } catch (IOException | RuntimeException e) {
           upload.abandon();
           throw e;
@@ -449,6 +440,59 @@ public final class DemoCommand implements PrioDpSubcommand {
       ticker.shutdownNow();
       collecting.abandon();
       throw e;
+    }
+  }
+
+  /**
+   * Uploads every client's measurement in requests of {@link #UPLOAD_CHUNK} reports from one
+   * thread per processor (the Clients shard and seal on the machine's cores, as independent
+   * Clients would; {@link DapClient} is thread-safe) and returns how many reports the Leader
+   * refused.
+   */
+  private static int uploadInParallel(DapClient client, int[] buckets, DemoProgress progress)
+      throws IOException, InterruptedException {
+    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    java.util.concurrent.ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "prio-dp-demo-client");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      int[] done = new int[1];
+      List<java.util.concurrent.Future<Integer>> requests = new ArrayList<>();
+      for (int from = 0; from < buckets.length; from += UPLOAD_CHUNK) {
+        int start = from;
+        int to = Math.min(buckets.length, from + UPLOAD_CHUNK);
+        requests.add(pool.submit(() -> {
+          List<List<BigInteger>> batch = new ArrayList<>(to - start);
+          for (int c = start; c < to; c++) {
+            batch.add(List.of(BigInteger.valueOf(buckets[c])));
+          }
+          UploadErrors errors = client.upload(batch);
+          synchronized (done) {
+            done[0] += to - start;
+            progress.update(done[0]);
+          }
+          return errors.status().size();
+        }));
+      }
+      int refused = 0;
+      for (java.util.concurrent.Future<Integer> f : requests) {
+        try {
+          refused += f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof IOException io) {
+            throw io;
+          }
+          if (e.getCause() instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+      return refused;
+    } finally {
+      pool.shutdownNow();
     }
   }
 

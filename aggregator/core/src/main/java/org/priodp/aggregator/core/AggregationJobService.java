@@ -82,6 +82,9 @@ public final class AggregationJobService {
   private final ReportIntake intake;
   private final VdafVerifyKeys verifyKeys;
   private final PipelineObserver observer;
+  private final ParallelReports parallel;
+  private final Map<org.priodp.vdaf.Prio3Variant, Prio3> prio3s =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Creates the service over a store and key ring, tolerating {@code clockSkew}. */
   public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
@@ -89,15 +92,34 @@ public final class AggregationJobService {
     this(store, keys, clock, clockSkew, PipelineObserver.NONE);
   }
 
-  /** Creates the service as above, telling {@code observer} of each job it commits. */
+  /**
+   * Creates the service as above, telling {@code observer} of each job it commits, with each
+   * job's reports decrypted and verified on {@link ParallelReports#shared()}.
+   */
   public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
       Duration clockSkew, PipelineObserver observer) {
+    this(store, keys, clock, clockSkew, observer, ParallelReports.shared());
+  }
+
+  /**
+   * Creates the service as above, decrypting and verifying each job's reports on {@code
+   * parallel} (DAP-18 "Input Share Decryption", "Input Share Validation") before the job's one
+   * task transaction.
+   */
+  public AggregationJobService(Datastore store, HelperHpkeKeys keys, Clock clock,
+      Duration clockSkew, PipelineObserver observer, ParallelReports parallel) {
+    this.parallel = Objects.requireNonNull(parallel, "parallel");
     this.observer = Objects.requireNonNull(observer, "observer");
     this.store = Objects.requireNonNull(store, "store");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.intake = new ReportIntake(keys, clock, clockSkew);
     this.verifyKeys = new VdafVerifyKeys(store, clock);
+  }
+
+  /** Returns the task's Prio3 instance, built once per VDAF variant (it is immutable). */
+  private Prio3 prio3(TaskDefinition task) {
+    return prio3s.computeIfAbsent(task.variant(), Prio3::new);
   }
 
   /** Returns the key ring. */
@@ -139,9 +161,14 @@ public final class AggregationJobService {
    * rejected with unknown_verification_key_id instead ({@link #initialize}).
    */
   public Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req) {
+    return checkJob(task, req, verifyKeys.active(task, req.verificationKeyId()));
+  }
+
+  /** As {@link #checkJob(TaskDefinition, AggregationJobInitReq)}, with the key looked up. */
+  private Optional<BatchId> checkJob(TaskDefinition task, AggregationJobInitReq req,
+      Optional<byte[]> key) {
     TaskId taskId = task.taskId();
-    if (task.dapVersion().unknownVerificationKeyId().isEmpty()
-        && verifyKeys.active(task, req.verificationKeyId()).isEmpty()) {
+    if (task.dapVersion().unknownVerificationKeyId().isEmpty() && key.isEmpty()) {
       throw Refusal.of(DapError.INVALID_MESSAGE, taskId, "verification_key_id "
           + req.verificationKeyId() + " names no active VDAF verification key of the task");
     }
@@ -208,8 +235,8 @@ public final class AggregationJobService {
     if (existing.isPresent() && existing.get().state() != AggregationJobRecord.State.PENDING) {
       return existing.get(); // before the checks: a repeat gets the stored job
     }
-    Optional<BatchId> batchId = checkJob(task, req);
-    Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId());
+    Optional<byte[]> key = verifyKeys.active(task, req.verificationKeyId()); // read once
+    Optional<BatchId> batchId = checkJob(task, req, key);
     if (key.isEmpty()) {
       // DAP-19 "Helper Initialization": every report is rejected and none is counted or marked,
       // so that the Leader may send them again under a key this Helper knows
@@ -241,13 +268,11 @@ public final class AggregationJobService {
       return stored;
     }
     byte[] verifyKey = key.get();
-    List<Prepared> prepared = new ArrayList<>(req.verifyInits().size());
-    Prio3 prio3 = new Prio3(task.variant());
+    Prio3 prio3 = prio3(task);
     ReportIntake.Job reports = intake.job(task, prio3, verifyKey);
     PingPong pingPong = new PingPong(prio3, task.dapVersion(), taskId);
-    for (VerifyInit v : req.verifyInits()) {
-      prepared.add(prepare(reports, pingPong, v));
-    }
+    // the CPU work of every report, in parallel and before the transaction; results in order
+    List<Prepared> prepared = parallel.map(req.verifyInits(), v -> prepare(reports, pingPong, v));
     warnTooEarly(task, id, prepared);
     AggregationJobResp[] committed = new AggregationJobResp[1];
     AggregationJobRecord stored = store.inTaskTransaction(taskId, tx -> {
@@ -446,11 +471,30 @@ public final class AggregationJobService {
     return new Prepared(id, time, error, null, null, Optional.empty());
   }
 
+  /**
+   * Commits the prepared reports in the caller's task transaction with a few set-based reads:
+   * the replay check of every candidate in {@link
+   * org.priodp.aggregator.datastore.ClientReportRepository#aggregatedAmong} (a report ID twice
+   * in the job is replayed the second time), the collected check once per distinct report time
+   * or leader-selected bucket, the IDs recorded in one batch; the checks apply to each report in
+   * request order exactly as one by one.
+   */
   private static AggregationJobResp commit(TaskTransaction tx, TaskDefinition task, Prio3 prio3,
       AggregationJobId id, Optional<BatchId> batchId, List<Prepared> prepared) {
     Map<BatchIdentifier, Bucket> buckets = new LinkedHashMap<>();
     List<VerifyResp> resps = new ArrayList<>(prepared.size());
     Optional<Long> cutoff = tx.retention().cutoff();
+    List<ReportId> candidates = new ArrayList<>(prepared.size());
+    for (Prepared p : prepared) {
+      if (p.error() == null) {
+        candidates.add(p.reportId());
+      }
+    }
+    java.util.Set<ReportId> seen = new java.util.HashSet<>(
+        tx.clientReports().aggregatedAmong(candidates));
+    Map<Long, Boolean> collectedTimes = new java.util.HashMap<>();
+    Map<BatchIdentifier, Boolean> collectedBuckets = new java.util.HashMap<>();
+    Map<ReportId, Long> committed = new LinkedHashMap<>();
     for (Prepared p : prepared) {
       if (p.error() != null) {
         resps.add(VerifyResp.reject(p.reportId(), p.error()));
@@ -465,22 +509,25 @@ public final class AggregationJobService {
       }
       BatchIdentifier bucket = batchId.map(BatchBuckets::leaderSelectedBucket)
           .orElseGet(() -> BatchBuckets.timeIntervalBucket(p.time()));
-      boolean collected = batchId.isPresent() ? tx.releases().noisedShare(bucket).isPresent()
-          : p.time() != -1L && tx.releases().collectedIntervalOverlaps(
-              new CollectedInterval(p.time(), p.time() + 1));
+      boolean collected = batchId.isPresent()
+          ? collectedBuckets.computeIfAbsent(bucket,
+              k -> tx.releases().noisedShare(k).isPresent())
+          : p.time() != -1L && collectedTimes.computeIfAbsent(p.time(),
+              t -> tx.releases().collectedIntervalOverlaps(new CollectedInterval(t, t + 1)));
       if (collected) {
         resps.add(VerifyResp.reject(p.reportId(), ReportError.BATCH_COLLECTED));
         continue;
       }
-      if (tx.clientReports().aggregated(p.reportId())) {
+      if (!seen.add(p.reportId())) {
         resps.add(VerifyResp.reject(p.reportId(), ReportError.REPORT_REPLAYED));
         continue;
       }
       Bucket b = buckets.computeIfAbsent(bucket, k -> Bucket.load(tx, task, prio3, k));
       b.add(p.outShare(), p.reportId(), p.time(), p.budget());
-      tx.clientReports().insertAggregated(p.reportId(), id, p.time());
+      committed.put(p.reportId(), p.time());
       resps.add(VerifyResp.continueWith(p.reportId(), p.outbound()));
     }
+    tx.clientReports().insertAggregated(id, committed);
     for (Bucket b : buckets.values()) {
       b.store(tx, task);
     }

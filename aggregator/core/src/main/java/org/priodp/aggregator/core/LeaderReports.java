@@ -69,35 +69,49 @@ final class LeaderReports {
   }
 
   /**
+   * One claimed report after the Leader's initialization: its VerifyInit and state, or the
+   * report error that rejects it; applied to the job's lists in report order by {@link #apply}.
+   */
+  record Prepared(ReportId reportId, Initialized initialized, VerifyInit init,
+      ReportError error) {
+    /** Adds the VerifyInit to {@code inits} and returns the report, or counts its error. */
+    Optional<Initialized> apply(List<VerifyInit> inits, Map<ReportError, Integer> rejected) {
+      if (error != null) {
+        reject(rejected, reportId, error);
+        return Optional.empty();
+      }
+      inits.add(init);
+      return Optional.of(initialized);
+    }
+  }
+
+  /**
    * Decodes one claimed report and runs the Leader's initialization (DAP-18 "Leader
    * Initialization"): the shared {@link ReportIntake}, then {@link PingPong#leaderInitialized};
-   * adds its VerifyInit to {@code inits} and returns it, or counts its report error in {@code
-   * rejected} and returns empty (a stored report that does not decode, or whose Leader share
-   * names another report, is {@code invalid_message}).
+   * returns its VerifyInit and state, or its report error (a stored report that does not decode,
+   * or whose Leader share names another report, is {@code invalid_message}). No shared state:
+   * reports may run in parallel.
    */
-  static Optional<Initialized> initialize(ReportIntake.Job reports, PingPong pingPong,
-      LeaderJobReport stored, List<VerifyInit> inits, Map<ReportError, Integer> rejected) {
+  static Prepared prepare(ReportIntake.Job reports, PingPong pingPong, LeaderJobReport stored) {
     Report report;
     try {
       report = Report.decode(stored.report().toByteArray());
     } catch (IllegalArgumentException e) { // DapDecodeException
-      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
-      return Optional.empty();
+      return new Prepared(stored.reportId(), null, null, ReportError.INVALID_MESSAGE);
     }
     ReportShare mine = report.leaderReportShare();
     if (!mine.reportId().equals(stored.reportId())) {
-      reject(rejected, stored.reportId(), ReportError.INVALID_MESSAGE);
-      return Optional.empty();
+      return new Prepared(stored.reportId(), null, null, ReportError.INVALID_MESSAGE);
     }
     ReportIntake.Outcome in = reports.prepare(mine);
     if (in instanceof ReportIntake.Rejected r) {
-      reject(rejected, r.reportId(), r.error());
-      return Optional.empty();
+      return new Prepared(r.reportId(), null, null, r.error());
     }
     ReportIntake.Prepared prepared = (ReportIntake.Prepared) in;
     PingPong.Continued state = pingPong.leaderInitialized(prepared.init());
-    inits.add(new VerifyInit(report.helperReportShare(), state.outbound().encode()));
-    return Optional.of(new Initialized(in.reportId(), in.time(), state, prepared.budget()));
+    return new Prepared(in.reportId(), new Initialized(in.reportId(), in.time(), state,
+        prepared.budget()), new VerifyInit(report.helperReportShare(), state.outbound().encode()),
+        null);
   }
 
   /**
@@ -188,17 +202,20 @@ final class LeaderReports {
     boolean batchReleased = job.batch().isPresent()
         && store.inTaskTransaction(job.taskId(),
             tx -> tx.releases().noisedShare(job.batch().get())).isPresent();
-    for (LeaderJobReport r : store.inTaskTransaction(job.taskId(),
-        tx -> tx.clientReports().claimedBy(job.jobId()))) {
+    List<LeaderJobReport> claimed = store.inTaskTransaction(job.taskId(),
+        tx -> tx.clientReports().claimedBy(job.jobId()));
+    // the CPU work (HPKE open, verify_init) of every report in parallel, applied in order
+    List<Prepared> prepared = ParallelReports.shared().map(claimed, r -> {
       if (batchReleased || (job.batch().isEmpty() && collected(released, r.time()))) {
-        reject(rejected, r.reportId(), ReportError.BATCH_COLLECTED);
-        continue;
+        return new Prepared(r.reportId(), null, null, ReportError.BATCH_COLLECTED);
       }
       if (dropBelow.isPresent() && Long.compareUnsigned(r.time(), dropBelow.get()) < 0) {
-        reject(rejected, r.reportId(), ReportError.REPORT_DROPPED);
-        continue;
+        return new Prepared(r.reportId(), null, null, ReportError.REPORT_DROPPED);
       }
-      initialize(reports, pingPong, r, inits, rejected).ifPresent(out::add);
+      return prepare(reports, pingPong, r);
+    });
+    for (Prepared p : prepared) {
+      p.apply(inits, rejected).ifPresent(out::add);
     }
     return out;
   }

@@ -103,6 +103,7 @@ final class ReportIntake {
     private final Prio3 prio3;
     private final byte[] verifyKey;
     private final Map<Integer, HelperHpkeKey> keys;
+    private final Map<Integer, org.priodp.aggregator.hpke.HpkeKeyPair> keyPairs;
     private final byte[] ctx;
     private final int aggregatorId;
 
@@ -112,6 +113,15 @@ final class ReportIntake {
       this.prio3 = Objects.requireNonNull(prio3, "prio3");
       this.verifyKey = verifyKey.clone();
       this.keys = Map.copyOf(keys);
+      Map<Integer, org.priodp.aggregator.hpke.HpkeKeyPair> pairs = new HashMap<>();
+      keys.forEach((id, k) -> { // once per job, not per report
+        try {
+          pairs.put(id, HelperHpkeKeys.keyPair(k));
+        } catch (RuntimeException e) {
+          // a stored key the suite cannot use: its reports are hpke_decrypt_error
+        }
+      });
+      this.keyPairs = Map.copyOf(pairs);
       this.ctx = task.dapVersion().vdafContext(task.taskId());
       this.aggregatorId = task.role() == Role.LEADER ? 0 : 1;
     }
@@ -124,9 +134,13 @@ final class ReportIntake {
       if (key == null) {
         return new Rejected(reportId, time, task.dapVersion().aggregationUnknownHpkeConfig());
       }
+      org.priodp.aggregator.hpke.HpkeKeyPair keyPair = keyPairs.get(key.config().id().value());
+      if (keyPair == null) {
+        return new Rejected(reportId, time, ReportError.HPKE_DECRYPT_ERROR);
+      }
       PlaintextInputShare plaintext;
       try {
-        plaintext = InputShareEncryption.open(task.dapVersion(), key.config(), HelperHpkeKeys.keyPair(key),
+        plaintext = InputShareEncryption.open(task.dapVersion(), key.config(), keyPair,
             task.role(), InputShareAad.of(task.taskId(), task.configuration(), share),
             share.encryptedInputShare());
       } catch (HpkeException | RuntimeException e) {

@@ -208,6 +208,95 @@ class AggregationJobServiceTest {
   }
 
   /**
+   * A job's reports are decrypted and verified in parallel (four threads, so chunks of {@link
+   * ParallelReports#CHUNK} finish in any order) and answered in request order: each VerifyResp
+   * names the report of the VerifyInit at its position, a report whose input share does not open
+   * is that report's hpke_decrypt_error, one whose Leader message belongs to another report is
+   * that report's vdaf_verify_error, and every other report of the job is accepted and counted
+   * once; a second job repeating two of its reports around a new one gets report_replayed for
+   * the two (the set-based replay check) and counts the new one.
+   */
+  @Test
+  void parallelVerificationAnswersInReportOrderWithPerReportErrors() throws Exception {
+    long seed = Long.getLong("priodp.seed", System.nanoTime());
+    System.out.println("AggregationJobServiceTest.parallel seed=" + seed);
+    java.util.Random random = new java.util.Random(seed);
+    org.priodp.aggregator.testing.LeaderPair pair = new org.priodp.aggregator.testing.LeaderPair(
+        new org.priodp.vdaf.Prio3Variant.Count(), random, 1);
+    long time = org.priodp.aggregator.testing.LeaderPair.now();
+    Clock clock = Clock.systemUTC();
+    java.util.concurrent.ExecutorService pool = ParallelReports.pool(3, "test-verify");
+    try (JdbcDatastore store = JdbcDatastore.openSqlite(dir.resolve("p.db"))) {
+      HelperHpkeKeys keys = new HelperHpkeKeys(store, new SecureRandom(), clock);
+      var key = keys.ensureActive().config();
+      org.priodp.vdaf.Prio3 prio3 = new org.priodp.vdaf.Prio3(pair.variant);
+      ReportIntake.Job leader = new ReportIntake(keys, clock,
+          AggregationJobService.DEFAULT_CLOCK_SKEW).job(pair.leader, prio3, pair.verifyKey);
+      PingPong pingPong = new PingPong(prio3, pair.leader.dapVersion(), pair.taskId);
+      int n = 7 * ParallelReports.CHUNK + 5;
+      // two distinct positions in [1, n - 2]: the bad proof borrows the previous report's message
+      int badHpke = 1 + random.nextInt(n - 2);
+      int badProof = 1 + (badHpke + random.nextInt(n - 3)) % (n - 2);
+      List<org.priodp.aggregator.dap.VerifyInit> inits = new java.util.ArrayList<>();
+      byte[] previousPayload = null;
+      for (int i = 0; i < n + 1; i++) {
+        org.priodp.aggregator.dap.Report r = pair.report(key, key, time, pair.measurement());
+        ReportIntake.Prepared p = (ReportIntake.Prepared) leader.prepare(r.leaderReportShare());
+        byte[] payload = pingPong.leaderInitialized(p.init()).outbound().encode();
+        org.priodp.aggregator.dap.ReportShare share = r.helperReportShare();
+        if (i == badHpke) {
+          org.priodp.aggregator.dap.HpkeCiphertext c = share.encryptedInputShare();
+          byte[] ct = c.payload().toByteArray();
+          ct[random.nextInt(ct.length)] ^= 1;
+          share = new org.priodp.aggregator.dap.ReportShare(share.reportMetadata(),
+              share.publicShare(), new org.priodp.aggregator.dap.HpkeCiphertext(c.configId(),
+                  c.enc(), org.priodp.aggregator.dap.ByteString.copyOf(ct)));
+        }
+        inits.add(new org.priodp.aggregator.dap.VerifyInit(share,
+            i == badProof ? previousPayload : payload));
+        previousPayload = payload;
+      }
+      org.priodp.aggregator.dap.VerifyInit fresh = inits.remove(n);
+      AggregationJobService s = new AggregationJobService(store, keys, clock,
+          AggregationJobService.DEFAULT_CLOCK_SKEW, PipelineObserver.NONE,
+          ParallelReports.on(pool, 4));
+      AggregationJobInitReq req = new AggregationJobInitReq(0, new byte[0], List.of(), inits);
+      AggregationJobRecord job = s.initialize(pair.helper, req,
+          AggregationJobService.digest(req.encode()));
+      List<org.priodp.aggregator.dap.VerifyResp> resps =
+          org.priodp.aggregator.dap.AggregationJobResp.decode(job.response().orElseThrow()
+              .toByteArray(), pair.helper.dapVersion()).verifyResps();
+      assertEquals(n, resps.size());
+      for (int i = 0; i < n; i++) {
+        assertEquals(inits.get(i).reportShare().reportId(), resps.get(i).reportId(),
+            "VerifyResp " + i + " names the report of VerifyInit " + i);
+        Object expected = i == badHpke ? org.priodp.aggregator.dap.ReportError.HPKE_DECRYPT_ERROR
+            : i == badProof ? org.priodp.aggregator.dap.ReportError.VDAF_VERIFY_ERROR
+                : "continue";
+        Object got = resps.get(i).result() instanceof org.priodp.aggregator.dap.VerifyResp.Reject
+            x ? x.reportError() : "continue";
+        assertEquals(expected, got, "report " + i + " (bad HPKE at " + badHpke + ", bad proof at "
+            + badProof + ")");
+      }
+      assertEquals(n - 2, store.inTaskTransaction(pair.taskId, tx -> tx.batchBuckets()
+          .get(BatchBuckets.timeIntervalBucket(time))).orElseThrow().reportCount());
+      AggregationJobInitReq again = new AggregationJobInitReq(0, new byte[0], List.of(),
+          List.of(inits.get(n - 1), fresh, inits.get(0)));
+      List<org.priodp.aggregator.dap.VerifyResp> second =
+          org.priodp.aggregator.dap.AggregationJobResp.decode(s.initialize(pair.helper, again,
+              AggregationJobService.digest(again.encode())).response().orElseThrow()
+              .toByteArray(), pair.helper.dapVersion()).verifyResps();
+      assertEquals(List.of("report_replayed", "continue", "report_replayed"), second.stream()
+          .map(r -> r.result() instanceof org.priodp.aggregator.dap.VerifyResp.Reject x
+              ? x.reportError().specName() : "continue").toList());
+      assertEquals(n - 1, store.inTaskTransaction(pair.taskId, tx -> tx.batchBuckets()
+          .get(BatchBuckets.timeIntervalBucket(time))).orElseThrow().reportCount());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * Batch buckets keep the least privacy_budget of their reports and whether one lacked it
    * (attribution draft section 5), merged in the transaction that adds the output shares, across
    * several aggregation jobs (each its own task transaction, as the Helper and the Leader commit

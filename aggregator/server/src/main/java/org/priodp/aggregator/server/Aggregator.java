@@ -70,7 +70,7 @@ public final class Aggregator implements AutoCloseable {
         config.releaseObserver(), observer,
         new CollectorIdentityCheck(config.collectorAuthorization()));
     aggregationJobs = new AggregationJobService(store, hpkeKeys, config.clock(),
-        AggregationJobService.DEFAULT_CLOCK_SKEW, observer);
+        AggregationJobService.DEFAULT_CLOCK_SKEW, observer, config.verification());
     DapRouter.Builder router = DapRouter.builder(tasks, store)
         .metrics(config.metrics()).clock(config.clock()).hpkeKeys(hpkeKeys)
         .reports(new ReportsRoute(new UploadService(store, hpkeKeys, config.clock(),

@@ -61,6 +61,10 @@ import org.priodp.noise.RandomSource;
  *     the task's collector HPKE configuration (draft-ietf-ppm-dap-attribution-00 section 6.1;
  *     default: {@link HttpsCollectorAuthorization#systemDefault()}, the JVM's trust store, its
  *     confirmations cached for an hour by the clock)
+ * @param verification where the Helper decrypts and verifies each aggregation job's reports in
+ *     parallel before the job's transaction (default {@link
+ *     org.priodp.aggregator.core.ParallelReports#shared()}: one thread per processor, or the
+ *     system property {@code priodp.verify.threads})
  */
 public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     String bindAddress, int port, Optional<TlsCredentials> tls, boolean asyncAggregation,
@@ -71,7 +75,8 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     ReleaseObserver releaseObserver, PipelineObserver pipelineObserver,
     Optional<java.util.function.Function<TaskRegistry, MountedRoutes>> mount,
     Optional<org.priodp.aggregator.task.AuthToken> adminToken,
-    org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization) {
+    org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization,
+    org.priodp.aggregator.core.ParallelReports verification) {
 
   /**
    * Validates the configuration: throws IllegalArgumentException for a port outside [0, 65535],
@@ -110,6 +115,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     Objects.requireNonNull(mount, "mount");
     Objects.requireNonNull(adminToken, "adminToken");
     Objects.requireNonNull(collectorAuthorization, "collectorAuthorization");
+    Objects.requireNonNull(verification, "verification");
     TaskRoutes.of(tasks);
   }
 
@@ -143,6 +149,7 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
     private org.priodp.aggregator.task.AuthToken adminToken;
     private java.util.function.Function<TaskRegistry, MountedRoutes> mount;
     private org.priodp.aggregator.core.CollectorAuthorization collectorAuthorization;
+    private org.priodp.aggregator.core.ParallelReports verification;
 
     private Builder(List<TaskDefinition> tasks, Datastore datastore) {
       this.tasks = List.copyOf(tasks);
@@ -273,6 +280,12 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
       return this;
     }
 
+    /** Decrypts and verifies the Helper's reports of each job on {@code verification}. */
+    public Builder verification(org.priodp.aggregator.core.ParallelReports verification) {
+      this.verification = Objects.requireNonNull(verification, "verification");
+      return this;
+    }
+
     /** Returns the validated configuration (see {@link AggregatorConfig#AggregatorConfig}). */
     public AggregatorConfig build() {
       return new AggregatorConfig(tasks, datastore, bindAddress, port, Optional.ofNullable(tls),
@@ -286,7 +299,9 @@ public record AggregatorConfig(List<TaskDefinition> tasks, Datastore datastore,
           releaseObserver, pipelineObserver, Optional.ofNullable(mount),
           Optional.ofNullable(adminToken), collectorAuthorization != null ? collectorAuthorization
               : new org.priodp.aggregator.core.CachedCollectorAuthorization(
-                  HttpsCollectorAuthorization.systemDefault(), clock));
+                  HttpsCollectorAuthorization.systemDefault(), clock),
+          verification != null ? verification
+              : org.priodp.aggregator.core.ParallelReports.shared());
     }
   }
 }
