@@ -1,0 +1,90 @@
+package org.priodp.aggregator.hpke;
+
+import java.lang.System.Logger.Level;
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.util.Optional;
+
+/**
+ * Holds the JCA-based RFC 9180 engines (section 5.1 base mode for DHKEM(X25519, HKDF-SHA256) /
+ * HKDF-SHA256 / AES-128-GCM): one on the JDK's own providers and one on the Amazon Corretto
+ * Crypto Provider (AWS-LC, native) when its library is on the class path and loads on this
+ * platform. The native provider is used as an instance, never installed in java.security; when
+ * it is missing or fails, one log line says so and the JDK or Bouncy Castle is used instead.
+ */
+final class HpkeEngines {
+  private static final String ACCP = "com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider";
+  private static final System.Logger LOG = System.getLogger(Hpke.class.getName());
+
+  private HpkeEngines() {}
+
+  /** The engine on the JDK's providers (SunEC XDH, SunJCE HmacSHA256 and AES/GCM). */
+  private static final class Jdk {
+    static final JcaHpke ENGINE = create(false, "JDK (SunEC XDH, SunJCE HmacSHA256 and AES/GCM)");
+  }
+
+  /** The engine with Bouncy Castle's X25519 and the JDK's HmacSHA256 and AES/GCM. */
+  private static final class Java {
+    static final JcaHpke ENGINE = create(true,
+        "Java (Bouncy Castle rfc7748 X25519, SunJCE HmacSHA256 and AES/GCM)");
+  }
+
+  private static JcaHpke create(boolean bcX25519, String name) {
+    try {
+      return new JcaHpke(null, null, bcX25519, name);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      LOG.log(Level.WARNING, "HPKE: the JDK lacks X25519, HmacSHA256 or AES/GCM (" + e
+          + "); using Bouncy Castle");
+      return null;
+    }
+  }
+
+  /** The engine on the native provider, created on first use. */
+  private static final class Native {
+    static final JcaHpke ENGINE = create();
+
+    private static JcaHpke create() {
+      String why;
+      try {
+        Class<?> c = Class.forName(ACCP);
+        Provider p = (Provider) c.getField("INSTANCE").get(null);
+        Throwable error = (Throwable) c.getMethod("getLoadingError").invoke(p);
+        if (error == null) {
+          String version = (String) c.getMethod("getVersionStr").invoke(p);
+          // ACCP 2.5.0 has no X25519 (later versions add XDH): then Bouncy Castle's X25519
+          boolean xdh = p.getService("KeyAgreement", "XDH") != null
+              && p.getService("KeyFactory", "XDH") != null
+              && p.getService("KeyPairGenerator", "X25519") != null;
+          return new JcaHpke(p, xdh ? p : null, !xdh, "Amazon Corretto Crypto Provider " + version
+              + " (AWS-LC, native: HmacSHA256, AES/GCM" + (xdh ? ", X25519" : "; X25519 from"
+              + " Bouncy Castle rfc7748, ACCP " + version + " has none") + ")");
+        }
+        why = "its native library did not load: " + error;
+      } catch (ClassNotFoundException e) {
+        why = "it is not on the class path";
+      } catch (ReflectiveOperationException | GeneralSecurityException | RuntimeException
+          | LinkageError e) {
+        why = "it failed: " + e;
+      }
+      LOG.log(Level.INFO, "HPKE: Amazon Corretto Crypto Provider not used (" + why
+          + "); X25519 HPKE runs on "
+          + (Java.ENGINE != null ? Java.ENGINE.name() : "Bouncy Castle's HPKE") + " instead");
+      return null;
+    }
+  }
+
+  /** Returns the engine on the JDK's providers, or empty if the JDK lacks a primitive. */
+  static Optional<JcaHpke> jdk() {
+    return Optional.ofNullable(Jdk.ENGINE);
+  }
+
+  /** Returns the engine on Bouncy Castle's X25519 and the JDK's HMAC and AES-GCM, or empty. */
+  static Optional<JcaHpke> java() {
+    return Optional.ofNullable(Java.ENGINE);
+  }
+
+  /** Returns the engine on the native provider, or empty (logged once) if it cannot be used. */
+  static Optional<JcaHpke> nativeEngine() {
+    return Optional.ofNullable(Native.ENGINE);
+  }
+}
