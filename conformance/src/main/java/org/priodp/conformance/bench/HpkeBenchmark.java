@@ -1,15 +1,7 @@
 package org.priodp.conformance.bench;
 
-import java.security.KeyFactory;
-import java.security.PrivateKey;
-import java.security.PublicKey;
-import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.spec.X509EncodedKeySpec;
-import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.KeyAgreement;
-import org.bouncycastle.math.ec.rfc7748.X25519;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -38,7 +30,7 @@ public class HpkeBenchmark {
   /** The plaintext of a Histogram(10) input share: a seed-sized share plus framing. */
   private static final int PLAINTEXT = 177;
 
-  @Param({"BOUNCY_CASTLE", "JDK", "JAVA", "NATIVE"})
+  @Param({"BOUNCY_CASTLE", "JDK", "JAVA", "OPENSSL", "NATIVE"})
   public String engine;
 
   private Hpke hpke;
@@ -48,10 +40,7 @@ public class HpkeBenchmark {
   private byte[] aad;
   private byte[] scalar;
   private byte[] peer;
-  private byte[] out;
-  private KeyAgreement xdh;
-  private PrivateKey xdhPrivate;
-  private PublicKey xdhPublic;
+  private Hpke.Engine kind;
 
   /** Generates the recipient key, seals one seeded plaintext and prepares the bare X25519. */
   @Setup
@@ -72,23 +61,7 @@ public class HpkeBenchmark {
     sealed = hpke.seal(key.publicKey(), info, aad, pt);
     scalar = key.secretKey();
     peer = sealed.enc();
-    out = new byte[32];
-    // the JDK engine's X25519 is SunEC's XDH; the others use Bouncy Castle's rfc7748 X25519
-    xdh = e == Hpke.Engine.JDK ? KeyAgreement.getInstance("XDH") : null;
-    if (xdh != null) {
-      KeyFactory kf = KeyFactory.getInstance("XDH");
-      HexFormat hex = HexFormat.of();
-      xdhPrivate = kf.generatePrivate(new PKCS8EncodedKeySpec(
-          concat(hex.parseHex("302e020100300506032b656e04220420"), scalar)));
-      xdhPublic = kf.generatePublic(new X509EncodedKeySpec(
-          concat(hex.parseHex("302a300506032b656e032100"), peer)));
-    }
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] r = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, r, a.length, b.length);
-    return r;
+    kind = e;
   }
 
   /** One complete OpenBase: decapsulation, key schedule and AES-128-GCM open. */
@@ -98,17 +71,12 @@ public class HpkeBenchmark {
   }
 
   /**
-   * One bare X25519 of the engine's key agreement (Bouncy Castle's rfc7748 X25519, or SunEC's
-   * XDH KeyAgreement with parsed keys for the JDK engine), the floor under {@link #open}.
+   * One bare X25519 of the engine's key agreement ({@link Hpke#x25519}: Bouncy Castle's rfc7748
+   * X25519, SunEC's XDH with key parsing for JDK, OpenSSL's libcrypto for OPENSSL and NATIVE),
+   * the floor under {@link #open}.
    */
   @Benchmark
-  public byte[] x25519() throws Exception {
-    if (xdh == null) {
-      X25519.calculateAgreement(scalar, 0, peer, 0, out, 0);
-      return out;
-    }
-    xdh.init(xdhPrivate);
-    xdh.doPhase(xdhPublic, true);
-    return xdh.generateSecret();
+  public byte[] x25519() throws HpkeException {
+    return Hpke.x25519(kind, scalar, peer);
   }
 }

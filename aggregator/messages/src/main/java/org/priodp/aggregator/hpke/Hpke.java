@@ -31,6 +31,8 @@ public final class Hpke {
     JDK,
     /** RFC 9180 on Bouncy Castle's X25519 and the JDK's HmacSHA256 and AES/GCM: that suite. */
     JAVA,
+    /** RFC 9180 on OpenSSL 3's X25519 (libcrypto via JNA) and the JDK's HMAC and AES/GCM. */
+    OPENSSL,
     /** RFC 9180 on the Amazon Corretto Crypto Provider (AWS-LC): the X25519 / AES-128-GCM suite. */
     NATIVE
   }
@@ -64,6 +66,7 @@ public final class Hpke {
       case BOUNCY_CASTLE -> Optional.empty();
       case JDK -> HpkeEngines.jdk();
       case JAVA -> HpkeEngines.java();
+      case OPENSSL -> HpkeEngines.openSsl();
       case NATIVE -> HpkeEngines.nativeEngine();
     };
   }
@@ -95,6 +98,25 @@ public final class Hpke {
   public static String implementation() {
     Engine e = preferred(HpkeSuite.DAP_MANDATORY);
     return e + ": " + jcaEngine(e).map(JcaHpke::name).orElse("Bouncy Castle lightweight HPKE");
+  }
+
+  /**
+   * Computes one bare X25519 (RFC 7748 section 5, the DH of RFC 9180 section 4.1) with the
+   * engine's key agreement, for benchmarks and tests: the floor under one open.
+   */
+  public static byte[] x25519(Engine engine, byte[] sk, byte[] pk) throws HpkeException {
+    if (sk.length != 32 || pk.length != 32) {
+      throw new HpkeException("X25519 keys are 32 bytes", null);
+    }
+    if (engine == Engine.BOUNCY_CASTLE) {
+      byte[] out = new byte[32];
+      if (!JcaHpke.BC_X25519.agree(sk, pk, out)) {
+        throw new HpkeException("X25519 shared secret is all zero: low-order public key", null);
+      }
+      return out;
+    }
+    return jcaEngine(engine).orElseThrow(() -> new IllegalArgumentException(
+        "HPKE engine " + engine + " is not available in this process")).x25519(sk, pk);
   }
 
   /** Returns the suite. */

@@ -20,18 +20,39 @@ final class HpkeEngines {
 
   /** The engine on the JDK's providers (SunEC XDH, SunJCE HmacSHA256 and AES/GCM). */
   private static final class Jdk {
-    static final JcaHpke ENGINE = create(false, "JDK (SunEC XDH, SunJCE HmacSHA256 and AES/GCM)");
+    static final JcaHpke ENGINE = create(null, "JDK (SunEC XDH, SunJCE HmacSHA256 and AES/GCM)");
   }
 
   /** The engine with Bouncy Castle's X25519 and the JDK's HmacSHA256 and AES/GCM. */
   private static final class Java {
-    static final JcaHpke ENGINE = create(true,
+    static final JcaHpke ENGINE = create(JcaHpke.BC_X25519,
         "Java (Bouncy Castle rfc7748 X25519, SunJCE HmacSHA256 and AES/GCM)");
   }
 
-  private static JcaHpke create(boolean bcX25519, String name) {
+  /** The system's OpenSSL 3 X25519 through JNA, or null (logged once) if it does not load. */
+  private static final class LibCrypto {
+    static final String VERSION = load();
+
+    private static String load() {
+      try {
+        return OpenSslX25519.version();
+      } catch (RuntimeException | LinkageError e) {
+        LOG.log(Level.INFO, "HPKE: OpenSSL's libcrypto 3 X25519 not used (" + e + ")");
+        return null;
+      }
+    }
+  }
+
+  /** The engine with OpenSSL's X25519 (libcrypto, JNA) and the JDK's HmacSHA256 and AES/GCM. */
+  private static final class OpenSsl {
+    static final JcaHpke ENGINE = LibCrypto.VERSION == null ? null
+        : create(OpenSslX25519::agree, "OpenSSL (" + LibCrypto.VERSION
+            + " X25519 via JNA, SunJCE HmacSHA256 and AES/GCM)");
+  }
+
+  private static JcaHpke create(JcaHpke.RawX25519 raw, String name) {
     try {
-      return new JcaHpke(null, null, bcX25519, name);
+      return new JcaHpke(null, null, raw, name);
     } catch (GeneralSecurityException | RuntimeException e) {
       LOG.log(Level.WARNING, "HPKE: the JDK lacks X25519, HmacSHA256 or AES/GCM (" + e
           + "); using Bouncy Castle");
@@ -51,13 +72,15 @@ final class HpkeEngines {
         Throwable error = (Throwable) c.getMethod("getLoadingError").invoke(p);
         if (error == null) {
           String version = (String) c.getMethod("getVersionStr").invoke(p);
-          // ACCP 2.5.0 has no X25519 (later versions add XDH): then Bouncy Castle's X25519
+          // ACCP 2.5.0 has no X25519 (later versions add XDH): then OpenSSL's, else BC's
           boolean xdh = p.getService("KeyAgreement", "XDH") != null
               && p.getService("KeyFactory", "XDH") != null
               && p.getService("KeyPairGenerator", "X25519") != null;
-          return new JcaHpke(p, xdh ? p : null, !xdh, "Amazon Corretto Crypto Provider " + version
-              + " (AWS-LC, native: HmacSHA256, AES/GCM" + (xdh ? ", X25519" : "; X25519 from"
-              + " Bouncy Castle rfc7748, ACCP " + version + " has none") + ")");
+          String x25519 = xdh ? "ACCP" : LibCrypto.VERSION != null ? LibCrypto.VERSION + " (JNA)"
+              : "Bouncy Castle rfc7748";
+          return new JcaHpke(p, xdh ? p : null, xdh ? null : LibCrypto.VERSION != null
+              ? OpenSslX25519::agree : JcaHpke.BC_X25519, "Amazon Corretto Crypto Provider "
+              + version + " (AWS-LC HmacSHA256 and AES/GCM; X25519: " + x25519 + ")");
         }
         why = "its native library did not load: " + error;
       } catch (ClassNotFoundException e) {
@@ -81,6 +104,11 @@ final class HpkeEngines {
   /** Returns the engine on Bouncy Castle's X25519 and the JDK's HMAC and AES-GCM, or empty. */
   static Optional<JcaHpke> java() {
     return Optional.ofNullable(Java.ENGINE);
+  }
+
+  /** Returns the engine on OpenSSL's X25519 and the JDK's HMAC and AES-GCM, or empty. */
+  static Optional<JcaHpke> openSsl() {
+    return Optional.ofNullable(OpenSsl.ENGINE);
   }
 
   /** Returns the engine on the native provider, or empty (logged once) if it cannot be used. */

@@ -49,29 +49,37 @@ final class JcaHpke {
 
   private final Provider provider;
   private final Provider kemProvider;
-  private final boolean bcX25519;
+  private final RawX25519 raw;
   private final String name;
   private final byte[] pskIdHash;
   private final ThreadLocal<Primitives> primitives;
   private final ConcurrentHashMap<HpkeKeyPair, Object> privateKeys = new ConcurrentHashMap<>();
   private volatile InfoHash lastInfo = new InfoHash(new byte[0], null);
 
+  /** X25519 on raw 32-byte strings (RFC 7748 section 5); false if the result is all zero. */
+  interface RawX25519 {
+    boolean agree(byte[] sk, byte[] pk, byte[] out);
+  }
+
+  /** Bouncy Castle's RFC 7748 X25519. */
+  static final RawX25519 BC_X25519 = (sk, pk, out) -> X25519.calculateAgreement(sk, 0, pk, 0, out, 0);
+
   /**
    * Creates the implementation with HmacSHA256 and AES/GCM from {@code provider} and X25519 from
-   * {@code kemProvider}'s XDH, or from Bouncy Castle's RFC 7748 X25519 if {@code bcX25519}
-   * (a null provider means the JDK's, looked up by algorithm name); checks once that every
-   * primitive is there and fails with GeneralSecurityException if not.
+   * {@code raw} or, if it is null, from {@code kemProvider}'s XDH (a null provider means the
+   * JDK's, looked up by algorithm name); checks once that every primitive is there and fails
+   * with GeneralSecurityException if not.
    */
-  JcaHpke(Provider provider, Provider kemProvider, boolean bcX25519, String name)
+  JcaHpke(Provider provider, Provider kemProvider, RawX25519 raw, String name)
       throws GeneralSecurityException {
     this.provider = provider;
     this.kemProvider = kemProvider;
-    this.bcX25519 = bcX25519;
+    this.raw = raw;
     this.name = Objects.requireNonNull(name, "name");
-    new Primitives(provider, kemProvider, bcX25519);
+    new Primitives(provider, kemProvider, raw != null);
     this.primitives = ThreadLocal.withInitial(() -> {
       try {
-        return new Primitives(provider, kemProvider, bcX25519);
+        return new Primitives(provider, kemProvider, raw != null);
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException(name + " lost a primitive it offered at start", e);
       }
@@ -133,7 +141,7 @@ final class JcaHpke {
       throw new HpkeException("X25519 secret key has " + sk.length + " bytes, needs 32", null);
     }
     try {
-      k = bcX25519 ? sk : p.keys.generatePrivate(new PKCS8EncodedKeySpec(concat(PKCS8_PREFIX, sk)));
+      k = raw != null ? sk : p.keys.generatePrivate(new PKCS8EncodedKeySpec(concat(PKCS8_PREFIX, sk)));
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new HpkeException("invalid X25519 secret key", e);
     }
@@ -146,7 +154,7 @@ final class JcaHpke {
 
   /** Returns the public key as the DH takes it: a PublicKey, or the 32 bytes for BC's X25519. */
   private Object publicKey(Primitives p, byte[] raw) throws HpkeException {
-    if (bcX25519) {
+    if (this.raw != null) {
       return raw;
     }
     try {
@@ -157,12 +165,15 @@ final class JcaHpke {
   }
 
   /** DH(sk, pk) of RFC 9180 section 4.1, rejecting the all-zero output (section 7.1.4). */
-  private static byte[] dh(Primitives p, Object sk, Object pk) throws HpkeException {
+  private byte[] dh(Primitives p, Object sk, Object pk) throws HpkeException {
     byte[] z;
     try {
-      if (p.xdh == null) {
+      if (raw != null) {
         z = new byte[NH];
-        X25519.calculateAgreement((byte[]) sk, 0, (byte[]) pk, 0, z, 0);
+        if (!raw.agree((byte[]) sk, (byte[]) pk, z)) {
+          throw new HpkeException("X25519 refused the key (all-zero shared secret: low-order"
+              + " public key)", null);
+        }
       } else {
         p.xdh.init((PrivateKey) sk);
         p.xdh.doPhase((PublicKey) pk, true);
@@ -179,6 +190,18 @@ final class JcaHpke {
       throw new HpkeException("X25519 shared secret is all zero: low-order public key", null);
     }
     return z;
+  }
+
+  /** One bare DH(sk, pk) of this engine (RFC 7748 section 5), keys parsed on each call. */
+  byte[] x25519(byte[] sk, byte[] pk) throws HpkeException {
+    Primitives p = primitives.get();
+    Object k;
+    try {
+      k = raw != null ? sk : p.keys.generatePrivate(new PKCS8EncodedKeySpec(concat(PKCS8_PREFIX, sk)));
+    } catch (GeneralSecurityException | RuntimeException e) {
+      throw new HpkeException("invalid X25519 secret key", e);
+    }
+    return dh(p, k, publicKey(p, pk));
   }
 
   /** RFC 9180 section 4.1 ExtractAndExpand with kem_context = enc || pkRm. */
@@ -201,7 +224,7 @@ final class JcaHpke {
     Object pk = publicKey(p, pkR);
     Object skE;
     byte[] enc;
-    if (ephemeral == null && bcX25519) {
+    if (ephemeral == null && raw != null) {
       byte[] sk = new byte[NH];
       X25519.generatePrivateKey(RANDOM, sk);
       enc = new byte[NH];
