@@ -72,19 +72,31 @@ public final class Hpke {
   }
 
   private static Engine preferred(HpkeSuite suite) {
-    if (!HpkeSuite.DAP_MANDATORY.equals(suite)) {
-      return Engine.BOUNCY_CASTLE;
-    }
-    for (Engine e : PREFERENCE) {
-      if (available(e)) {
-        return e;
-      }
-    }
-    return Engine.BOUNCY_CASTLE;
+    return HpkeSuite.DAP_MANDATORY.equals(suite) ? Preferred.ENGINE : Engine.BOUNCY_CASTLE;
   }
 
-  /** The order of preference for the X25519 suite, fastest first (docs/PERFORMANCE.md). */
-  private static final Engine[] PREFERENCE = {Engine.NATIVE, Engine.JAVA, Engine.BOUNCY_CASTLE};
+  /** The engine for the X25519 suite, chosen (and a fallback logged) once per process. */
+  private static final class Preferred {
+    /** The order of preference, fastest first (docs/PERFORMANCE.md "HPKE open"). */
+    private static final Engine[] ORDER = {Engine.NATIVE, Engine.OPENSSL, Engine.JAVA};
+    static final Engine ENGINE = choose();
+
+    private static Engine choose() {
+      Engine chosen = Engine.BOUNCY_CASTLE;
+      for (Engine e : ORDER) {
+        if (available(e)) {
+          chosen = e;
+          break;
+        }
+      }
+      HpkeEngines.logFallback(describe(chosen));
+      return chosen;
+    }
+  }
+
+  private static String describe(Engine e) {
+    return e + ": " + jcaEngine(e).map(JcaHpke::name).orElse("Bouncy Castle lightweight HPKE");
+  }
 
   /** Returns true if this process can run the engine (the native one needs its library). */
   public static boolean available(Engine e) {
@@ -96,8 +108,7 @@ public final class Hpke {
    * with its provider, for logs and benchmark output.
    */
   public static String implementation() {
-    Engine e = preferred(HpkeSuite.DAP_MANDATORY);
-    return e + ": " + jcaEngine(e).map(JcaHpke::name).orElse("Bouncy Castle lightweight HPKE");
+    return describe(Preferred.ENGINE);
   }
 
   /**

@@ -29,15 +29,16 @@ final class HpkeEngines {
         "Java (Bouncy Castle rfc7748 X25519, SunJCE HmacSHA256 and AES/GCM)");
   }
 
-  /** The system's OpenSSL 3 X25519 through JNA, or null (logged once) if it does not load. */
+  /** The system's OpenSSL 3 X25519 through JNA: its version, or null and the reason. */
   private static final class LibCrypto {
+    static String problem;
     static final String VERSION = load();
 
     private static String load() {
       try {
         return OpenSslX25519.version();
       } catch (RuntimeException | LinkageError e) {
-        LOG.log(Level.INFO, "HPKE: OpenSSL's libcrypto 3 X25519 not used (" + e + ")");
+        problem = "OpenSSL libcrypto 3 through JNA: " + e;
         return null;
       }
     }
@@ -62,6 +63,7 @@ final class HpkeEngines {
 
   /** The engine on the native provider, created on first use. */
   private static final class Native {
+    static String problem;
     static final JcaHpke ENGINE = create();
 
     private static JcaHpke create() {
@@ -89,10 +91,22 @@ final class HpkeEngines {
           | LinkageError e) {
         why = "it failed: " + e;
       }
-      LOG.log(Level.INFO, "HPKE: Amazon Corretto Crypto Provider not used (" + why
-          + "); X25519 HPKE runs on "
-          + (Java.ENGINE != null ? Java.ENGINE.name() : "Bouncy Castle's HPKE") + " instead");
+      problem = "Amazon Corretto Crypto Provider: " + why;
       return null;
+    }
+  }
+
+  /**
+   * Logs, once, which engine runs the X25519 suite when a native part is missing: the one line
+   * the fallback writes (System.Logger, INFO).
+   */
+  static void logFallback(String chosen) {
+    nativeEngine();
+    String missing = java.util.stream.Stream.of(Native.problem, LibCrypto.problem)
+        .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.joining("; "));
+    if (!missing.isEmpty()) {
+      LOG.log(Level.INFO, "HPKE: DHKEM(X25519)/AES-128-GCM runs on " + chosen + "; not used: "
+          + missing);
     }
   }
 
