@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -202,6 +203,15 @@ class HpkeTest {
         .toString().contains("redacted"));
   }
 
+  /** Returns the adapter on one engine, or skips the test (with a line) if it is absent here. */
+  private static Hpke onEngine(Hpke.Engine engine) {
+    if (!Hpke.available(engine)) {
+      System.out.println("HPKE engine " + engine + " NOT AVAILABLE here: SKIPPED");
+    }
+    assumeTrue(Hpke.available(engine), engine + " is not available in this process");
+    return new Hpke(HpkeSuite.DAP_MANDATORY, engine);
+  }
+
   /** The engines this process can run; the native one is skipped, with a line, if absent. */
   private static List<Hpke> engines() {
     List<Hpke> r = new ArrayList<>();
@@ -222,11 +232,7 @@ class HpkeTest {
   @ParameterizedTest
   @EnumSource(Hpke.Engine.class)
   void everyEngineReproducesTheX25519BaseModeVector(Hpke.Engine engine) throws Exception {
-    if (!Hpke.available(engine)) {
-      System.out.println("HPKE engine " + engine + " NOT AVAILABLE here: vector SKIPPED");
-      return;
-    }
-    Hpke hpke = new Hpke(HpkeSuite.DAP_MANDATORY, engine);
+    Hpke hpke = onEngine(engine);
     Hpke keys = new Hpke(HpkeSuite.DAP_MANDATORY, Hpke.Engine.BOUNCY_CASTLE);
     List<String> mismatches = new ArrayList<>();
     int checked = 0;
@@ -305,11 +311,7 @@ class HpkeTest {
   @ParameterizedTest
   @EnumSource(Hpke.Engine.class)
   void everyEngineRejectsLowOrderKeys(Hpke.Engine engine) throws HpkeException {
-    if (!Hpke.available(engine)) {
-      System.out.println("HPKE engine " + engine + " NOT AVAILABLE here: SKIPPED");
-      return;
-    }
-    Hpke hpke = new Hpke(HpkeSuite.DAP_MANDATORY, engine);
+    Hpke hpke = onEngine(engine);
     HpkeKeyPair kp = hpke.generateKeyPair();
     for (String h : LOW_ORDER) {
       byte[] point = HEX.parseHex(h);
@@ -324,11 +326,7 @@ class HpkeTest {
   @ParameterizedTest
   @EnumSource(Hpke.Engine.class)
   void everyEngineFailsWithHpkeExceptionOnBadInput(Hpke.Engine engine) throws HpkeException {
-    if (!Hpke.available(engine)) {
-      System.out.println("HPKE engine " + engine + " NOT AVAILABLE here: SKIPPED");
-      return;
-    }
-    Hpke hpke = new Hpke(HpkeSuite.DAP_MANDATORY, engine);
+    Hpke hpke = onEngine(engine);
     HpkeKeyPair kp = hpke.generateKeyPair();
     byte[] info = {1};
     byte[] aad = {2};
