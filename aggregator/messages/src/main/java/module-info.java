@@ -9,7 +9,8 @@
  * exported. The vdaf module is required transitively: Prio3 variants and DP strategies appear in
  * this module's API. Bouncy Castle (module {@code org.bouncycastle.provider}) and JNA (module
  * {@code com.sun.jna}, optional: OpenSSL's X25519) are used inside HPKE only and appear in no
- * public signature; the Amazon Corretto Crypto Provider is found by reflection when present.
+ * public signature; the Amazon Corretto Crypto Provider is found by reflection when its jar is present
+ * (benchmarks and tests).
  */
 module org.priodp.aggregator.messages {
   requires transitive org.priodp.vdaf;

@@ -12,10 +12,11 @@ import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 /**
  * RFC 9180 HPKE in base mode (section 5.1.1 SetupBaseS/SetupBaseR, section 6.1 SealBase/OpenBase)
  * for one {@link HpkeSuite}. DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM runs on the
- * fastest engine available (measured in docs/PERFORMANCE.md "HPKE open"): the Amazon Corretto
- * Crypto Provider (native AWS-LC) when it loads, else the JDK's primitives; every other suite, key
- * generation and key derivation use Bouncy Castle's {@code HPKE}. Instances are immutable and
- * thread-safe; the contexts they return are not.
+ * fastest engine available (measured in docs/PERFORMANCE.md "HPKE open"): OpenSSL's X25519
+ * (libcrypto 3 through JNA) with the JDK's HMAC and AES-GCM when it loads, else the same with
+ * Bouncy Castle's X25519; every other suite, key generation and key derivation use Bouncy
+ * Castle's {@code HPKE}. Instances are immutable and thread-safe; the contexts they return are
+ * not.
  */
 public final class Hpke {
   private final HpkeSuite suite;
@@ -33,7 +34,10 @@ public final class Hpke {
     JAVA,
     /** RFC 9180 on OpenSSL 3's X25519 (libcrypto via JNA) and the JDK's HMAC and AES/GCM. */
     OPENSSL,
-    /** RFC 9180 on the Amazon Corretto Crypto Provider (AWS-LC): the X25519 / AES-128-GCM suite. */
+    /**
+     * RFC 9180 on the Amazon Corretto Crypto Provider's HMAC and AES-GCM (AWS-LC) when its jar is
+     * on the class path, X25519 from ACCP if it has XDH, else OpenSSL's, else Bouncy Castle's.
+     */
     NATIVE
   }
 
@@ -78,7 +82,7 @@ public final class Hpke {
   /** The engine for the X25519 suite, chosen (and a fallback logged) once per process. */
   private static final class Preferred {
     /** The order of preference, fastest first (docs/PERFORMANCE.md "HPKE open"). */
-    private static final Engine[] ORDER = {Engine.NATIVE, Engine.OPENSSL, Engine.JAVA};
+    private static final Engine[] ORDER = {Engine.OPENSSL, Engine.NATIVE, Engine.JAVA};
     static final Engine ENGINE = choose();
 
     private static Engine choose() {
@@ -89,7 +93,9 @@ public final class Hpke {
           break;
         }
       }
-      HpkeEngines.logFallback(describe(chosen));
+      if (chosen != ORDER[0]) {
+        HpkeEngines.logFallback(describe(chosen));
+      }
       return chosen;
     }
   }

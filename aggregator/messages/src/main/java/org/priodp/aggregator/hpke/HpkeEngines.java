@@ -7,10 +7,11 @@ import java.util.Optional;
 
 /**
  * Holds the JCA-based RFC 9180 engines (section 5.1 base mode for DHKEM(X25519, HKDF-SHA256) /
- * HKDF-SHA256 / AES-128-GCM): one on the JDK's own providers and one on the Amazon Corretto
- * Crypto Provider (AWS-LC, native) when its library is on the class path and loads on this
- * platform. The native provider is used as an instance, never installed in java.security; when
- * it is missing or fails, one log line says so and the JDK or Bouncy Castle is used instead.
+ * HKDF-SHA256 / AES-128-GCM): on the JDK's own providers, on Bouncy Castle's or OpenSSL's X25519
+ * with the JDK's HMAC and AES-GCM, and on the Amazon Corretto Crypto Provider (AWS-LC) when its
+ * jar is on the class path. Native parts are found at run time (ACCP by reflection, used as a
+ * provider instance and never installed in java.security; libcrypto through JNA); when one is
+ * missing or fails, {@link #logFallback} writes one line and a slower engine is used.
  */
 final class HpkeEngines {
   private static final String ACCP = "com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider";
