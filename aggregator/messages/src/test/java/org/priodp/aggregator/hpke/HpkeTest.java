@@ -62,6 +62,39 @@ class HpkeTest {
   }
 
   /**
+   * Checks one base-mode vector on an engine: enc with the vector's ephemeral key, every
+   * sequential seal and open (and the first as a one-shot open), every export from both sides;
+   * returns the numbers of encryptions and exports checked.
+   */
+  private static int[] checkBaseMode(List<String> mismatches, String id, Hpke hpke, HpkeKeyPair r,
+      HpkeKeyPair e, JsonNode v) throws HpkeException {
+    byte[] info = hex(v, "info");
+    byte[] enc = hex(v, "enc");
+    Hpke.SenderContext s = hpke.setupBaseSender(hex(v, "pkRm"), info, e);
+    check(mismatches, id + " enc", enc, s.enc());
+    Hpke.ReceiverContext rc = hpke.setupBaseReceiver(enc, r, info);
+    int i = 0;
+    for (JsonNode x : v.get("encryptions")) {
+      check(mismatches, id + " seal #" + i, hex(x, "ct"), s.seal(hex(x, "aad"), hex(x, "pt")));
+      check(mismatches, id + " open #" + i, hex(x, "pt"), rc.open(hex(x, "aad"), hex(x, "ct")));
+      if (i == 0) {
+        check(mismatches, id + " one-shot open", hex(x, "pt"),
+            hpke.open(r, enc, info, hex(x, "aad"), hex(x, "ct")));
+      }
+      i++;
+    }
+    int exports = 0;
+    for (JsonNode x : v.get("exports")) {
+      byte[] ctx = hex(x, "exporter_context");
+      int len = x.get("L").asInt();
+      check(mismatches, id + " export S", hex(x, "exported_value"), s.export(ctx, len));
+      check(mismatches, id + " export R", hex(x, "exported_value"), rc.export(ctx, len));
+      exports++;
+    }
+    return new int[] {i, exports};
+  }
+
+  /**
    * Runs every RFC 9180 vector in the shared file: base mode through this adapter (key derivation,
    * enc, every sequential seal with the vector's ephemeral key, every open, every export); the
    * PSK, Auth and AuthPSK modes through Bouncy Castle's receiver API only, because its public API
@@ -93,27 +126,9 @@ class HpkeTest {
       byte[] enc = hex(v, "enc");
       if (mode == 0) {
         base++;
-        Hpke.SenderContext s = hpke.setupBaseSender(hex(v, "pkRm"), info, e);
-        check(mismatches, id + " enc", enc, s.enc());
-        Hpke.ReceiverContext rc = hpke.setupBaseReceiver(enc, r, info);
-        int i = 0;
-        for (JsonNode x : v.get("encryptions")) {
-          check(mismatches, id + " seal #" + i, hex(x, "ct"), s.seal(hex(x, "aad"), hex(x, "pt")));
-          check(mismatches, id + " open #" + i, hex(x, "pt"), rc.open(hex(x, "aad"), hex(x, "ct")));
-          if (i == 0) {
-            check(mismatches, id + " one-shot open", hex(x, "pt"),
-                hpke.open(r, enc, info, hex(x, "aad"), hex(x, "ct")));
-          }
-          i++;
-          encryptions++;
-        }
-        for (JsonNode x : v.get("exports")) {
-          byte[] ctx = hex(x, "exporter_context");
-          int len = x.get("L").asInt();
-          check(mismatches, id + " export S", hex(x, "exported_value"), s.export(ctx, len));
-          check(mismatches, id + " export R", hex(x, "exported_value"), rc.export(ctx, len));
-          exports++;
-        }
+        int[] n = checkBaseMode(mismatches, id, hpke, r, e, v);
+        encryptions += n[0];
+        exports += n[1];
       } else {
         other++;
         if (v.has("ikmS")) {
@@ -240,31 +255,9 @@ class HpkeTest {
       if (v.get("mode").asInt() != 0 || v.get("kem_id").asInt() != 0x0020) {
         continue;
       }
-      HpkeKeyPair r = keys.deriveKeyPair(hex(v, "ikmR"));
-      HpkeKeyPair e = keys.deriveKeyPair(hex(v, "ikmE"));
-      byte[] info = hex(v, "info");
-      byte[] enc = hex(v, "enc");
-      Hpke.SenderContext s = hpke.setupBaseSender(r.publicKey(), info, e);
-      check(mismatches, "enc", enc, s.enc());
-      Hpke.ReceiverContext rc = hpke.setupBaseReceiver(enc, r, info);
-      int i = 0;
-      for (JsonNode x : v.get("encryptions")) {
-        check(mismatches, "seal #" + i, hex(x, "ct"), s.seal(hex(x, "aad"), hex(x, "pt")));
-        check(mismatches, "open #" + i, hex(x, "pt"), rc.open(hex(x, "aad"), hex(x, "ct")));
-        if (i == 0) {
-          check(mismatches, "one-shot open", hex(x, "pt"),
-              hpke.open(r, enc, info, hex(x, "aad"), hex(x, "ct")));
-        }
-        i++;
-        checked++;
-      }
-      for (JsonNode x : v.get("exports")) {
-        byte[] ctx = hex(x, "exporter_context");
-        int len = x.get("L").asInt();
-        check(mismatches, "export S", hex(x, "exported_value"), s.export(ctx, len));
-        check(mismatches, "export R", hex(x, "exported_value"), rc.export(ctx, len));
-        checked++;
-      }
+      int[] n = checkBaseMode(mismatches, engine.name(), hpke, keys.deriveKeyPair(hex(v, "ikmR")),
+          keys.deriveKeyPair(hex(v, "ikmE")), v);
+      checked += n[0] + n[1];
     }
     System.out.println("HPKE engine " + engine + ": X25519 base-mode vector, " + checked
         + " encryptions and exports checked, mismatches: " + mismatches.size());
