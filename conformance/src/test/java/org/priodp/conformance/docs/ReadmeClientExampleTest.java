@@ -60,7 +60,7 @@ class ReadmeClientExampleTest {
   private static final List<String> CLIENT_RUNTIME = List.of(
       "org.priodp.aggregator.client.DapClient", "org.priodp.aggregator.task.TaskParameters",
       "org.priodp.vdaf.Prio3", "org.priodp.field.Field128", "org.priodp.noise.RandomSource",
-      "org.bouncycastle.jce.provider.BouncyCastleProvider",
+      "org.bouncycastle.jce.provider.BouncyCastleProvider", "com.sun.jna.Native",
       "org.hipparchus.optim.linear.SimplexSolver", "org.hipparchus.util.FastMath");
 
   @TempDir
