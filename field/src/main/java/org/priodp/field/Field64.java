@@ -33,13 +33,13 @@ public final class Field64 implements PrimeField {
 
   // ---------------------------------------------------------------- scalar arithmetic
 
-  /**
-   * Returns a + b mod p for canonical a, b. It is {@link #addConstantTime}: without a branch on
-   * the (random) carry it runs faster than a branching add, and vector loops of it are
-   * compiled to SIMD instructions.
-   */
+  /** Returns a + b mod p for canonical a, b. */
   public static long add(long a, long b) {
-    return addConstantTime(a, b);
+    long s = a + b;
+    if (Long.compareUnsigned(s, a) < 0) {
+      return s + EPSILON; // a + b - 2^64 + (2^32 - 1) = a + b - p, no overflow
+    }
+    return Long.compareUnsigned(s, MODULUS) >= 0 ? s - MODULUS : s;
   }
 
   /**
@@ -54,11 +54,20 @@ public final class Field64 implements PrimeField {
     return ConstantTime.select(overflow | atLeastP, s + EPSILON, s);
   }
 
-  /**
-   * Returns a - b mod p for canonical a, b, without a branch: on a borrow, a - b + 2^64 becomes
-   * a - b + p by subtracting 2^64 - p = 2^32 - 1.
-   */
+  /** Returns a - b mod p for canonical a, b. */
   public static long sub(long a, long b) {
+    long d = a - b;
+    if (Long.compareUnsigned(a, b) < 0) {
+      return d - EPSILON; // a - b + 2^64 - (2^32 - 1) = a - b + p
+    }
+    return d;
+  }
+
+  /**
+   * Returns {@link #sub}(a, b) without a branch: on a borrow, a - b + 2^64 becomes a - b + p by
+   * subtracting 2^64 - p = 2^32 - 1, selected with a mask.
+   */
+  private static long subBranchFree(long a, long b) {
     return (a - b) - (EPSILON & -ConstantTime.lessThan(a, b));
   }
 
@@ -228,17 +237,29 @@ public final class Field64 implements PrimeField {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The loop uses the branch-free {@link #addConstantTime}, which the JIT compiles to SIMD
+   * instructions (several times the branching form's throughput on vectors; for single
+   * elements the branching {@link #add} is faster).
+   */
   @Override
   public void addVec(long[] a, long[] b, long[] out, int n) {
     for (int i = 0; i < n; i++) {
-      out[i] = add(a[i], b[i]);
+      out[i] = addConstantTime(a[i], b[i]);
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The loop uses a branch-free subtraction, which the JIT compiles to SIMD instructions.
+   */
   @Override
   public void subVec(long[] a, long[] b, long[] out, int n) {
     for (int i = 0; i < n; i++) {
-      out[i] = sub(a[i], b[i]);
+      out[i] = subBranchFree(a[i], b[i]);
     }
   }
 

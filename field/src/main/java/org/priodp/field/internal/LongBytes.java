@@ -58,16 +58,20 @@ public final class LongBytes {
     return INTRINSIC;
   }
 
-  /** Returns the high 64 bits of the unsigned 128-bit product {@code a * b}. */
+  /**
+   * Returns the high 64 bits of the unsigned 128-bit product {@code a * b}. Its bytecode and that
+   * of both paths stay under the JIT's 35-byte limit for inlining at any call site.
+   */
   public static long unsignedMultiplyHigh(long a, long b) {
-    if (INTRINSIC) {
-      try {
-        return (long) UNSIGNED_MULTIPLY_HIGH.invokeExact(a, b);
-      } catch (Throwable t) {
-        throw new AssertionError("Math.unsignedMultiplyHigh cannot throw", t);
-      }
+    return INTRINSIC ? intrinsicUnsignedMultiplyHigh(a, b) : portableUnsignedMultiplyHigh(a, b);
+  }
+
+  private static long intrinsicUnsignedMultiplyHigh(long a, long b) {
+    try {
+      return (long) UNSIGNED_MULTIPLY_HIGH.invokeExact(a, b);
+    } catch (Throwable t) {
+      throw new AssertionError("Math.unsignedMultiplyHigh cannot throw", t);
     }
-    return portableUnsignedMultiplyHigh(a, b);
   }
 
   /**
