@@ -10,7 +10,7 @@ import org.priodp.field.internal.LongBytes;
  *
  * <p>An element occupies two {@code long}s in flat storage, low word first, holding its
  * canonical value in [0, p). Multiplication reduces the 256-bit product with the special form of
- * p: 2^128 = 28*2^64 - 1 and 2^192 = 783*2^64 - 28 (mod p).
+ * p = 2^128 - 28*2^64 + 1 in 32-bit columns (see {@link #reduce256}).
  */
 public final class Field128 implements PrimeField {
 
@@ -32,11 +32,8 @@ public final class Field128 implements PrimeField {
   private static final BigInteger HALF = P.shiftRight(1); // (p-1)/2
   private static final long HALF_LO = HALF.longValue();
   private static final long HALF_HI = HALF.shiftRight(64).longValue();
-  // 2p = 2^129 - 7*2^67 + 2, as three words.
-  private static final long TWO_P_0 = 2L;
-  private static final long TWO_P_1 = 0xFFFFFFFFFFFFFFC8L;
-  private static final long TWO_P_2 = 1L;
   private static final BigInteger P_MINUS_2 = P.subtract(BigInteger.TWO);
+  private static final long LOW32 = 0xFFFFFFFFL;
 
   private Field128() {}
 
@@ -125,10 +122,11 @@ public final class Field128 implements PrimeField {
 
   /**
    * Multiplies two canonical elements and writes the canonical product to {@code out[o],
-   * out[o+1]}.
+   * out[o+1]} (VDAF draft-20, section "Finite Field Arithmetic"): the 256-bit schoolbook
+   * product, then {@link #reduce256}. Kept under the JIT's inlining limit (325 bytecodes) so
+   * that vector loops compile to straight-line code.
    */
   static void mulTo(long a0, long a1, long b0, long b1, long[] out, int o) {
-    // 256-bit schoolbook product w3:w2:w1:w0.
     long l00 = a0 * b0;
     long h00 = LongBytes.unsignedMultiplyHigh(a0, b0);
     long l01 = a0 * b1;
@@ -138,83 +136,72 @@ public final class Field128 implements PrimeField {
     long l11 = a1 * b1;
     long h11 = LongBytes.unsignedMultiplyHigh(a1, b1);
 
-    long w0 = l00;
-    long w1 = h00 + l01;
-    long c = Long.compareUnsigned(w1, h00) < 0 ? 1 : 0;
-    long t = w1 + l10;
-    c += Long.compareUnsigned(t, w1) < 0 ? 1 : 0;
-    w1 = t;
+    // w1 = h00 + l01 + l10, carrying c (0..2) into w2.
+    long t = h00 + l01;
+    long c = carry(h00, t);
+    long w1 = t + l10;
+    c += carry(t, w1);
+    // w2 = h01 + c + h10 + l11, carrying c2 into w3. b1 <= 2^64 - 28 makes
+    // h01 = hi(a0 * b1) <= 2^64 - 29, so h01 + c does not overflow.
+    long u = h01 + c;
+    long v = u + h10;
+    long c2 = carry(u, v);
+    long w2 = v + l11;
+    c2 += carry(v, w2);
+    reduce256(l00, w1, w2, h11 + c2, out, o); // the product is < 2^256: h11 + c2 fits
+  }
 
-    long w2 = h01 + c;
-    long c2 = Long.compareUnsigned(w2, h01) < 0 ? 1 : 0;
-    t = w2 + h10;
-    c2 += Long.compareUnsigned(t, w2) < 0 ? 1 : 0;
-    w2 = t;
-    t = w2 + l11;
-    c2 += Long.compareUnsigned(t, w2) < 0 ? 1 : 0;
-    w2 = t;
-    long w3 = h11 + c2; // the product is < 2^256, so no carry
-
-    reduce256(w0, w1, w2, w3, out, o);
+  /** Returns 1 if the unsigned sum {@code s = x + y} carried out of 64 bits, else 0. */
+  private static long carry(long x, long s) {
+    return Long.compareUnsigned(s, x) < 0 ? 1 : 0;
   }
 
   /**
-   * Reduces w3*2^192 + w2*2^128 + w1*2^64 + w0 modulo p:
-   * x = [w0 + 2^64 (w1 + 28 w2 + 783 w3)] - [w2 + 28 w3] (mod p).
+   * Reduces w3*2^192 + w2*2^128 + w1*2^64 + w0 modulo p, in 32-bit columns t0..t7 (radix
+   * Y = 2^32) where p = Y^4 - 28 Y^2 + 1, so Y^4 = 28 Y^2 - 1, Y^5 = 28 Y^3 - Y,
+   * Y^6 = 783 Y^2 - 28 and Y^7 = 783 Y^3 - 28 Y (mod p):
+   *
+   * <pre>
+   * T = (t0 - t4 - 28 t6) + Y (t1 - t5 - 28 t7) + Y^2 (t2 + 28 t4 + 783 t6)
+   *     + Y^3 (t3 + 28 t5 + 783 t7)   (mod p).
+   * </pre>
+   *
+   * Each column fits a signed {@code long} with room to spare; adding 32p, written with every
+   * column positive as [2^38 + 32, 2^38 - 64, 2^38 - 960, 2^37 - 64], keeps them non-negative,
+   * so the carries are plain shifts (no unsigned comparisons). What is left above 2^128 (less
+   * than 2^11) is folded with 2^128 = 28 * 2^64 - 1, and one conditional subtraction of p makes
+   * the result canonical; those last branches are taken with probability about 2^-48 or less
+   * for uniform inputs, so they are predicted.
    */
   private static void reduce256(long w0, long w1, long w2, long w3, long[] out, int o) {
-    // A = w1 + 28*w2 + 783*w3 (< 2^74), as a0 + 2^64 a1.
-    long m2lo = w2 * 28;
-    long m2hi = LongBytes.unsignedMultiplyHigh(w2, 28);
-    long m3lo = w3 * 783;
-    long m3hi = LongBytes.unsignedMultiplyHigh(w3, 783);
-    long a0 = w1 + m2lo;
-    long a1 = m2hi + (Long.compareUnsigned(a0, w1) < 0 ? 1 : 0);
-    long s = a0 + m3lo;
-    a1 += m3hi + (Long.compareUnsigned(s, a0) < 0 ? 1 : 0);
-    a0 = s;
-
-    // N = w2 + 28*w3 (< 2^70), as n0 + 2^64 n1.
-    long n3lo = w3 * 28;
-    long n0 = w2 + n3lo;
-    long n1 = LongBytes.unsignedMultiplyHigh(w3, 28) + (Long.compareUnsigned(n0, w2) < 0 ? 1 : 0);
-
-    // R = (w0, a0, a1) + 2p - (n0, n1): non-negative and < 2^139.
-    long r0 = w0 + TWO_P_0;
-    long carry = Long.compareUnsigned(r0, w0) < 0 ? 1 : 0;
-    long r1 = a0 + TWO_P_1;
-    long carry1 = Long.compareUnsigned(r1, a0) < 0 ? 1 : 0;
-    long r1c = r1 + carry;
-    carry1 += (r1c == 0 && carry == 1) ? 1 : 0;
-    r1 = r1c;
-    long r2 = a1 + TWO_P_2 + carry1;
-
-    long d0 = r0 - n0;
-    long borrow = Long.compareUnsigned(r0, n0) < 0 ? 1 : 0;
-    long d1 = r1 - n1 - borrow;
-    long borrow1 =
-        (Long.compareUnsigned(r1, n1) < 0 || (r1 == n1 && borrow == 1)) ? 1 : 0;
-    long d2 = r2 - borrow1;
-
-    // Fold the top word (< 2^11): d2 * 2^128 = d2 * (28 * 2^64 - 1).
-    long s0 = d0 - d2;
-    long b = Long.compareUnsigned(d0, d2) < 0 ? 1 : 0;
-    long add1 = d2 * 28 - b; // >= 0: d2 == 0 implies b == 0
-    long s1 = d1 + add1;
-    if (Long.compareUnsigned(s1, d1) < 0) {
-      // Overflow past 2^128: the value left (< 2^80) gains 2^128 = 28 * 2^64 - 1.
-      long bb = s0 == 0 ? 1 : 0;
-      s0 -= 1;
-      s1 += 28 - bb;
+    long t4 = w2 & LOW32;
+    long t5 = w2 >>> 32;
+    long t6 = w3 & LOW32;
+    long t7 = w3 >>> 32;
+    long c0 = (w0 & LOW32) - t4 - 28 * t6 + ((1L << 38) + 32);
+    long c1 = (w0 >>> 32) - t5 - 28 * t7 + ((1L << 38) - 64);
+    long c2 = (w1 & LOW32) + 28 * t4 + 783 * t6 + ((1L << 38) - 960);
+    long c3 = (w1 >>> 32) + 28 * t5 + 783 * t7 + ((1L << 37) - 64);
+    c1 += c0 >>> 32;
+    c2 += c1 >>> 32;
+    c3 += c2 >>> 32;
+    long top = c3 >>> 32; // < 2^11
+    long lo = (c0 & LOW32) | (c1 << 32);
+    long hi = (c2 & LOW32) | (c3 << 32);
+    // lo + hi 2^64 + top 2^128 = (lo - top) + 2^64 (hi + 28 top)  (mod p)
+    long r0 = lo - top;
+    long r1 = hi + 28 * top - (Long.compareUnsigned(lo, top) < 0 ? 1 : 0);
+    if (Long.compareUnsigned(r1, hi) < 0) {
+      // past 2^128 (then r1 is small): add 2^128 = 28 * 2^64 - 1
+      r1 += 28 - (r0 == 0 ? 1 : 0);
+      r0 -= 1;
     }
-    if (geP(s0, s1)) {
-      long nlo = s0 - MODULUS_LO;
-      long bw = Long.compareUnsigned(s0, MODULUS_LO) < 0 ? 1 : 0;
-      s1 = s1 - MODULUS_HI - bw;
-      s0 = nlo;
+    if (geP(r0, r1)) {
+      r1 = r1 - MODULUS_HI - (r0 == 0 ? 1 : 0); // MODULUS_LO == 1
+      r0 -= 1;
     }
-    out[o] = s0;
-    out[o + 1] = s1;
+    out[o] = r0;
+    out[o + 1] = r1;
   }
 
   // ---------------------------------------------------------------- PrimeField

@@ -63,6 +63,14 @@ public final class Field64 implements PrimeField {
     return d;
   }
 
+  /**
+   * Returns {@link #sub}(a, b) without a branch: on a borrow, a - b + 2^64 becomes a - b + p by
+   * subtracting 2^64 - p = 2^32 - 1, selected with a mask.
+   */
+  private static long subBranchFree(long a, long b) {
+    return (a - b) - (EPSILON & -ConstantTime.lessThan(a, b));
+  }
+
   /** Returns -a mod p for canonical a. */
   public static long neg(long a) {
     return a == 0 ? 0 : MODULUS - a;
@@ -229,17 +237,29 @@ public final class Field64 implements PrimeField {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The loop uses the branch-free {@link #addConstantTime}, which the JIT compiles to SIMD
+   * instructions (several times the branching form's throughput on vectors; for single
+   * elements the branching {@link #add} is faster).
+   */
   @Override
   public void addVec(long[] a, long[] b, long[] out, int n) {
     for (int i = 0; i < n; i++) {
-      out[i] = add(a[i], b[i]);
+      out[i] = addConstantTime(a[i], b[i]);
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The loop uses a branch-free subtraction, which the JIT compiles to SIMD instructions.
+   */
   @Override
   public void subVec(long[] a, long[] b, long[] out, int n) {
     for (int i = 0; i < n; i++) {
-      out[i] = sub(a[i], b[i]);
+      out[i] = subBranchFree(a[i], b[i]);
     }
   }
 
