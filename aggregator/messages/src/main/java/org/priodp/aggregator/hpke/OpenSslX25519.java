@@ -76,7 +76,7 @@ final class OpenSslX25519 {
    */
   static boolean agree(byte[] sk, byte[] pk, byte[] out) {
     Ctx c = CTX.get();
-    if (c.sk == null || !java.util.Arrays.equals(c.sk, sk)) {
+    if (c.sk == null || !java.security.MessageDigest.isEqual(c.sk, sk)) { // constant time: a secret
       if (c.ctx != 0) {
         EVP_PKEY_CTX_free(c.ctx);
         EVP_PKEY_free(c.pkey);
