@@ -48,7 +48,7 @@ final class HpkeEngines {
   /** The engine with OpenSSL's X25519 (libcrypto, JNA) and the JDK's HmacSHA256 and AES/GCM. */
   private static final class OpenSsl {
     static final JcaHpke ENGINE = LibCrypto.VERSION == null ? null
-        : create(OpenSslX25519::agree, "OpenSSL (" + LibCrypto.VERSION
+        : create(OpenSslX25519.RAW, "OpenSSL (" + LibCrypto.VERSION
             + " X25519 via JNA, SunJCE HmacSHA256 and AES/GCM)");
   }
 
@@ -82,7 +82,7 @@ final class HpkeEngines {
           String x25519 = xdh ? "ACCP" : LibCrypto.VERSION != null ? LibCrypto.VERSION + " (JNA)"
               : "Bouncy Castle rfc7748";
           return new JcaHpke(p, xdh ? p : null, xdh ? null : LibCrypto.VERSION != null
-              ? OpenSslX25519::agree : JcaHpke.BC_X25519, "Amazon Corretto Crypto Provider "
+              ? OpenSslX25519.RAW : JcaHpke.BC_X25519, "Amazon Corretto Crypto Provider "
               + version + " (AWS-LC HmacSHA256 and AES/GCM; X25519: " + x25519 + ")");
         }
         why = "its native library did not load: " + error;

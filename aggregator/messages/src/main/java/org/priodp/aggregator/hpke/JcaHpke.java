@@ -59,6 +59,11 @@ final class JcaHpke {
   /** X25519 on raw 32-byte strings (RFC 7748 section 5); false if the result is all zero. */
   interface RawX25519 {
     boolean agree(byte[] sk, byte[] pk, byte[] out);
+
+    /** {@link #agree} for a key used once (an ephemeral key): keeps nothing of sk afterwards. */
+    default boolean agreeEphemeral(byte[] sk, byte[] pk, byte[] out) {
+      return agree(sk, pk, out);
+    }
   }
 
   /** Bouncy Castle's RFC 7748 X25519. */
@@ -165,12 +170,13 @@ final class JcaHpke {
   }
 
   /** DH(sk, pk) of RFC 9180 section 4.1, rejecting the all-zero output (section 7.1.4). */
-  private byte[] dh(Primitives p, Object sk, Object pk) throws HpkeException {
+  private byte[] dh(Primitives p, Object sk, Object pk, boolean ephemeral) throws HpkeException {
     byte[] z;
     try {
       if (raw != null) {
         z = new byte[NH];
-        if (!raw.agree((byte[]) sk, (byte[]) pk, z)) {
+        byte[] s = (byte[]) sk;
+        if (!(ephemeral ? raw.agreeEphemeral(s, (byte[]) pk, z) : raw.agree(s, (byte[]) pk, z))) {
           throw new HpkeException("X25519 refused the key (all-zero shared secret: low-order"
               + " public key)", null);
         }
@@ -201,7 +207,7 @@ final class JcaHpke {
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new HpkeException("invalid X25519 secret key", e);
     }
-    return dh(p, k, publicKey(p, pk));
+    return dh(p, k, publicKey(p, pk), false);
   }
 
   /** RFC 9180 section 4.1 ExtractAndExpand with kem_context = enc || pkRm. */
@@ -214,7 +220,7 @@ final class JcaHpke {
   Context setupBaseReceiver(byte[] enc, HpkeKeyPair skR, byte[] info) throws HpkeException {
     Primitives p = primitives.get();
     Object sk = privateKey(p, skR);
-    byte[] z = dh(p, sk, publicKey(p, enc));
+    byte[] z = dh(p, sk, publicKey(p, enc), false);
     return keySchedule(p, sharedSecret(p, z, enc, skR.publicKey()), info);
   }
 
@@ -245,7 +251,10 @@ final class JcaHpke {
       skE = privateKey(p, ephemeral);
       enc = ephemeral.publicKey();
     }
-    byte[] z = dh(p, skE, pk);
+    byte[] z = dh(p, skE, pk, ephemeral == null); // a fresh ephemeral key is not kept
+    if (ephemeral == null && skE instanceof byte[] fresh) {
+      Arrays.fill(fresh, (byte) 0);
+    }
     return new Sender(enc, keySchedule(p, sharedSecret(p, z, enc, pkR), info));
   }
 

@@ -70,9 +70,23 @@ final class OpenSslX25519 {
 
   private static final ThreadLocal<Ctx> CTX = ThreadLocal.withInitial(Ctx::new);
 
+  /** This X25519 as the engine takes it: cached context for a recipient key, none for an ephemeral. */
+  static final JcaHpke.RawX25519 RAW = new JcaHpke.RawX25519() {
+    @Override
+    public boolean agree(byte[] sk, byte[] pk, byte[] out) {
+      return OpenSslX25519.agree(sk, pk, out);
+    }
+
+    @Override
+    public boolean agreeEphemeral(byte[] sk, byte[] pk, byte[] out) {
+      return OpenSslX25519.agreeOnce(sk, pk, out);
+    }
+  };
+
   /**
    * Writes X25519(sk, pk) into out (32 bytes) and returns true, or returns false if OpenSSL
-   * refuses (a low-order pk, whose shared secret is all zero, RFC 7748 section 6.1).
+   * refuses (a low-order pk, whose shared secret is all zero, RFC 7748 section 6.1). The thread
+   * keeps its context for sk (a recipient's long-lived key) for the next call.
    */
   static boolean agree(byte[] sk, byte[] pk, byte[] out) {
     Ctx c = CTX.get();
@@ -100,14 +114,38 @@ final class OpenSslX25519 {
       c.ctx = ctx;
       c.sk = sk.clone();
     }
+    return derive(c.ctx, pk, out);
+  }
+
+  /**
+   * {@link #agree} for a key used once (a sender's ephemeral key, RFC 9180 section 4.1 Encap):
+   * its OpenSSL key and context are freed before returning, so nothing of it outlives the call.
+   */
+  static boolean agreeOnce(byte[] sk, byte[] pk, byte[] out) {
+    long pkey = EVP_PKEY_new_raw_private_key(NID_X25519, 0, sk, sk.length);
+    if (pkey == 0) {
+      return false;
+    }
+    long ctx = EVP_PKEY_CTX_new(pkey, 0);
+    try {
+      return ctx != 0 && EVP_PKEY_derive_init(ctx) > 0 && derive(ctx, pk, out);
+    } finally {
+      if (ctx != 0) {
+        EVP_PKEY_CTX_free(ctx);
+      }
+      EVP_PKEY_free(pkey);
+    }
+  }
+
+  private static boolean derive(long ctx, byte[] pk, byte[] out) {
     long peer = EVP_PKEY_new_raw_public_key(NID_X25519, 0, pk, pk.length);
     if (peer == 0) {
       return false;
     }
     try {
       long[] len = {out.length};
-      return EVP_PKEY_derive_set_peer_ex(c.ctx, peer, 0) > 0
-          && EVP_PKEY_derive(c.ctx, out, len) > 0 && len[0] == 32;
+      return EVP_PKEY_derive_set_peer_ex(ctx, peer, 0) > 0
+          && EVP_PKEY_derive(ctx, out, len) > 0 && len[0] == 32;
     } finally {
       EVP_PKEY_free(peer);
     }
