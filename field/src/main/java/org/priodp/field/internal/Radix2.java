@@ -69,7 +69,12 @@ public final class Radix2 {
   private static void butterflies64(long[] a, int n, long[] powers) {
     for (int half = 1, step = n >>> 1; half < n; half <<= 1, step >>>= 1) {
       for (int start = 0; start < n; start += 2 * half) {
-        for (int j = 0, t = 0; j < half; j++, t += step) {
+        // j = 0: the twiddle is Wn^0 = 1, no multiplication (n - 1 of the (n/2) log n)
+        long u0 = a[start];
+        long v0 = a[start + half];
+        a[start] = Field64.add(u0, v0);
+        a[start + half] = Field64.sub(u0, v0);
+        for (int j = 1, t = step; j < half; j++, t += step) {
           int lo = start + j;
           int hi = lo + half;
           long u = a[lo];
@@ -86,7 +91,13 @@ public final class Radix2 {
     long[] v = new long[2];
     for (int half = 1, step = n >>> 1; half < n; half <<= 1, step >>>= 1) {
       for (int start = 0; start < n; start += 2 * half) {
-        for (int j = 0, t = 0; j < half; j++, t += step) {
+        // j = 0: the twiddle is Wn^0 = 1, no multiplication (n - 1 of the (n/2) log n)
+        int hi0 = start + half;
+        v[0] = a[2 * hi0];
+        v[1] = a[2 * hi0 + 1];
+        f.sub(a, start, v, 0, a, hi0);
+        f.add(a, start, v, 0, a, start);
+        for (int j = 1, t = step; j < half; j++, t += step) {
           int lo = start + j;
           int hi = lo + half;
           f.mul(a, hi, powers, t, v, 0);
