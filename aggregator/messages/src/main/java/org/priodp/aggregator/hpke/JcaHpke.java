@@ -64,6 +64,16 @@ final class JcaHpke {
     default boolean agreeEphemeral(byte[] sk, byte[] pk, byte[] out) {
       return agree(sk, pk, out);
     }
+
+    /**
+     * The X25519 part of RFC 9180 section 4.1 Encap for a fresh secret key sk: writes its public
+     * key (X25519(sk, 9), the enc) to {@code enc} and DH(sk, pkR) to {@code dh}; false if the DH
+     * output is all zero. Keeps nothing of sk afterwards.
+     */
+    default boolean encap(byte[] sk, byte[] pkR, byte[] enc, byte[] dh) {
+      X25519.generatePublicKey(sk, 0, enc, 0);
+      return agreeEphemeral(sk, pkR, dh);
+    }
   }
 
   /** Bouncy Castle's RFC 7748 X25519. */
@@ -170,16 +180,12 @@ final class JcaHpke {
   }
 
   /** DH(sk, pk) of RFC 9180 section 4.1, rejecting the all-zero output (section 7.1.4). */
-  private byte[] dh(Primitives p, Object sk, Object pk, boolean ephemeral) throws HpkeException {
+  private byte[] dh(Primitives p, Object sk, Object pk) throws HpkeException {
     byte[] z;
     try {
       if (raw != null) {
         z = new byte[NH];
-        byte[] s = (byte[]) sk;
-        if (!(ephemeral ? raw.agreeEphemeral(s, (byte[]) pk, z) : raw.agree(s, (byte[]) pk, z))) {
-          throw new HpkeException("X25519 refused the key (all-zero shared secret: low-order"
-              + " public key)", null);
-        }
+        return nonZero(raw.agree((byte[]) sk, (byte[]) pk, z), z);
       } else {
         p.xdh.init((PrivateKey) sk);
         p.xdh.doPhase((PublicKey) pk, true);
@@ -187,6 +193,18 @@ final class JcaHpke {
       }
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new HpkeException("X25519 failed (a low-order public key?)", e);
+    }
+    return nonZero(true, z);
+  }
+
+  /**
+   * Returns the DH output z unless the X25519 refused it or it is all zero (RFC 9180 section
+   * 7.1.4: a low-order public key), which fail with HpkeException.
+   */
+  private static byte[] nonZero(boolean agreed, byte[] z) throws HpkeException {
+    if (!agreed) {
+      throw new HpkeException("X25519 refused the key (all-zero shared secret: low-order"
+          + " public key)", null);
     }
     int acc = 0;
     for (byte b : z) {
@@ -207,7 +225,7 @@ final class JcaHpke {
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new HpkeException("invalid X25519 secret key", e);
     }
-    return dh(p, k, publicKey(p, pk), false);
+    return dh(p, k, publicKey(p, pk));
   }
 
   /** RFC 9180 section 4.1 ExtractAndExpand with kem_context = enc || pkRm. */
@@ -220,7 +238,7 @@ final class JcaHpke {
   Context setupBaseReceiver(byte[] enc, HpkeKeyPair skR, byte[] info) throws HpkeException {
     Primitives p = primitives.get();
     Object sk = privateKey(p, skR);
-    byte[] z = dh(p, sk, publicKey(p, enc), false);
+    byte[] z = dh(p, sk, publicKey(p, enc));
     return keySchedule(p, sharedSecret(p, z, enc, skR.publicKey()), info);
   }
 
@@ -234,8 +252,16 @@ final class JcaHpke {
       byte[] sk = new byte[NH];
       X25519.generatePrivateKey(RANDOM, sk);
       enc = new byte[NH];
-      X25519.generatePublicKey(sk, 0, enc, 0);
-      skE = sk;
+      byte[] z = new byte[NH];
+      boolean agreed;
+      try {
+        agreed = raw.encap(sk, (byte[]) pk, enc, z); // keeps nothing of the ephemeral key
+      } catch (RuntimeException e) {
+        throw new HpkeException("X25519 failed (a low-order public key?)", e);
+      } finally {
+        Arrays.fill(sk, (byte) 0);
+      }
+      return new Sender(enc, keySchedule(p, sharedSecret(p, nonZero(agreed, z), enc, pkR), info));
     } else if (ephemeral == null) {
       try {
         KeyPairGenerator g = kemProvider == null ? KeyPairGenerator.getInstance("X25519")
@@ -251,10 +277,7 @@ final class JcaHpke {
       skE = privateKey(p, ephemeral);
       enc = ephemeral.publicKey();
     }
-    byte[] z = dh(p, skE, pk, ephemeral == null); // a fresh ephemeral key is not kept
-    if (ephemeral == null && skE instanceof byte[] fresh) {
-      Arrays.fill(fresh, (byte) 0);
-    }
+    byte[] z = dh(p, skE, pk);
     return new Sender(enc, keySchedule(p, sharedSecret(p, z, enc, pkR), info));
   }
 

@@ -23,6 +23,8 @@ final class OpenSslX25519 {
 
   private static native long EVP_PKEY_new_raw_public_key(int type, long engine, byte[] key, long len);
 
+  private static native int EVP_PKEY_get_raw_public_key(long pkey, byte[] pub, long[] len);
+
   private static native void EVP_PKEY_free(long pkey);
 
   private static native long EVP_PKEY_CTX_new(long pkey, long engine);
@@ -79,7 +81,12 @@ final class OpenSslX25519 {
 
     @Override
     public boolean agreeEphemeral(byte[] sk, byte[] pk, byte[] out) {
-      return OpenSslX25519.agreeOnce(sk, pk, out);
+      return OpenSslX25519.agreeOnce(sk, pk, null, out);
+    }
+
+    @Override
+    public boolean encap(byte[] sk, byte[] pkR, byte[] enc, byte[] dh) {
+      return OpenSslX25519.agreeOnce(sk, pkR, enc, dh);
     }
   };
 
@@ -119,15 +126,24 @@ final class OpenSslX25519 {
 
   /**
    * {@link #agree} for a key used once (a sender's ephemeral key, RFC 9180 section 4.1 Encap):
-   * its OpenSSL key and context are freed before returning, so nothing of it outlives the call.
+   * also writes sk's public key to {@code pub} unless it is null (OpenSSL computed it when it
+   * made the key); its OpenSSL key and context are freed before returning, so nothing of it
+   * outlives the call.
    */
-  static boolean agreeOnce(byte[] sk, byte[] pk, byte[] out) {
+  static boolean agreeOnce(byte[] sk, byte[] pk, byte[] pub, byte[] out) {
     long pkey = EVP_PKEY_new_raw_private_key(NID_X25519, 0, sk, sk.length);
     if (pkey == 0) {
       return false;
     }
-    long ctx = EVP_PKEY_CTX_new(pkey, 0);
+    long ctx = 0;
     try {
+      if (pub != null) {
+        long[] len = {pub.length};
+        if (EVP_PKEY_get_raw_public_key(pkey, pub, len) <= 0 || len[0] != 32) {
+          return false;
+        }
+      }
+      ctx = EVP_PKEY_CTX_new(pkey, 0);
       return ctx != 0 && EVP_PKEY_derive_init(ctx) > 0 && derive(ctx, pk, out);
     } finally {
       if (ctx != 0) {
