@@ -451,7 +451,7 @@ public final class DemoCommand implements PrioDpSubcommand {
    */
   private static int uploadInParallel(DapClient client, int[] buckets, DemoProgress progress)
       throws IOException, InterruptedException {
-    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     java.util.concurrent.ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "prio-dp-demo-client");
       t.setDaemon(true);
